@@ -1,0 +1,55 @@
+//! The host: whoever embeds the engine and knows the actual cards.
+//!
+//! Turn-based actions are named hooks. When the engine performs one it asks
+//! the host for an answer (how many attackers were declared, whether first
+//! strike is present) and lets it report triggers the action caused. The
+//! default answers are 0 and "nothing triggered", which is what an all-pass
+//! simulation wants.
+
+use turnspec_spec::{PhaseId, StepId, TurnActionId};
+
+use crate::state::{ObjectKind, PlayerId, StackObject};
+
+/// What a hook may know about the moment it is called.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct HookContext {
+    pub turn: u32,
+    pub active: PlayerId,
+    pub players: u8,
+    pub phase: PhaseId,
+    pub step: StepId,
+    pub repeat: u8,
+}
+
+/// Lets a hook report triggered abilities; they wait and go on the stack the
+/// next time a player would receive priority (117.5, 500.6).
+pub struct Triggers<'a> {
+    pub(crate) waiting: &'a mut Vec<StackObject>,
+}
+
+impl Triggers<'_> {
+    pub fn add(&mut self, controller: PlayerId, label: u32) {
+        self.waiting.push(StackObject { controller, kind: ObjectKind::Trigger, label });
+    }
+}
+
+pub trait Host {
+    /// A turn-based action is being performed. Return the answer (stored in
+    /// the action's counter, if it has one).
+    fn turn_action(&mut self, ctx: &HookContext, action: TurnActionId, triggers: &mut Triggers<'_>) -> u16 {
+        let _ = (ctx, action, triggers);
+        0
+    }
+
+    /// A step (or a step-less phase) has begun: "at the beginning of" abilities
+    /// trigger here (500.6).
+    fn step_began(&mut self, ctx: &HookContext, triggers: &mut Triggers<'_>) {
+        let _ = (ctx, triggers);
+    }
+}
+
+/// Answers nothing and triggers nothing.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct NoHost;
+
+impl Host for NoHost {}

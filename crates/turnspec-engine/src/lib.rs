@@ -1,0 +1,24 @@
+//! The generic turn engine: phases, steps, turn-based actions, priority
+//! windows, the stack and timing classes, all as described by a compiled
+//! [`turnspec_spec::Spec`].
+//!
+//! Architecture invariants:
+//! - no I/O, no randomness of its own (policies carry seeded generators);
+//! - no game names: everything game-specific is in the spec;
+//! - never panics on any action: refusals are [`RuleError`]s that leave the
+//!   state untouched;
+//! - the hot path (pass, push, resolve, advance a step) allocates nothing
+//!   and compares no strings.
+
+mod error;
+mod event;
+mod game;
+mod host;
+pub mod policy;
+mod state;
+
+pub use error::{RuleError, TimingFailure};
+pub use event::{Because, Event, EventCounts, EventSink, Skipped};
+pub use game::{Action, Game, GameOptions, LegalActions, SetupError, StartAt};
+pub use host::{HookContext, Host, NoHost, Triggers};
+pub use state::{GameState, ObjectKind, PlayerId, StackObject, Status};

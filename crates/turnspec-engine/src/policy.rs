@@ -1,0 +1,108 @@
+//! Who decides, when nobody is at the table: simple automatic players.
+//!
+//! A [`Policy`] is also a [`Host`], so one value answers both the players'
+//! decisions and the turn-based action hooks. All are deterministic: the
+//! random policy draws from a seeded SplitMix64 generator.
+
+use turnspec_spec::{Effect, TurnActionId};
+
+use crate::event::EventSink;
+use crate::game::{Action, Game};
+use crate::host::{HookContext, Host, Triggers};
+use crate::state::Status;
+
+pub trait Policy: Host {
+    /// The action for the player who holds priority.
+    fn decide(&mut self, game: &Game<'_>) -> Action;
+}
+
+/// Nobody ever acts; every hook gets the answer 0 (no attackers...).
+#[derive(Debug, Clone, Copy, Default)]
+pub struct AllPass;
+
+impl Host for AllPass {}
+
+impl Policy for AllPass {
+    fn decide(&mut self, game: &Game<'_>) -> Action {
+        Action::Pass { player: game.holder().unwrap_or_default() }
+    }
+}
+
+/// SplitMix64: tiny, fast, and fixed forever, so seeds stay reproducible.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct SplitMix64(pub u64);
+
+impl SplitMix64 {
+    pub fn next_u64(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+
+    /// A number in `0..n` (n > 0).
+    pub fn below(&mut self, n: u64) -> u64 {
+        ((self.next_u64() as u128 * n as u128) >> 64) as u64
+    }
+}
+
+/// Plays legal actions at random: passes most of the time so stacks stay
+/// shallow and turns end; answers hooks uniformly within their range.
+#[derive(Debug, Clone)]
+pub struct RandomPolicy {
+    rng: SplitMix64,
+    next_label: u32,
+    /// Chance in 256 that a holder with something legal to play plays it.
+    pub act_chance: u8,
+}
+
+impl RandomPolicy {
+    pub fn new(seed: u64) -> Self {
+        RandomPolicy { rng: SplitMix64(seed), next_label: 1, act_chance: 64 }
+    }
+}
+
+impl Host for RandomPolicy {
+    fn turn_action(&mut self, _: &HookContext, _: TurnActionId, _: &mut Triggers<'_>) -> u16 {
+        // Uniform in 0..=2; the engine clamps to the action's own maximum.
+        self.rng.below(3) as u16
+    }
+}
+
+impl Policy for RandomPolicy {
+    fn decide(&mut self, game: &Game<'_>) -> Action {
+        let player = game.holder().unwrap_or_default();
+        let playable = game.legal_actions(player).filter(|a| matches!(a, Action::Play { .. })).count() as u64;
+        if playable > 0 && self.rng.below(256) < self.act_chance as u64 {
+            let pick = self.rng.below(playable) as usize;
+            if let Some(Action::Play { timing, .. }) =
+                game.legal_actions(player).filter(|a| matches!(a, Action::Play { .. })).nth(pick)
+            {
+                // Structural actions (starting a phase) are rarer, so random
+                // turns stay finite in expectation.
+                let structural = matches!(game.spec().timing_class(timing).effect, Effect::StartPhase(_));
+                if !structural || self.rng.below(4) == 0 {
+                    self.next_label = self.next_label.wrapping_add(1);
+                    return Action::Play { player, timing, label: self.next_label };
+                }
+            }
+        }
+        Action::Pass { player }
+    }
+}
+
+/// Plays `policy` until the game stops (turn limit or stall). Returns the
+/// number of decisions taken.
+pub fn play_out<P: Policy, S: EventSink>(game: &mut Game<'_>, policy: &mut P, sink: &mut S) -> u64 {
+    game.start(policy, sink);
+    let mut decisions = 0;
+    while game.status() == Status::Running {
+        let action = policy.decide(game);
+        if game.apply(action, policy, sink).is_err() {
+            break;
+        }
+        decisions += 1;
+    }
+    decisions
+}

@@ -1,0 +1,132 @@
+//! Game state: small, fixed-size apart from the stack, cheap to clone.
+
+use std::fmt;
+
+use turnspec_spec::{MAX_COUNTERS, MAX_PHASE_KINDS, PhaseId, StepId, TimingId, TurnActionId};
+
+/// A player, numbered from 0 in seat order; shown as `P1`, `P2`, ...
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
+pub struct PlayerId(pub u8);
+
+impl PlayerId {
+    pub fn index(self) -> usize {
+        self.0 as usize
+    }
+    fn bit(self) -> u8 {
+        1 << self.0
+    }
+}
+
+impl fmt::Display for PlayerId {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "P{}", self.0 + 1)
+    }
+}
+
+/// What an object on the stack came from. The engine treats objects as
+/// opaque: the host knows what `label` means.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum ObjectKind {
+    /// A player's play at a timing class (a spell, an ability).
+    Play(TimingId),
+    /// A triggered ability the host reported.
+    Trigger,
+    /// Put there by a turn-based action (GA's materialization).
+    TurnAction(TurnActionId),
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct StackObject {
+    pub controller: PlayerId,
+    pub kind: ObjectKind,
+    /// The host's handle for the object.
+    pub label: u32,
+}
+
+/// Where the engine is inside the turn.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub(crate) enum Point {
+    TurnStart,
+    PhaseStart,
+    StepStart,
+    /// Running the current step's stages; a decision when `holder` is set.
+    Stage,
+    StepEnd,
+    PhaseEnd,
+    TurnEnd,
+    /// An on-demand phase ended: give priority back in the saved window.
+    Reopen,
+}
+
+/// Why the engine is not waiting for a player.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Status {
+    /// A player holds priority and must act or pass.
+    Running,
+    /// The turn limit set with [`crate::Game::set_turn_limit`] was reached.
+    TurnLimit,
+    /// The game ran a long way without any window opening: the spec's
+    /// conditions skip every window.
+    Stalled,
+    /// No players are left in the game.
+    NoPlayers,
+}
+
+/// Where to come back to when an on-demand phase ends.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub(crate) struct ReturnPoint {
+    pub phase: PhaseId,
+    pub step: StepId,
+    pub stage: u8,
+    pub repeat: u8,
+    pub window_opened: bool,
+}
+
+pub(crate) const MAX_NESTING: usize = 4;
+
+/// Everything that changes during a game. No strings, no per-player heap.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct GameState {
+    pub(crate) turn: u32,
+    pub(crate) turn_limit: u32,
+    pub(crate) players: u8,
+    pub(crate) in_game: u8,
+    pub(crate) had_turn: u8,
+    pub(crate) active: PlayerId,
+    pub(crate) starting: PlayerId,
+    pub(crate) first_turn: bool,
+    pub(crate) status: Status,
+    pub(crate) point: Point,
+    pub(crate) phase: PhaseId,
+    pub(crate) turn_pos: u8,
+    pub(crate) step: StepId,
+    pub(crate) stage: u8,
+    pub(crate) repeat: u8,
+    pub(crate) window_opened: bool,
+    pub(crate) holder: Option<PlayerId>,
+    pub(crate) passes: u8,
+    pub(crate) returns_len: u8,
+    pub(crate) returns: [ReturnPoint; MAX_NESTING],
+    pub(crate) kind_counts: [u8; MAX_PHASE_KINDS],
+    pub(crate) counters: [u16; MAX_COUNTERS],
+    pub(crate) facts: u64,
+    pub(crate) variants: u64,
+    pub(crate) stack: Vec<StackObject>,
+    pub(crate) waiting: Vec<StackObject>,
+}
+
+impl GameState {
+    pub(crate) fn is_in(&self, p: PlayerId) -> bool {
+        p.0 < self.players && self.in_game & p.bit() != 0
+    }
+
+    pub(crate) fn mark_had_turn(&mut self, p: PlayerId) -> bool {
+        let first = self.had_turn & p.bit() == 0;
+        self.had_turn |= p.bit();
+        first
+    }
+
+    pub(crate) fn players_in(&self) -> u8 {
+        self.in_game.count_ones() as u8
+    }
+}

@@ -1,0 +1,190 @@
+//! Problems found while loading a spec, reported all together.
+//!
+//! Each [`Diagnostic`] has a stable code (`turnspec::unknown-key`), a span in
+//! the file, a label for the span and a hint. [`Report`] turns them into
+//! miette diagnostics for people or into JSON for tools.
+
+use std::fmt;
+use std::ops::Range;
+use std::sync::Arc;
+
+use miette::{LabeledSpan, NamedSource, SourceSpan};
+use serde::Serialize;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Severity {
+    Error,
+    Warning,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Diagnostic {
+    pub severity: Severity,
+    /// Stable identifier, e.g. `turnspec::unknown-key`.
+    pub code: &'static str,
+    pub message: String,
+    /// Byte range in the source file.
+    #[serde(skip)]
+    pub span: Range<usize>,
+    pub label: String,
+    pub help: Option<String>,
+}
+
+impl Diagnostic {
+    pub fn error(code: &'static str, span: Range<usize>, message: impl Into<String>) -> Self {
+        Diagnostic {
+            severity: Severity::Error,
+            code,
+            message: message.into(),
+            span,
+            label: String::new(),
+            help: None,
+        }
+    }
+
+    pub fn warning(code: &'static str, span: Range<usize>, message: impl Into<String>) -> Self {
+        Diagnostic { severity: Severity::Warning, ..Self::error(code, span, message) }
+    }
+
+    pub fn label(mut self, label: impl Into<String>) -> Self {
+        self.label = label.into();
+        self
+    }
+
+    pub fn help(mut self, help: impl Into<String>) -> Self {
+        self.help = Some(help.into());
+        self
+    }
+
+    /// In-place [`Diagnostic::label`], for diagnostics already collected.
+    pub fn labelled(&mut self, label: impl Into<String>) -> &mut Self {
+        self.label = label.into();
+        self
+    }
+}
+
+/// 1-based line and column of a byte offset (columns count characters).
+pub fn line_col(source: &str, offset: usize) -> (usize, usize) {
+    let offset = offset.min(source.len());
+    let before = &source[..floor_char_boundary(source, offset)];
+    let line = before.matches('\n').count() + 1;
+    let col = before.rsplit('\n').next().map(|l| l.chars().count()).unwrap_or(0) + 1;
+    (line, col)
+}
+
+fn floor_char_boundary(s: &str, mut i: usize) -> usize {
+    while i > 0 && !s.is_char_boundary(i) {
+        i -= 1;
+    }
+    i
+}
+
+/// The diagnostics of one file, with the file's text so they can be shown.
+#[derive(Debug, Clone)]
+pub struct Report {
+    pub path: String,
+    pub source: Arc<str>,
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+impl Report {
+    pub fn errors(&self) -> usize {
+        self.diagnostics.iter().filter(|d| d.severity == Severity::Error).count()
+    }
+
+    pub fn has_errors(&self) -> bool {
+        self.errors() > 0
+    }
+
+    /// `path:line:column: severity[code]: message` lines, one per problem.
+    pub fn to_short_text(&self) -> String {
+        let mut out = String::new();
+        for d in &self.diagnostics {
+            let (line, col) = line_col(&self.source, d.span.start);
+            let sev = match d.severity {
+                Severity::Error => "error",
+                Severity::Warning => "warning",
+            };
+            out.push_str(&format!("{}:{line}:{col}: {sev}[{}]: {}", self.path, d.code, d.message));
+            if let Some(help) = &d.help {
+                out.push_str(&format!(" (help: {help})"));
+            }
+            out.push('\n');
+        }
+        out
+    }
+
+    /// One JSON value per diagnostic, with file, line and column.
+    pub fn to_json(&self) -> Vec<serde_json::Value> {
+        self.diagnostics
+            .iter()
+            .map(|d| {
+                let (line, column) = line_col(&self.source, d.span.start);
+                let (end_line, end_column) = line_col(&self.source, d.span.end);
+                serde_json::json!({
+                    "file": self.path,
+                    "line": line,
+                    "column": column,
+                    "end_line": end_line,
+                    "end_column": end_column,
+                    "severity": d.severity,
+                    "code": d.code,
+                    "message": d.message,
+                    "label": d.label,
+                    "help": d.help,
+                })
+            })
+            .collect()
+    }
+
+    /// miette diagnostics, each carrying the file so it renders with context.
+    pub fn to_miette(&self) -> Vec<miette::Report> {
+        let source = NamedSource::new(self.path.clone(), self.source.to_string());
+        self.diagnostics
+            .iter()
+            .map(|d| miette::Report::new(Rendered { diag: d.clone(), source: source.clone() }))
+            .collect()
+    }
+}
+
+#[derive(Debug)]
+struct Rendered {
+    diag: Diagnostic,
+    source: NamedSource<String>,
+}
+
+impl fmt::Display for Rendered {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.diag.message)
+    }
+}
+
+impl std::error::Error for Rendered {}
+
+impl miette::Diagnostic for Rendered {
+    fn code<'a>(&'a self) -> Option<Box<dyn fmt::Display + 'a>> {
+        Some(Box::new(self.diag.code))
+    }
+
+    fn severity(&self) -> Option<miette::Severity> {
+        Some(match self.diag.severity {
+            Severity::Error => miette::Severity::Error,
+            Severity::Warning => miette::Severity::Warning,
+        })
+    }
+
+    fn help<'a>(&'a self) -> Option<Box<dyn fmt::Display + 'a>> {
+        self.diag.help.as_ref().map(|h| Box::new(h) as Box<dyn fmt::Display>)
+    }
+
+    fn source_code(&self) -> Option<&dyn miette::SourceCode> {
+        Some(&self.source)
+    }
+
+    fn labels(&self) -> Option<Box<dyn Iterator<Item = LabeledSpan> + '_>> {
+        let span = SourceSpan::from(self.diag.span.start..self.diag.span.end.max(self.diag.span.start));
+        let label = if self.diag.label.is_empty() { None } else { Some(self.diag.label.clone()) };
+        Some(Box::new(std::iter::once(LabeledSpan::new_with_span(label, span))))
+    }
+}

@@ -1,0 +1,398 @@
+//! The compiled spec: what the engine runs on.
+//!
+//! Every cross-reference is an index, every condition a [`CondId`], every rule
+//! citation a [`RuleRef`]. Names stay only for display. A `Spec` is built
+//! by [`crate::compile`] and never changes afterwards.
+
+use crate::cond::{CondId, Conditions};
+
+/// Engine limits, checked when a spec is compiled so the engine can use
+/// fixed-size state.
+pub const MAX_PLAYERS: u8 = 8;
+pub const MAX_COUNTERS: usize = 16;
+pub const MAX_FLAGS: usize = 64;
+pub const MAX_TIMING_CLASSES: usize = 32;
+pub const MAX_PHASE_KINDS: usize = 8;
+pub const MAX_PHASES: usize = 64;
+pub const MAX_STAGES_PER_STEP: usize = 32;
+
+macro_rules! index_type {
+    ($(#[$m:meta])* $name:ident, $int:ty) => {
+        $(#[$m])*
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
+        pub struct $name(pub $int);
+        impl $name {
+            pub fn index(self) -> usize {
+                self.0 as usize
+            }
+        }
+    };
+}
+
+index_type!(
+    /// A phase definition.
+    PhaseId,
+    u8
+);
+index_type!(
+    /// A step definition (phases without steps get one implicit step).
+    StepId,
+    u16
+);
+index_type!(
+    /// A turn-based action definition.
+    TurnActionId,
+    u16
+);
+index_type!(
+    /// A priority window definition.
+    WindowId,
+    u16
+);
+index_type!(
+    /// A timing class (sorcery speed, a land play, GA's slow...).
+    TimingId,
+    u8
+);
+index_type!(CounterId, u8);
+index_type!(FactId, u8);
+index_type!(VariantId, u8);
+index_type!(
+    /// A rule citation; `RuleRef::NONE` when the spec cites nothing.
+    RuleRef,
+    u16
+);
+
+impl RuleRef {
+    pub const NONE: RuleRef = RuleRef(u16::MAX);
+    pub fn is_none(self) -> bool {
+        self == Self::NONE
+    }
+}
+
+#[derive(Debug, Clone)]
+pub struct Spec {
+    pub game: GameInfo,
+    pub terms: Terms,
+    pub priority: PriorityModel,
+    /// Phases in definition order; regular phases appear in `turn`.
+    pub phases: Vec<Phase>,
+    /// The regular order of phases in a turn.
+    pub turn: Vec<PhaseId>,
+    pub steps: Vec<Step>,
+    pub turn_actions: Vec<TurnAction>,
+    pub windows: Vec<Window>,
+    pub timing: Vec<TimingClass>,
+    pub counters: Vec<Counter>,
+    pub facts: Vec<Flag>,
+    pub variants: Vec<Flag>,
+    /// Phase kinds (`counts_as`), for main-phase counting (505.1a).
+    pub kinds: Vec<String>,
+    pub conditions: Conditions,
+    rules: Vec<String>,
+}
+
+#[derive(Debug, Clone)]
+pub struct GameInfo {
+    pub name: String,
+    pub edition: String,
+    pub edition_date: String,
+    pub source: String,
+    pub rule: RuleRef,
+    pub min_players: u8,
+    pub max_players: u8,
+    pub turn_order: TurnOrder,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum TurnOrder {
+    /// Seat 1, 2, 3, ... and around again.
+    Clockwise,
+    /// Seat 1, then the last seat, going down.
+    Counterclockwise,
+}
+
+#[derive(Debug, Clone)]
+pub struct Terms {
+    pub priority: String,
+    pub stack: String,
+    pub active_player: String,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Holder {
+    ActivePlayer,
+    Actor,
+}
+
+#[derive(Debug, Clone)]
+pub struct PriorityModel {
+    pub rule: RuleRef,
+    /// Who receives priority when a window opens (117.3a).
+    pub first: Holder,
+    pub first_rule: RuleRef,
+    /// Who holds priority after a player acts (117.3c; GA TIME 8.1).
+    pub after_action: Holder,
+    pub after_action_rule: RuleRef,
+    /// Who receives priority after the top object resolves (117.3b).
+    pub after_resolve: Holder,
+    pub after_resolve_rule: RuleRef,
+    /// The rule for "all players pass in succession" (117.4, 500.2).
+    pub close_rule: RuleRef,
+}
+
+#[derive(Debug, Clone)]
+pub struct Phase {
+    pub id: String,
+    pub name: String,
+    pub rule: RuleRef,
+    pub tags: Vec<String>,
+    pub kind: u8,
+    /// Not part of the regular turn; only an action starts it.
+    pub on_demand: bool,
+    pub skip: Vec<Condition>,
+    pub first_step: StepId,
+    pub step_count: u16,
+    /// The phase has no steps of its own; its single step is implicit and
+    /// produces no step events.
+    pub implicit_step: bool,
+}
+
+impl Phase {
+    pub fn steps(&self) -> impl Iterator<Item = StepId> + '_ {
+        (self.first_step.0..self.first_step.0 + self.step_count).map(StepId)
+    }
+}
+
+/// A condition with the rule that justifies it.
+#[derive(Debug, Clone, Copy)]
+pub struct Condition {
+    pub cond: CondId,
+    pub rule: RuleRef,
+}
+
+#[derive(Debug, Clone)]
+pub struct Step {
+    pub id: String,
+    pub name: String,
+    pub rule: RuleRef,
+    pub tags: Vec<String>,
+    pub phase: PhaseId,
+    pub implicit: bool,
+    pub stages: Vec<Stage>,
+    pub skip: Vec<Condition>,
+    /// Checked when the step ends: if true the same step begins again
+    /// (514.3a cleanup loop, 510.4 second combat damage step).
+    pub repeat: Option<Condition>,
+    /// Bit `t` set: timing class `t` may be used in this step's windows.
+    pub timing_mask: u32,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Stage {
+    Action(TurnActionId),
+    Window(WindowId),
+}
+
+#[derive(Debug, Clone)]
+pub struct TurnAction {
+    pub id: String,
+    pub name: String,
+    pub rule: RuleRef,
+    pub step: StepId,
+    pub condition: Option<CondId>,
+    /// The host's answer is stored here (e.g. number of attackers, 508.8).
+    pub answer_counter: Option<CounterId>,
+    /// Largest meaningful answer (0 = the action asks nothing).
+    pub answer_max: u16,
+    /// A non-zero answer makes the active player play this timing class.
+    pub answer_play: Option<TimingId>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum WindowMode {
+    /// Opens every time (most MTG steps).
+    Always,
+    /// Opens only if triggers are waiting or the stack is not empty
+    /// (514.3a cleanup; GA state-check windows).
+    IfPending,
+}
+
+#[derive(Debug, Clone)]
+pub struct Window {
+    pub name: String,
+    pub rule: RuleRef,
+    pub mode: WindowMode,
+    pub step: StepId,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Who {
+    Any,
+    ActivePlayer,
+    NonActivePlayer,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum StackRequirement {
+    Any,
+    Empty,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Effect {
+    /// The play becomes an object on the stack (a spell, an ability).
+    Stack,
+    /// A special action: no stack, nobody can respond (305.1, 116).
+    Special,
+    /// Starts an on-demand phase that returns to this window when it ends
+    /// (GA's attack starts a combat phase).
+    StartPhase(PhaseId),
+}
+
+#[derive(Debug, Clone)]
+pub struct TimingClass {
+    pub id: String,
+    pub name: String,
+    pub rule: RuleRef,
+    pub who: Who,
+    pub stack: StackRequirement,
+    /// Empty: any step with a window.
+    pub during: Vec<String>,
+    pub effect: Effect,
+    pub limit: Option<Limit>,
+    pub require: Vec<Requirement>,
+}
+
+#[derive(Debug, Clone, Copy)]
+pub struct Limit {
+    pub counter: CounterId,
+    pub max: u16,
+    pub rule: RuleRef,
+}
+
+#[derive(Debug, Clone)]
+pub struct Requirement {
+    pub condition: Condition,
+    pub explain: String,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Reset {
+    Game,
+    Turn,
+    Phase,
+    Step,
+}
+
+#[derive(Debug, Clone)]
+pub struct Counter {
+    pub id: String,
+    pub description: String,
+    pub rule: RuleRef,
+    pub reset: Reset,
+}
+
+#[derive(Debug, Clone)]
+pub struct Flag {
+    pub id: String,
+    pub name: String,
+    pub description: String,
+    pub rule: RuleRef,
+    pub default: bool,
+}
+
+impl Spec {
+    #[allow(clippy::too_many_arguments)]
+    pub(crate) fn assemble(
+        game: GameInfo,
+        terms: Terms,
+        priority: PriorityModel,
+        phases: Vec<Phase>,
+        turn: Vec<PhaseId>,
+        steps: Vec<Step>,
+        turn_actions: Vec<TurnAction>,
+        windows: Vec<Window>,
+        timing: Vec<TimingClass>,
+        counters: Vec<Counter>,
+        facts: Vec<Flag>,
+        variants: Vec<Flag>,
+        kinds: Vec<String>,
+        conditions: Conditions,
+        rules: Vec<String>,
+    ) -> Spec {
+        Spec {
+            game,
+            terms,
+            priority,
+            phases,
+            turn,
+            steps,
+            turn_actions,
+            windows,
+            timing,
+            counters,
+            facts,
+            variants,
+            kinds,
+            conditions,
+            rules,
+        }
+    }
+
+    /// The citation text, or `None` for [`RuleRef::NONE`].
+    pub fn rule(&self, rule: RuleRef) -> Option<&str> {
+        self.rules.get(rule.index()).map(|s| s.as_str())
+    }
+
+    pub fn phase(&self, id: PhaseId) -> &Phase {
+        &self.phases[id.index()]
+    }
+
+    pub fn step(&self, id: StepId) -> &Step {
+        &self.steps[id.index()]
+    }
+
+    pub fn turn_action(&self, id: TurnActionId) -> &TurnAction {
+        &self.turn_actions[id.index()]
+    }
+
+    pub fn window(&self, id: WindowId) -> &Window {
+        &self.windows[id.index()]
+    }
+
+    pub fn timing_class(&self, id: TimingId) -> &TimingClass {
+        &self.timing[id.index()]
+    }
+
+    // Lookups by name: for hosts, scenarios and the CLI, never the hot path.
+
+    pub fn phase_by_id(&self, id: &str) -> Option<PhaseId> {
+        self.phases.iter().position(|p| p.id == id).map(|i| PhaseId(i as u8))
+    }
+
+    /// A step by id; a step-less phase's id names its implicit step.
+    pub fn step_by_id(&self, id: &str) -> Option<StepId> {
+        self.steps.iter().position(|s| s.id == id).map(|i| StepId(i as u16))
+    }
+
+    pub fn turn_action_by_id(&self, id: &str) -> Option<TurnActionId> {
+        self.turn_actions.iter().position(|s| s.id == id).map(|i| TurnActionId(i as u16))
+    }
+
+    pub fn timing_by_id(&self, id: &str) -> Option<TimingId> {
+        self.timing.iter().position(|s| s.id == id).map(|i| TimingId(i as u8))
+    }
+
+    pub fn counter_by_id(&self, id: &str) -> Option<CounterId> {
+        self.counters.iter().position(|s| s.id == id).map(|i| CounterId(i as u8))
+    }
+
+    pub fn fact_by_id(&self, id: &str) -> Option<FactId> {
+        self.facts.iter().position(|s| s.id == id).map(|i| FactId(i as u8))
+    }
+
+    pub fn variant_by_id(&self, id: &str) -> Option<VariantId> {
+        self.variants.iter().position(|s| s.id == id).map(|i| VariantId(i as u8))
+    }
+}

@@ -1,0 +1,217 @@
+//! The TOML schema, as close to the file as possible.
+//!
+//! These types only describe shape: every value a designer can get wrong keeps
+//! its span so that [`crate::compile`] can point at it. Meaning (ids resolved,
+//! conditions parsed, cross-references checked) is given in [`crate::compile`],
+//! never here.
+
+use std::collections::BTreeMap;
+
+use serde::Deserialize;
+use toml::Spanned;
+
+pub type Text = Spanned<String>;
+
+#[derive(Debug, Deserialize, Default)]
+pub struct RawSpec {
+    pub game: Option<Spanned<RawGame>>,
+    #[serde(default)]
+    pub terms: RawTerms,
+    pub priority: Option<Spanned<RawPriority>>,
+    #[serde(default)]
+    pub variants: BTreeMap<Text, RawFlag>,
+    #[serde(default)]
+    pub facts: BTreeMap<Text, RawFlag>,
+    #[serde(default)]
+    pub counters: BTreeMap<Text, RawCounter>,
+    #[serde(default)]
+    pub timing: BTreeMap<Text, RawTiming>,
+    #[serde(default)]
+    pub phase: Vec<Spanned<RawPhase>>,
+}
+
+#[derive(Debug, Deserialize)]
+pub struct RawGame {
+    pub name: Text,
+    pub edition: Option<Text>,
+    pub edition_date: Option<Text>,
+    pub source: Option<Text>,
+    pub rule: Option<Text>,
+    pub players: Spanned<RawPlayers>,
+    pub turn_order: Option<Text>,
+}
+
+#[derive(Debug, Deserialize)]
+pub struct RawPlayers {
+    pub min: Spanned<i64>,
+    pub max: Spanned<i64>,
+}
+
+/// Words used when a trace is shown to people: Grand Archive says
+/// "Opportunity" and "Effects Stack" where Magic says "priority" and "stack".
+#[derive(Debug, Deserialize, Default)]
+pub struct RawTerms {
+    pub priority: Option<Text>,
+    pub stack: Option<Text>,
+    pub active_player: Option<Text>,
+}
+
+#[derive(Debug, Deserialize)]
+pub struct RawPriority {
+    pub rule: Option<Text>,
+    pub first: Option<Text>,
+    pub first_rule: Option<Text>,
+    pub after_action: Option<Text>,
+    pub after_action_rule: Option<Text>,
+    pub after_resolve: Option<Text>,
+    pub after_resolve_rule: Option<Text>,
+    pub close: Option<Text>,
+    pub close_rule: Option<Text>,
+}
+
+/// A variant (Archenemy) or a fact (the active player controls a Saga): a
+/// yes/no the host or a scenario sets and conditions read.
+#[derive(Debug, Deserialize, Default)]
+pub struct RawFlag {
+    pub name: Option<Text>,
+    pub description: Option<Text>,
+    pub rule: Option<Text>,
+    pub default: Option<Spanned<bool>>,
+}
+
+#[derive(Debug, Deserialize, Default)]
+pub struct RawCounter {
+    pub reset: Option<Text>,
+    pub description: Option<Text>,
+    pub rule: Option<Text>,
+}
+
+#[derive(Debug, Deserialize)]
+pub struct RawTiming {
+    pub name: Option<Text>,
+    pub rule: Option<Text>,
+    pub description: Option<Text>,
+    pub who: Option<Text>,
+    pub stack: Option<Text>,
+    pub during: Option<Spanned<Vec<Text>>>,
+    pub effect: Option<Text>,
+    pub phase: Option<Text>,
+    pub limit: Option<Spanned<RawLimit>>,
+    #[serde(default)]
+    pub require: Vec<Spanned<RawRequire>>,
+}
+
+#[derive(Debug, Deserialize)]
+pub struct RawLimit {
+    pub counter: Text,
+    pub max: Spanned<i64>,
+    pub rule: Option<Text>,
+}
+
+#[derive(Debug, Deserialize)]
+pub struct RawRequire {
+    #[serde(rename = "if")]
+    pub condition: Text,
+    pub rule: Option<Text>,
+    pub explain: Option<Text>,
+}
+
+/// A `skip` or `repeat` entry: a condition and the rule that makes it so.
+#[derive(Debug, Deserialize)]
+pub struct RawWhen {
+    #[serde(rename = "if")]
+    pub condition: Text,
+    pub rule: Option<Text>,
+}
+
+#[derive(Debug, Deserialize)]
+pub struct RawPhase {
+    pub id: Text,
+    pub name: Option<Text>,
+    pub rule: Option<Text>,
+    #[serde(default)]
+    pub tags: Vec<Text>,
+    pub counts_as: Option<Text>,
+    pub on_demand: Option<Spanned<bool>>,
+    #[serde(default)]
+    pub skip: Vec<Spanned<RawWhen>>,
+    #[serde(default)]
+    pub step: Vec<Spanned<RawStep>>,
+    // A phase without steps carries its body itself (see [`RawBody`]).
+    pub actions: Option<Spanned<Vec<Spanned<RawStage>>>>,
+    pub priority: Option<Text>,
+    pub priority_rule: Option<Text>,
+    pub sequence: Option<Spanned<Vec<Spanned<RawStage>>>>,
+    pub repeat: Option<Spanned<RawWhen>>,
+}
+
+#[derive(Debug, Deserialize)]
+pub struct RawStep {
+    pub id: Text,
+    pub name: Option<Text>,
+    pub rule: Option<Text>,
+    #[serde(default)]
+    pub tags: Vec<Text>,
+    #[serde(default)]
+    pub skip: Vec<Spanned<RawWhen>>,
+    pub actions: Option<Spanned<Vec<Spanned<RawStage>>>>,
+    pub priority: Option<Text>,
+    pub priority_rule: Option<Text>,
+    pub sequence: Option<Spanned<Vec<Spanned<RawStage>>>>,
+    pub repeat: Option<Spanned<RawWhen>>,
+}
+
+/// What happens inside a step: either the common shape (turn-based actions,
+/// then a priority window) or an explicit `sequence` of actions and windows.
+/// Phases and steps both carry these keys (serde's `flatten` would lose spans
+/// and unknown-key detection, so the fields are repeated and viewed here).
+pub struct RawBody<'a> {
+    pub actions: Option<&'a Spanned<Vec<Spanned<RawStage>>>>,
+    pub priority: Option<&'a Text>,
+    pub priority_rule: Option<&'a Text>,
+    pub sequence: Option<&'a Spanned<Vec<Spanned<RawStage>>>>,
+    pub repeat: Option<&'a Spanned<RawWhen>>,
+}
+
+macro_rules! body_view {
+    ($t:ty) => {
+        impl $t {
+            pub fn body(&self) -> RawBody<'_> {
+                RawBody {
+                    actions: self.actions.as_ref(),
+                    priority: self.priority.as_ref(),
+                    priority_rule: self.priority_rule.as_ref(),
+                    sequence: self.sequence.as_ref(),
+                    repeat: self.repeat.as_ref(),
+                }
+            }
+        }
+    };
+}
+body_view!(RawPhase);
+body_view!(RawStep);
+
+/// One entry of `actions` or `sequence`: a turn-based action (has `id`) or,
+/// in a sequence only, a window (has `window`).
+#[derive(Debug, Deserialize)]
+pub struct RawStage {
+    pub id: Option<Text>,
+    pub window: Option<Text>,
+    pub name: Option<Text>,
+    pub rule: Option<Text>,
+    #[serde(rename = "if")]
+    pub condition: Option<Text>,
+    pub answer: Option<Spanned<RawAnswer>>,
+}
+
+/// How the host answers a turn-based action hook.
+#[derive(Debug, Deserialize)]
+pub struct RawAnswer {
+    /// Store the answer (a number) in this counter.
+    pub counter: Option<Text>,
+    /// Largest meaningful answer; random play picks within 0..=max.
+    pub max: Option<Spanned<i64>>,
+    /// A yes answer makes the active player play this timing class (GA's
+    /// materialization is a turn-based action that uses the stack).
+    pub play: Option<Text>,
+}
