@@ -12,11 +12,20 @@ pub enum RuleError {
     #[error("{player} is not in the game")]
     NoSuchPlayer { player: PlayerId },
     #[error("{player} does not hold priority")]
-    NotHolder { player: PlayerId, holder: Option<PlayerId>, rule: RuleRef },
+    NotHolder {
+        player: PlayerId,
+        holder: Option<PlayerId>,
+        rule: RuleRef,
+    },
     #[error("no timing class {timing:?} in this spec")]
     NoSuchTiming { timing: TimingId },
     #[error("{player} cannot play at timing class {timing:?} now: {failure:?}")]
-    Timing { player: PlayerId, timing: TimingId, failure: TimingFailure, rule: RuleRef },
+    Timing {
+        player: PlayerId,
+        timing: TimingId,
+        failure: TimingFailure,
+        rule: RuleRef,
+    },
     #[error("unknown fact or variant index")]
     NoSuchFact,
 }
@@ -59,17 +68,35 @@ impl RuleError {
             RuleError::NoSuchPlayer { player } => format!("{player} is not in the game"),
             RuleError::NotHolder { player, holder, .. } => match holder {
                 Some(h) => format!("{player} does not hold {} ({h} does)", spec.terms.priority),
-                None => format!("{player} does not hold {} (nobody does)", spec.terms.priority),
+                None => format!(
+                    "{player} does not hold {} (nobody does)",
+                    spec.terms.priority
+                ),
             },
-            RuleError::NoSuchTiming { timing } => format!("timing class #{} does not exist", timing.0),
+            RuleError::NoSuchTiming { timing } => {
+                format!("timing class #{} does not exist", timing.0)
+            }
             RuleError::NoSuchFact => "unknown fact or variant".to_string(),
-            RuleError::Timing { player, timing, failure, .. } => {
+            RuleError::Timing {
+                player,
+                timing,
+                failure,
+                ..
+            } => {
                 let tc = spec.timing_class(timing);
                 let why = match failure {
-                    TimingFailure::NotActivePlayer => format!("only the {} may", spec.terms.active_player),
-                    TimingFailure::ActivePlayer => format!("the {} may not", spec.terms.active_player),
-                    TimingFailure::StackNotEmpty => format!("the {} must be empty", spec.terms.stack),
-                    TimingFailure::WrongStep => format!("not allowed now (only during {})", tc.during.join(", ")),
+                    TimingFailure::NotActivePlayer => {
+                        format!("only the {} may", spec.terms.active_player)
+                    }
+                    TimingFailure::ActivePlayer => {
+                        format!("the {} may not", spec.terms.active_player)
+                    }
+                    TimingFailure::StackNotEmpty => {
+                        format!("the {} must be empty", spec.terms.stack)
+                    }
+                    TimingFailure::WrongStep => {
+                        format!("not allowed now (only during {})", tc.during.join(", "))
+                    }
                     TimingFailure::LimitReached { max } => format!("limit of {max} reached"),
                     TimingFailure::Requirement(i) => tc.require[i as usize].explain.clone(),
                 };

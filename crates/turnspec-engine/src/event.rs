@@ -10,26 +10,67 @@ use crate::state::{PlayerId, StackObject};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Event {
-    TurnBegan { turn: u32, player: PlayerId },
-    TurnEnded { turn: u32, player: PlayerId },
+    TurnBegan {
+        turn: u32,
+        player: PlayerId,
+    },
+    TurnEnded {
+        turn: u32,
+        player: PlayerId,
+    },
     /// `number`: how many phases of this kind have begun this turn (505.1b).
-    PhaseBegan { phase: PhaseId, number: u8 },
-    PhaseEnded { phase: PhaseId },
+    PhaseBegan {
+        phase: PhaseId,
+        number: u8,
+    },
+    PhaseEnded {
+        phase: PhaseId,
+    },
     /// `repeat`: 0 the first time; 1 for the first repetition (514.3a, 510.4).
-    StepBegan { step: StepId, repeat: u8 },
-    StepEnded { step: StepId },
+    StepBegan {
+        step: StepId,
+        repeat: u8,
+    },
+    StepEnded {
+        step: StepId,
+    },
     /// A phase or step that did not happen, and the rule that skipped it.
-    Skipped { skipped: Skipped, rule: RuleRef },
-    TurnAction { action: TurnActionId, answer: u16 },
-    TriggerPut { object: StackObject },
-    PriorityGiven { player: PlayerId, window: WindowId, because: Because },
-    Passed { player: PlayerId },
-    Pushed { object: StackObject },
-    Resolved { object: StackObject },
+    Skipped {
+        skipped: Skipped,
+        rule: RuleRef,
+    },
+    TurnAction {
+        action: TurnActionId,
+        answer: u16,
+    },
+    TriggerPut {
+        object: StackObject,
+    },
+    PriorityGiven {
+        player: PlayerId,
+        window: WindowId,
+        because: Because,
+    },
+    Passed {
+        player: PlayerId,
+    },
+    Pushed {
+        object: StackObject,
+    },
+    Resolved {
+        object: StackObject,
+    },
     /// A play that does not use the stack: a special action (305.1) or an
     /// action that starts a phase (GA's attack).
-    SpecialAction { player: PlayerId, timing: TimingId, label: u32 },
-    FactChanged { fact: turnspec_spec::FactId, value: bool },
+    SpecialAction {
+        player: PlayerId,
+        timing: TimingId,
+        label: u32,
+    },
+    FactChanged {
+        fact: turnspec_spec::FactId,
+        value: bool,
+    },
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -96,7 +137,10 @@ impl EventSink for EventCounts {
             Event::PhaseBegan { .. } => self.phases += 1,
             Event::StepBegan { .. } => self.steps += 1,
             Event::TurnAction { .. } => self.turn_actions += 1,
-            Event::PriorityGiven { because: Because::WindowOpened, .. } => self.windows += 1,
+            Event::PriorityGiven {
+                because: Because::WindowOpened,
+                ..
+            } => self.windows += 1,
             Event::Passed { .. } => self.passes += 1,
             Event::Pushed { .. } => self.pushes += 1,
             Event::Resolved { .. } => self.resolutions += 1,

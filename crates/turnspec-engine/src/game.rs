@@ -7,14 +7,17 @@
 //! open only when something is pending — until the next decision.
 
 use turnspec_spec::{
-    Atom, AtomSource, Effect, FactId, Holder, MAX_COUNTERS, MAX_PHASE_KINDS, MAX_PLAYERS, PhaseId, Reset, RuleRef,
-    Spec, Stage, StackRequirement, StepId, TimingId, TurnOrder, VariantId, Who, WindowId, WindowMode,
+    Atom, AtomSource, Effect, FactId, Holder, MAX_COUNTERS, MAX_PHASE_KINDS, MAX_PLAYERS, PhaseId,
+    Reset, RuleRef, Spec, StackRequirement, Stage, StepId, TimingId, TurnOrder, VariantId, Who,
+    WindowId, WindowMode,
 };
 
 use crate::error::{RuleError, TimingFailure};
 use crate::event::{Because, Event, EventSink, Skipped};
 use crate::host::{HookContext, Host, Triggers};
-use crate::state::{GameState, MAX_NESTING, ObjectKind, PlayerId, Point, ReturnPoint, StackObject, Status};
+use crate::state::{
+    GameState, MAX_NESTING, ObjectKind, PlayerId, Point, ReturnPoint, StackObject, Status,
+};
 
 /// How a game starts.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -88,7 +91,11 @@ impl<'s> Game<'s> {
     pub fn new(spec: &'s Spec, options: &GameOptions) -> Result<Self, SetupError> {
         let n = options.players;
         if n < spec.game.min_players || n > spec.game.max_players || n > MAX_PLAYERS || n == 0 {
-            return Err(SetupError::PlayerCount { players: n, min: spec.game.min_players, max: spec.game.max_players });
+            return Err(SetupError::PlayerCount {
+                players: n,
+                min: spec.game.min_players,
+                max: spec.game.max_players,
+            });
         }
         if options.starting_player.0 >= n {
             return Err(SetupError::StartingPlayer(options.starting_player));
@@ -102,11 +109,24 @@ impl<'s> Game<'s> {
                 Reset::Game => {}
             }
         }
-        let bits = |ids: &mut dyn Iterator<Item = usize>| ids.fold(0u64, |acc, i| acc | (1u64 << i));
-        let facts = bits(&mut spec.facts.iter().enumerate().filter(|(_, f)| f.default).map(|(i, _)| i))
-            | bits(&mut options.facts.iter().map(|f| f.index()));
-        let variants = bits(&mut spec.variants.iter().enumerate().filter(|(_, f)| f.default).map(|(i, _)| i))
-            | bits(&mut options.variants.iter().map(|f| f.index()));
+        let bits =
+            |ids: &mut dyn Iterator<Item = usize>| ids.fold(0u64, |acc, i| acc | (1u64 << i));
+        let facts = bits(
+            &mut spec
+                .facts
+                .iter()
+                .enumerate()
+                .filter(|(_, f)| f.default)
+                .map(|(i, _)| i),
+        ) | bits(&mut options.facts.iter().map(|f| f.index()));
+        let variants = bits(
+            &mut spec
+                .variants
+                .iter()
+                .enumerate()
+                .filter(|(_, f)| f.default)
+                .map(|(i, _)| i),
+        ) | bits(&mut options.variants.iter().map(|f| f.index()));
         let first_phase = spec.turn.first().copied().unwrap_or_default();
         let mut state = GameState {
             turn: 0,
@@ -152,7 +172,9 @@ impl<'s> Game<'s> {
             return Err(SetupError::StartAt("the active player is not in the game"));
         }
         let Some(pos) = spec.turn.iter().position(|p| *p == at.phase) else {
-            return Err(SetupError::StartAt("the phase is not part of the regular turn"));
+            return Err(SetupError::StartAt(
+                "the phase is not part of the regular turn",
+            ));
         };
         if let Some(step) = at.step {
             if spec.step(step).phase != at.phase {
@@ -271,21 +293,34 @@ impl<'s> Game<'s> {
     }
 
     fn current_stage(&self) -> Option<Stage> {
-        self.spec.step(self.state.step).stages.get(self.state.stage as usize).copied()
+        self.spec
+            .step(self.state.step)
+            .stages
+            .get(self.state.stage as usize)
+            .copied()
     }
 
     // --- acting ----------------------------------------------------------
 
     /// Checks `action`, performs it and runs to the next decision. A refused
     /// action returns the rule it breaks and changes nothing.
-    pub fn apply<H: Host, S: EventSink>(&mut self, action: Action, host: &mut H, sink: &mut S) -> Result<(), RuleError> {
+    pub fn apply<H: Host, S: EventSink>(
+        &mut self,
+        action: Action,
+        host: &mut H,
+        sink: &mut S,
+    ) -> Result<(), RuleError> {
         match action {
             Action::SetFact { fact, value } => {
                 if fact.index() >= self.spec.facts.len() {
                     return Err(RuleError::NoSuchFact);
                 }
                 let bit = 1u64 << fact.0;
-                if value { self.state.facts |= bit } else { self.state.facts &= !bit }
+                if value {
+                    self.state.facts |= bit
+                } else {
+                    self.state.facts &= !bit
+                }
                 sink.event(Event::FactChanged { fact, value });
                 return Ok(());
             }
@@ -293,7 +328,11 @@ impl<'s> Game<'s> {
                 if !self.state.is_in(controller) {
                     return Err(RuleError::NoSuchPlayer { player: controller });
                 }
-                self.state.waiting.push(StackObject { controller, kind: ObjectKind::Trigger, label });
+                self.state.waiting.push(StackObject {
+                    controller,
+                    kind: ObjectKind::Trigger,
+                    label,
+                });
                 // A trigger reported while someone holds priority goes on the
                 // stack before that player can act again (117.5).
                 if let Some(holder) = self.state.holder {
@@ -312,7 +351,11 @@ impl<'s> Game<'s> {
                 self.check_holder(player)?;
                 self.pass(player, host, sink);
             }
-            Action::Play { player, timing, label } => {
+            Action::Play {
+                player,
+                timing,
+                label,
+            } => {
                 self.check_play(player, timing)?;
                 self.play(player, timing, label, host, sink);
             }
@@ -327,7 +370,11 @@ impl<'s> Game<'s> {
             return Err(RuleError::NoSuchPlayer { player });
         }
         if self.state.holder != Some(player) {
-            return Err(RuleError::NotHolder { player, holder: self.state.holder, rule: self.spec.priority.rule });
+            return Err(RuleError::NotHolder {
+                player,
+                holder: self.state.holder,
+                rule: self.spec.priority.rule,
+            });
         }
         Ok(())
     }
@@ -343,11 +390,20 @@ impl<'s> Game<'s> {
         };
         let fail = |failure, rule: RuleRef| {
             let rule = if rule.is_none() { tc.rule } else { rule };
-            Err(RuleError::Timing { player, timing, failure, rule })
+            Err(RuleError::Timing {
+                player,
+                timing,
+                failure,
+                rule,
+            })
         };
         match tc.who {
-            Who::ActivePlayer if player != self.state.active => return fail(TimingFailure::NotActivePlayer, tc.rule),
-            Who::NonActivePlayer if player == self.state.active => return fail(TimingFailure::ActivePlayer, tc.rule),
+            Who::ActivePlayer if player != self.state.active => {
+                return fail(TimingFailure::NotActivePlayer, tc.rule);
+            }
+            Who::NonActivePlayer if player == self.state.active => {
+                return fail(TimingFailure::ActivePlayer, tc.rule);
+            }
             _ => {}
         }
         if self.spec.step(self.state.step).timing_mask & (1 << timing.0) == 0 {
@@ -372,7 +428,15 @@ impl<'s> Game<'s> {
     /// Every action `player` could take now: pass first, then each timing
     /// class they may use. Allocates nothing.
     pub fn legal_actions(&self, player: PlayerId) -> LegalActions<'_, 's> {
-        LegalActions { game: self, player, next: if self.state.holder == Some(player) { 0 } else { u16::MAX } }
+        LegalActions {
+            game: self,
+            player,
+            next: if self.state.holder == Some(player) {
+                0
+            } else {
+                u16::MAX
+            },
+        }
     }
 
     fn pass<H: Host, S: EventSink>(&mut self, player: PlayerId, host: &mut H, sink: &mut S) {
@@ -399,7 +463,14 @@ impl<'s> Game<'s> {
         }
     }
 
-    fn play<H: Host, S: EventSink>(&mut self, player: PlayerId, timing: TimingId, label: u32, host: &mut H, sink: &mut S) {
+    fn play<H: Host, S: EventSink>(
+        &mut self,
+        player: PlayerId,
+        timing: TimingId,
+        label: u32,
+        host: &mut H,
+        sink: &mut S,
+    ) {
         let tc = self.spec.timing_class(timing);
         if let Some(limit) = tc.limit {
             let c = &mut self.state.counters[limit.counter.index()];
@@ -408,19 +479,31 @@ impl<'s> Game<'s> {
         self.state.passes = 0;
         match tc.effect {
             Effect::Stack => {
-                let object = StackObject { controller: player, kind: ObjectKind::Play(timing), label };
+                let object = StackObject {
+                    controller: player,
+                    kind: ObjectKind::Play(timing),
+                    label,
+                };
                 self.state.stack.push(object);
                 sink.event(Event::Pushed { object });
                 let to = self.holder_for(self.spec.priority.after_action, player);
                 self.give_priority(to, Because::Acted, sink);
             }
             Effect::Special => {
-                sink.event(Event::SpecialAction { player, timing, label });
+                sink.event(Event::SpecialAction {
+                    player,
+                    timing,
+                    label,
+                });
                 let to = self.holder_for(self.spec.priority.after_action, player);
                 self.give_priority(to, Because::Acted, sink);
             }
             Effect::StartPhase(phase) => {
-                sink.event(Event::SpecialAction { player, timing, label });
+                sink.event(Event::SpecialAction {
+                    player,
+                    timing,
+                    label,
+                });
                 if (self.state.returns_len as usize) < MAX_NESTING {
                     let s = &mut self.state;
                     s.returns[s.returns_len as usize] = ReturnPoint {
@@ -455,7 +538,11 @@ impl<'s> Game<'s> {
 
     /// The active player, or the next player still in the game (800.4j).
     fn first_holder(&self) -> PlayerId {
-        if self.state.is_in(self.state.active) { self.state.active } else { self.next_in_game(self.state.active) }
+        if self.state.is_in(self.state.active) {
+            self.state.active
+        } else {
+            self.next_in_game(self.state.active)
+        }
     }
 
     fn next_in_game(&self, from: PlayerId) -> PlayerId {
@@ -478,7 +565,11 @@ impl<'s> Game<'s> {
             Some(Stage::Window(w)) => w,
             _ => WindowId(0),
         };
-        sink.event(Event::PriorityGiven { player, window, because });
+        sink.event(Event::PriorityGiven {
+            player,
+            window,
+            because,
+        });
     }
 
     fn put_waiting<S: EventSink>(&mut self, sink: &mut S) {
@@ -491,7 +582,8 @@ impl<'s> Game<'s> {
         // Stable insertion sort by APNAP distance: no allocation.
         for i in 1..s.waiting.len() {
             let mut j = i;
-            while j > 0 && distance(s.waiting[j - 1].controller) > distance(s.waiting[j].controller) {
+            while j > 0 && distance(s.waiting[j - 1].controller) > distance(s.waiting[j].controller)
+            {
                 s.waiting.swap(j - 1, j);
                 j -= 1;
             }
@@ -557,7 +649,10 @@ impl<'s> Game<'s> {
                     s.returns_len = 0;
                     let mask = self.masks.turn;
                     self.reset_counters(mask);
-                    sink.event(Event::TurnBegan { turn: self.state.turn, player: self.state.active });
+                    sink.event(Event::TurnBegan {
+                        turn: self.state.turn,
+                        player: self.state.active,
+                    });
                     match spec.turn.first() {
                         Some(p) => {
                             self.state.phase = *p;
@@ -572,13 +667,19 @@ impl<'s> Game<'s> {
                     self.state.kind_counts[kind] = self.state.kind_counts[kind].saturating_add(1);
                     if let Some(rule) = self.skip_rule(&phase.skip) {
                         self.state.kind_counts[kind] -= 1;
-                        sink.event(Event::Skipped { skipped: Skipped::Phase(self.state.phase), rule });
+                        sink.event(Event::Skipped {
+                            skipped: Skipped::Phase(self.state.phase),
+                            rule,
+                        });
                         self.after_phase();
                         continue;
                     }
                     let mask = self.masks.phase;
                     self.reset_counters(mask);
-                    sink.event(Event::PhaseBegan { phase: self.state.phase, number: self.state.kind_counts[kind] });
+                    sink.event(Event::PhaseBegan {
+                        phase: self.state.phase,
+                        number: self.state.kind_counts[kind],
+                    });
                     self.state.step = phase.first_step;
                     self.state.repeat = 0;
                     self.state.point = Point::StepStart;
@@ -586,7 +687,10 @@ impl<'s> Game<'s> {
                 Point::StepStart => {
                     let step = spec.step(self.state.step);
                     if let Some(rule) = self.skip_rule(&step.skip) {
-                        sink.event(Event::Skipped { skipped: Skipped::Step(self.state.step), rule });
+                        sink.event(Event::Skipped {
+                            skipped: Skipped::Step(self.state.step),
+                            rule,
+                        });
                         self.after_step();
                         continue;
                     }
@@ -595,10 +699,18 @@ impl<'s> Game<'s> {
                     self.state.window_opened = false;
                     self.state.stage = 0;
                     if !step.implicit {
-                        sink.event(Event::StepBegan { step: self.state.step, repeat: self.state.repeat });
+                        sink.event(Event::StepBegan {
+                            step: self.state.step,
+                            repeat: self.state.repeat,
+                        });
                     }
                     let ctx = self.hook_context();
-                    host.step_began(&ctx, &mut Triggers { waiting: &mut self.state.waiting });
+                    host.step_began(
+                        &ctx,
+                        &mut Triggers {
+                            waiting: &mut self.state.waiting,
+                        },
+                    );
                     self.state.point = Point::Stage;
                 }
                 Point::Stage => {
@@ -617,7 +729,13 @@ impl<'s> Game<'s> {
                             if applies {
                                 let ctx = self.hook_context();
                                 let answer = host
-                                    .turn_action(&ctx, id, &mut Triggers { waiting: &mut self.state.waiting })
+                                    .turn_action(
+                                        &ctx,
+                                        id,
+                                        &mut Triggers {
+                                            waiting: &mut self.state.waiting,
+                                        },
+                                    )
                                     .min(action.answer_max);
                                 if let Some(c) = action.answer_counter {
                                     self.state.counters[c.index()] = answer;
@@ -634,7 +752,9 @@ impl<'s> Game<'s> {
                         Stage::Window(w) => {
                             let open = match spec.window(w).mode {
                                 WindowMode::Always => true,
-                                WindowMode::IfPending => !self.state.waiting.is_empty() || !self.state.stack.is_empty(),
+                                WindowMode::IfPending => {
+                                    !self.state.waiting.is_empty() || !self.state.stack.is_empty()
+                                }
                             };
                             if open {
                                 self.state.window_opened = true;
@@ -654,7 +774,9 @@ impl<'s> Game<'s> {
                         None => false,
                     };
                     if !step.implicit {
-                        sink.event(Event::StepEnded { step: self.state.step });
+                        sink.event(Event::StepEnded {
+                            step: self.state.step,
+                        });
                     }
                     if again {
                         self.state.repeat = self.state.repeat.saturating_add(1);
@@ -664,7 +786,9 @@ impl<'s> Game<'s> {
                     }
                 }
                 Point::PhaseEnd => {
-                    sink.event(Event::PhaseEnded { phase: self.state.phase });
+                    sink.event(Event::PhaseEnded {
+                        phase: self.state.phase,
+                    });
                     self.after_phase();
                 }
                 Point::Reopen => {
@@ -675,7 +799,10 @@ impl<'s> Game<'s> {
                     return;
                 }
                 Point::TurnEnd => {
-                    sink.event(Event::TurnEnded { turn: self.state.turn, player: self.state.active });
+                    sink.event(Event::TurnEnded {
+                        turn: self.state.turn,
+                        player: self.state.active,
+                    });
                     self.state.active = self.next_in_game(self.state.active);
                     self.state.point = Point::TurnStart;
                 }
@@ -685,7 +812,12 @@ impl<'s> Game<'s> {
 
     /// A turn-based action that makes the active player play (GA's
     /// materialization): limits still count, nothing else is checked.
-    fn turn_action_play<S: EventSink>(&mut self, action: turnspec_spec::TurnActionId, timing: TimingId, sink: &mut S) {
+    fn turn_action_play<S: EventSink>(
+        &mut self,
+        action: turnspec_spec::TurnActionId,
+        timing: TimingId,
+        sink: &mut S,
+    ) {
         let tc = self.spec.timing_class(timing);
         if let Some(limit) = tc.limit {
             let c = &mut self.state.counters[limit.counter.index()];
@@ -697,18 +829,29 @@ impl<'s> Game<'s> {
         let player = self.state.active;
         match tc.effect {
             Effect::Stack => {
-                let object = StackObject { controller: player, kind: ObjectKind::TurnAction(action), label: 0 };
+                let object = StackObject {
+                    controller: player,
+                    kind: ObjectKind::TurnAction(action),
+                    label: 0,
+                };
                 self.state.stack.push(object);
                 sink.event(Event::Pushed { object });
             }
             Effect::Special | Effect::StartPhase(_) => {
-                sink.event(Event::SpecialAction { player, timing, label: 0 });
+                sink.event(Event::SpecialAction {
+                    player,
+                    timing,
+                    label: 0,
+                });
             }
         }
     }
 
     fn skip_rule(&self, skips: &[turnspec_spec::Condition]) -> Option<RuleRef> {
-        skips.iter().find(|c| self.spec.conditions.eval(c.cond, self)).map(|c| c.rule)
+        skips
+            .iter()
+            .find(|c| self.spec.conditions.eval(c.cond, self))
+            .map(|c| c.rule)
     }
 
     fn after_step(&mut self) {
@@ -772,7 +915,9 @@ impl AtomSource for Game<'_> {
             Atom::Turn => s.turn as i32,
             Atom::FirstTurn => s.first_turn as i32,
             Atom::StartingPlayer => (s.active == s.starting) as i32,
-            Atom::Seat => seat_distance(self.spec.game.turn_order, s.players, s.starting, s.active) as i32 + 1,
+            Atom::Seat => {
+                seat_distance(self.spec.game.turn_order, s.players, s.starting, s.active) as i32 + 1
+            }
             Atom::PhaseNumber => s.kind_counts[self.spec.phase(s.phase).kind as usize] as i32,
             Atom::RepeatCount => s.repeat as i32,
             Atom::WindowOpened => s.window_opened as i32,
@@ -788,7 +933,11 @@ pub enum Action {
     Pass { player: PlayerId },
     /// Cast, activate, play a land, attack: anything at a timing class.
     /// `label` is the host's handle for what was played.
-    Play { player: PlayerId, timing: TimingId, label: u32 },
+    Play {
+        player: PlayerId,
+        timing: TimingId,
+        label: u32,
+    },
     /// The host reports a triggered ability (not a player action).
     Trigger { controller: PlayerId, label: u32 },
     /// The host changes a fact (not a player action).
@@ -811,11 +960,17 @@ impl Iterator for LegalActions<'_, '_> {
             let i = self.next;
             self.next += 1;
             if i == 0 {
-                return Some(Action::Pass { player: self.player });
+                return Some(Action::Pass {
+                    player: self.player,
+                });
             }
             let timing = TimingId((i - 1) as u8);
             if self.game.check_play(self.player, timing).is_ok() {
-                return Some(Action::Play { player: self.player, timing, label: 0 });
+                return Some(Action::Play {
+                    player: self.player,
+                    timing,
+                    label: 0,
+                });
             }
         }
         None

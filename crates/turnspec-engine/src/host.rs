@@ -29,14 +29,23 @@ pub struct Triggers<'a> {
 
 impl Triggers<'_> {
     pub fn add(&mut self, controller: PlayerId, label: u32) {
-        self.waiting.push(StackObject { controller, kind: ObjectKind::Trigger, label });
+        self.waiting.push(StackObject {
+            controller,
+            kind: ObjectKind::Trigger,
+            label,
+        });
     }
 }
 
 pub trait Host {
     /// A turn-based action is being performed. Return the answer (stored in
     /// the action's counter, if it has one).
-    fn turn_action(&mut self, ctx: &HookContext, action: TurnActionId, triggers: &mut Triggers<'_>) -> u16 {
+    fn turn_action(
+        &mut self,
+        ctx: &HookContext,
+        action: TurnActionId,
+        triggers: &mut Triggers<'_>,
+    ) -> u16 {
         let _ = (ctx, action, triggers);
         0
     }

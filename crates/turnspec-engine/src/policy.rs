@@ -24,7 +24,9 @@ impl Host for AllPass {}
 
 impl Policy for AllPass {
     fn decide(&mut self, game: &Game<'_>) -> Action {
-        Action::Pass { player: game.holder().unwrap_or_default() }
+        Action::Pass {
+            player: game.holder().unwrap_or_default(),
+        }
     }
 }
 
@@ -59,7 +61,11 @@ pub struct RandomPolicy {
 
 impl RandomPolicy {
     pub fn new(seed: u64) -> Self {
-        RandomPolicy { rng: SplitMix64(seed), next_label: 1, act_chance: 64 }
+        RandomPolicy {
+            rng: SplitMix64(seed),
+            next_label: 1,
+            act_chance: 64,
+        }
     }
 }
 
@@ -73,18 +79,30 @@ impl Host for RandomPolicy {
 impl Policy for RandomPolicy {
     fn decide(&mut self, game: &Game<'_>) -> Action {
         let player = game.holder().unwrap_or_default();
-        let playable = game.legal_actions(player).filter(|a| matches!(a, Action::Play { .. })).count() as u64;
+        let playable = game
+            .legal_actions(player)
+            .filter(|a| matches!(a, Action::Play { .. }))
+            .count() as u64;
         if playable > 0 && self.rng.below(256) < self.act_chance as u64 {
             let pick = self.rng.below(playable) as usize;
-            if let Some(Action::Play { timing, .. }) =
-                game.legal_actions(player).filter(|a| matches!(a, Action::Play { .. })).nth(pick)
+            if let Some(Action::Play { timing, .. }) = game
+                .legal_actions(player)
+                .filter(|a| matches!(a, Action::Play { .. }))
+                .nth(pick)
             {
                 // Structural actions (starting a phase) are rarer, so random
                 // turns stay finite in expectation.
-                let structural = matches!(game.spec().timing_class(timing).effect, Effect::StartPhase(_));
+                let structural = matches!(
+                    game.spec().timing_class(timing).effect,
+                    Effect::StartPhase(_)
+                );
                 if !structural || self.rng.below(4) == 0 {
                     self.next_label = self.next_label.wrapping_add(1);
-                    return Action::Play { player, timing, label: self.next_label };
+                    return Action::Play {
+                        player,
+                        timing,
+                        label: self.next_label,
+                    };
                 }
             }
         }

@@ -21,7 +21,11 @@ use crate::raw::*;
 /// On success the report holds warnings (possibly none); on failure it holds
 /// every error found.
 pub fn load_str(path: &str, source: &str) -> Result<(Spec, Report), Report> {
-    let mut report = Report { path: path.to_string(), source: Arc::from(source), diagnostics: Vec::new() };
+    let mut report = Report {
+        path: path.to_string(),
+        source: Arc::from(source),
+        diagnostics: Vec::new(),
+    };
     let raw = match parse_raw(source, &mut report.diagnostics) {
         Some(raw) => raw,
         None => return Err(report),
@@ -29,7 +33,9 @@ pub fn load_str(path: &str, source: &str) -> Result<(Spec, Report), Report> {
     let mut ctx = Ctx::default();
     let spec = ctx.compile(&raw);
     report.diagnostics.extend(ctx.diags);
-    report.diagnostics.sort_by_key(|d| (d.span.start, d.span.end));
+    report
+        .diagnostics
+        .sort_by_key(|d| (d.span.start, d.span.end));
     match spec {
         Some(spec) if !report.has_errors() => Ok((spec, report)),
         _ => Err(report),
@@ -38,12 +44,58 @@ pub fn load_str(path: &str, source: &str) -> Result<(Spec, Report), Report> {
 
 /// Every key the schema knows, for "did you mean" hints.
 const KNOWN_KEYS: &[&str] = &[
-    "game", "name", "edition", "edition_date", "source", "rule", "players", "min", "max", "turn_order",
-    "terms", "priority", "stack", "active_player", "first", "first_rule", "after_action",
-    "after_action_rule", "after_resolve", "after_resolve_rule", "close", "close_rule", "variants", "facts",
-    "counters", "timing", "phase", "description", "default", "reset", "who", "during", "effect", "limit",
-    "counter", "require", "if", "explain", "id", "tags", "counts_as", "on_demand", "skip", "step", "actions",
-    "priority_rule", "sequence", "repeat", "window", "answer", "play",
+    "game",
+    "name",
+    "edition",
+    "edition_date",
+    "source",
+    "rule",
+    "players",
+    "min",
+    "max",
+    "turn_order",
+    "terms",
+    "priority",
+    "stack",
+    "active_player",
+    "first",
+    "first_rule",
+    "after_action",
+    "after_action_rule",
+    "after_resolve",
+    "after_resolve_rule",
+    "pass_rule",
+    "close",
+    "close_rule",
+    "variants",
+    "facts",
+    "counters",
+    "timing",
+    "phase",
+    "description",
+    "default",
+    "reset",
+    "who",
+    "during",
+    "effect",
+    "limit",
+    "counter",
+    "require",
+    "if",
+    "explain",
+    "id",
+    "tags",
+    "counts_as",
+    "on_demand",
+    "skip",
+    "step",
+    "actions",
+    "priority_rule",
+    "sequence",
+    "repeat",
+    "window",
+    "answer",
+    "play",
 ];
 
 fn parse_raw(source: &str, diags: &mut Vec<Diagnostic>) -> Option<RawSpec> {
@@ -52,22 +104,33 @@ fn parse_raw(source: &str, diags: &mut Vec<Diagnostic>) -> Option<RawSpec> {
         for e in errors {
             let span = e.span().unwrap_or(0..0);
             diags.push(
-                Diagnostic::error("turnspec::toml-syntax", span, format!("TOML syntax: {}", e.message()))
-                    .label("here")
-                    .help("see https://toml.io for the TOML syntax"),
+                Diagnostic::error(
+                    "turnspec::toml-syntax",
+                    span,
+                    format!("TOML syntax: {}", e.message()),
+                )
+                .label("here")
+                .help("see https://toml.io for the TOML syntax"),
             );
         }
         return None;
     }
     let mut ignored: Vec<Vec<PathPart>> = Vec::new();
     let de = toml::de::Deserializer::from(table.clone());
-    let raw: Result<RawSpec, _> = serde_ignored::deserialize(de, |path| ignored.push(path_parts(&path)));
+    let raw: Result<RawSpec, _> =
+        serde_ignored::deserialize(de, |path| ignored.push(path_parts(&path)));
     for path in &ignored {
         let (span, key) = locate(&table, path);
-        let mut d = Diagnostic::error("turnspec::unknown-key", span, format!("unknown key `{key}`"))
-            .label("not a key turnspec knows here");
+        let mut d = Diagnostic::error(
+            "turnspec::unknown-key",
+            span,
+            format!("unknown key `{key}`"),
+        )
+        .label("not a key turnspec knows here");
         d = match suggest(&key, KNOWN_KEYS) {
-            Some(s) => d.help(format!("did you mean `{s}`? Every key is listed in docs/spec-format.md")),
+            Some(s) => d.help(format!(
+                "did you mean `{s}`? Every key is listed in docs/spec-format.md"
+            )),
             None => d.help("every key is listed in docs/spec-format.md"),
         };
         diags.push(d);
@@ -107,9 +170,9 @@ fn path_parts(path: &serde_ignored::Path<'_>) -> Vec<PathPart> {
                     out.push(PathPart::Key(key.clone()));
                 }
             }
-            Path::Some { parent } | Path::NewtypeStruct { parent } | Path::NewtypeVariant { parent } => {
-                walk(parent, out)
-            }
+            Path::Some { parent }
+            | Path::NewtypeStruct { parent }
+            | Path::NewtypeVariant { parent } => walk(parent, out),
         }
     }
     let mut out = Vec::new();
@@ -137,14 +200,19 @@ fn locate(table: &Spanned<toml::de::DeTable<'_>>, path: &[PathPart]) -> (Range<u
             PathPart::Key(k) => {
                 name = k.clone();
                 let Some(tbl) = tbl else { break };
-                let Some((key, value)) = tbl.iter().find(|(key, _)| key.get_ref().as_ref() == k.as_str()) else {
+                let Some((key, value)) = tbl
+                    .iter()
+                    .find(|(key, _)| key.get_ref().as_ref() == k.as_str())
+                else {
                     break;
                 };
                 span = key.span();
                 current = Some(value.get_ref());
             }
             PathPart::Index(idx) => {
-                let Some(DeValue::Array(arr)) = current else { break };
+                let Some(DeValue::Array(arr)) = current else {
+                    break;
+                };
                 let Some(v) = arr.iter().nth(*idx) else { break };
                 span = v.span();
                 current = Some(v.get_ref());
@@ -200,13 +268,20 @@ fn inner_start(s: &Text) -> usize {
 }
 
 impl Ctx {
-    fn error(&mut self, code: &'static str, span: Range<usize>, message: impl Into<String>) -> &mut Diagnostic {
+    fn error(
+        &mut self,
+        code: &'static str,
+        span: Range<usize>,
+        message: impl Into<String>,
+    ) -> &mut Diagnostic {
         self.diags.push(Diagnostic::error(code, span, message));
         self.diags.last_mut().expect("just pushed")
     }
 
     fn rule(&mut self, rule: Option<&Text>) -> RuleRef {
-        let Some(rule) = rule else { return RuleRef::NONE };
+        let Some(rule) = rule else {
+            return RuleRef::NONE;
+        };
         let text = rule.get_ref().trim().to_string();
         if let Some(&i) = self.rule_index.get(&text) {
             return RuleRef(i);
@@ -217,20 +292,37 @@ impl Ctx {
         RuleRef(i)
     }
 
-    fn choice<T: Copy>(&mut self, value: Option<&Text>, default: T, options: &[(&str, T)], what: &str) -> T {
+    fn choice<T: Copy>(
+        &mut self,
+        value: Option<&Text>,
+        default: T,
+        options: &[(&str, T)],
+        what: &str,
+    ) -> T {
         let Some(value) = value else { return default };
-        if let Some((_, v)) = options.iter().find(|(name, _)| *name == value.get_ref().as_str()) {
+        if let Some((_, v)) = options
+            .iter()
+            .find(|(name, _)| *name == value.get_ref().as_str())
+        {
             return *v;
         }
         let names: Vec<&str> = options.iter().map(|(n, _)| *n).collect();
-        let list = names.iter().map(|n| format!("`{n}`")).collect::<Vec<_>>().join(", ");
+        let list = names
+            .iter()
+            .map(|n| format!("`{n}`"))
+            .collect::<Vec<_>>()
+            .join(", ");
         let hint = match suggest(value.get_ref(), &names) {
             Some(s) => format!("did you mean `{s}`? {what} is one of {list}"),
             None => format!("{what} is one of {list}"),
         };
-        self.error("turnspec::bad-value", span_of(value), format!("`{}` is not a valid {what}", value.get_ref()))
-            .labelled("unknown value")
-            .help = Some(hint);
+        self.error(
+            "turnspec::bad-value",
+            span_of(value),
+            format!("`{}` is not a valid {what}", value.get_ref()),
+        )
+        .labelled("unknown value")
+        .help = Some(hint);
         default
     }
 
@@ -239,17 +331,23 @@ impl Ctx {
         let facts: Vec<String> = self.facts.iter().map(|f| f.id.clone()).collect();
         let counters: Vec<String> = self.counters.iter().map(|f| f.id.clone()).collect();
         let mut resolve = |name: &str| -> Result<Atom, String> {
-            let lookup = |list: &[String], rest: &str, kind: &str, table: &str| -> Result<u8, String> {
-                if let Some(i) = list.iter().position(|x| x == rest) {
-                    return Ok(i as u8);
-                }
-                let names: Vec<&str> = list.iter().map(|s| s.as_str()).collect();
-                Err(match suggest(rest, &names) {
-                    Some(s) => format!("did you mean `{kind}.{s}`?"),
-                    None if names.is_empty() => format!("declare it in a `[{table}.{rest}]` table"),
-                    None => format!("declared {table}: {}; or declare `[{table}.{rest}]`", names.join(", ")),
-                })
-            };
+            let lookup =
+                |list: &[String], rest: &str, kind: &str, table: &str| -> Result<u8, String> {
+                    if let Some(i) = list.iter().position(|x| x == rest) {
+                        return Ok(i as u8);
+                    }
+                    let names: Vec<&str> = list.iter().map(|s| s.as_str()).collect();
+                    Err(match suggest(rest, &names) {
+                        Some(s) => format!("did you mean `{kind}.{s}`?"),
+                        None if names.is_empty() => {
+                            format!("declare it in a `[{table}.{rest}]` table")
+                        }
+                        None => format!(
+                            "declared {table}: {}; or declare `[{table}.{rest}]`",
+                            names.join(", ")
+                        ),
+                    })
+                };
             if let Some(rest) = name.strip_prefix("variant.") {
                 return lookup(&variants, rest, "variant", "variants").map(Atom::Variant);
             }
@@ -277,9 +375,13 @@ impl Ctx {
                 let base = inner_start(text);
                 for e in errors {
                     let span = (base + e.range.start)..(base + e.range.end.max(e.range.start + 1));
-                    self.error("turnspec::condition", span, format!("in condition: {}", e.message))
-                        .labelled("here")
-                        .help = Some(e.help);
+                    self.error(
+                        "turnspec::condition",
+                        span,
+                        format!("in condition: {}", e.message),
+                    )
+                    .labelled("here")
+                    .help = Some(e.help);
                 }
                 None
             }
@@ -297,18 +399,31 @@ impl Ctx {
         out
     }
 
-    fn flags(&mut self, table: &BTreeMap<Text, RawFlag>, what: &str) -> Vec<Flag> {
+    fn flags(&mut self, table: &BTreeMap<String, Spanned<RawFlag>>, what: &str) -> Vec<Flag> {
         let mut out = Vec::new();
-        for (key, raw) in table {
+        for (key, raw) in in_file_order(table) {
+            let key = &key;
             if out.len() == MAX_FLAGS {
-                self.error("turnspec::too-many", span_of(key), format!("more than {MAX_FLAGS} {what}"))
-                    .help = Some("the engine keeps these as bits of one 64-bit word".into());
+                self.error(
+                    "turnspec::too-many",
+                    span_of(key),
+                    format!("more than {MAX_FLAGS} {what}"),
+                )
+                .help = Some("the engine keeps these as bits of one 64-bit word".into());
                 break;
             }
             out.push(Flag {
                 id: key.get_ref().clone(),
-                name: raw.name.as_ref().map(|n| n.get_ref().clone()).unwrap_or_else(|| key.get_ref().clone()),
-                description: raw.description.as_ref().map(|n| n.get_ref().clone()).unwrap_or_default(),
+                name: raw
+                    .name
+                    .as_ref()
+                    .map(|n| n.get_ref().clone())
+                    .unwrap_or_else(|| key.get_ref().clone()),
+                description: raw
+                    .description
+                    .as_ref()
+                    .map(|n| n.get_ref().clone())
+                    .unwrap_or_default(),
                 rule: self.rule(raw.rule.as_ref()),
                 default: raw.default.as_ref().map(|d| *d.get_ref()).unwrap_or(false),
             });
@@ -327,8 +442,18 @@ impl Ctx {
             }
         };
         let terms = Terms {
-            priority: raw.terms.priority.as_ref().map(|t| t.get_ref().clone()).unwrap_or_else(|| "priority".into()),
-            stack: raw.terms.stack.as_ref().map(|t| t.get_ref().clone()).unwrap_or_else(|| "stack".into()),
+            priority: raw
+                .terms
+                .priority
+                .as_ref()
+                .map(|t| t.get_ref().clone())
+                .unwrap_or_else(|| "priority".into()),
+            stack: raw
+                .terms
+                .stack
+                .as_ref()
+                .map(|t| t.get_ref().clone())
+                .unwrap_or_else(|| "stack".into()),
             active_player: raw
                 .terms
                 .active_player
@@ -341,22 +466,38 @@ impl Ctx {
         // --- flags and counters ---------------------------------------------
         self.variants = self.flags(&raw.variants, "variants");
         self.facts = self.flags(&raw.facts, "facts");
-        for (key, c) in &raw.counters {
+        for (key, c) in in_file_order(&raw.counters) {
+            let key = &key;
             if self.counters.len() == MAX_COUNTERS {
-                self.error("turnspec::too-many", span_of(key), format!("more than {MAX_COUNTERS} counters"))
-                    .help = Some("the engine keeps counters in a fixed array so game state stays small".into());
+                self.error(
+                    "turnspec::too-many",
+                    span_of(key),
+                    format!("more than {MAX_COUNTERS} counters"),
+                )
+                .help = Some(
+                    "the engine keeps counters in a fixed array so game state stays small".into(),
+                );
                 break;
             }
             let reset = self.choice(
                 c.reset.as_ref(),
                 Reset::Turn,
-                &[("game", Reset::Game), ("turn", Reset::Turn), ("phase", Reset::Phase), ("step", Reset::Step)],
+                &[
+                    ("game", Reset::Game),
+                    ("turn", Reset::Turn),
+                    ("phase", Reset::Phase),
+                    ("step", Reset::Step),
+                ],
                 "counter reset",
             );
             let rule = self.rule(c.rule.as_ref());
             self.counters.push(Counter {
                 id: key.get_ref().clone(),
-                description: c.description.as_ref().map(|d| d.get_ref().clone()).unwrap_or_default(),
+                description: c
+                    .description
+                    .as_ref()
+                    .map(|d| d.get_ref().clone())
+                    .unwrap_or_default(),
                 rule,
                 reset,
             });
@@ -368,7 +509,11 @@ impl Ctx {
                 .help = Some("add `[[phase]]` tables in turn order".into());
         }
         if raw.phase.len() > MAX_PHASES {
-            self.error("turnspec::too-many", span_of(&raw.phase[MAX_PHASES]), format!("more than {MAX_PHASES} phases"));
+            self.error(
+                "turnspec::too-many",
+                span_of(&raw.phase[MAX_PHASES]),
+                format!("more than {MAX_PHASES} phases"),
+            );
             return None;
         }
         let mut seen: HashMap<String, Range<usize>> = HashMap::new();
@@ -380,7 +525,12 @@ impl Ctx {
             for s in &p_raw.step {
                 self.unique_id(&mut seen, &s.get_ref().id, "step");
             }
-            let kind_name = p_raw.counts_as.as_ref().unwrap_or(&p_raw.id).get_ref().clone();
+            let kind_name = p_raw
+                .counts_as
+                .as_ref()
+                .unwrap_or(&p_raw.id)
+                .get_ref()
+                .clone();
             let kind = match kinds.iter().position(|k| *k == kind_name) {
                 Some(k) => k,
                 None => {
@@ -389,8 +539,12 @@ impl Ctx {
                 }
             };
             if kind >= MAX_PHASE_KINDS {
-                self.error("turnspec::too-many", span_of(&p_raw.id), format!("more than {MAX_PHASE_KINDS} kinds of phase"))
-                    .help = Some("give phases that count together the same `counts_as`".into());
+                self.error(
+                    "turnspec::too-many",
+                    span_of(&p_raw.id),
+                    format!("more than {MAX_PHASE_KINDS} kinds of phase"),
+                )
+                .help = Some("give phases that count together the same `counts_as`".into());
             }
             let rule = self.rule(p_raw.rule.as_ref());
             let skip = self.conditions(&p_raw.skip);
@@ -400,7 +554,11 @@ impl Ctx {
                 rule,
                 tags: p_raw.tags.iter().map(|t| t.get_ref().clone()).collect(),
                 kind: kind.min(MAX_PHASE_KINDS - 1) as u8,
-                on_demand: p_raw.on_demand.as_ref().map(|b| *b.get_ref()).unwrap_or(false),
+                on_demand: p_raw
+                    .on_demand
+                    .as_ref()
+                    .map(|b| *b.get_ref())
+                    .unwrap_or(false),
                 skip,
                 first_step: StepId(0),
                 step_count: 0,
@@ -422,9 +580,14 @@ impl Ctx {
         // --- timing classes (before steps: actions may play them) ---------
         let mut timing: Vec<TimingClass> = Vec::new();
         let mut timing_spans: Vec<Range<usize>> = Vec::new();
-        for (key, t) in &raw.timing {
+        for (key, t) in in_file_order(&raw.timing) {
+            let key = &key;
             if timing.len() == MAX_TIMING_CLASSES {
-                self.error("turnspec::too-many", span_of(key), format!("more than {MAX_TIMING_CLASSES} timing classes"));
+                self.error(
+                    "turnspec::too-many",
+                    span_of(key),
+                    format!("more than {MAX_TIMING_CLASSES} timing classes"),
+                );
                 break;
             }
             timing_spans.push(span_of(key));
@@ -465,13 +628,22 @@ impl Ctx {
                 steps.push(step);
             } else {
                 let b = p_raw.body();
-                if b.actions.is_some() || b.sequence.is_some() || b.priority.is_some() || b.repeat.is_some() {
+                if b.actions.is_some()
+                    || b.sequence.is_some()
+                    || b.priority.is_some()
+                    || b.repeat.is_some()
+                {
                     self.error(
                         "turnspec::phase-body-with-steps",
                         span_of(&p_raw.id),
-                        format!("phase `{}` has steps and also its own actions/priority", p_raw.id.get_ref()),
+                        format!(
+                            "phase `{}` has steps and also its own actions/priority",
+                            p_raw.id.get_ref()
+                        ),
                     )
-                    .help = Some("move `actions`, `priority`, `sequence` and `repeat` into its steps".into());
+                    .help = Some(
+                        "move `actions`, `priority`, `sequence` and `repeat` into its steps".into(),
+                    );
                 }
                 for s in &p_raw.step {
                     let s_raw = s.get_ref();
@@ -521,10 +693,23 @@ impl Ctx {
             }
         }
 
-        let turn: Vec<PhaseId> =
-            phases.iter().enumerate().filter(|(_, p)| !p.on_demand).map(|(i, _)| PhaseId(i as u8)).collect();
+        let turn: Vec<PhaseId> = phases
+            .iter()
+            .enumerate()
+            .filter(|(_, p)| !p.on_demand)
+            .map(|(i, _)| PhaseId(i as u8))
+            .collect();
 
-        self.check_structure(raw, &phases, &steps, &windows, &timing, &timing_spans, &step_spans, &turn);
+        self.check_structure(
+            raw,
+            &phases,
+            &steps,
+            &windows,
+            &timing,
+            &timing_spans,
+            &step_spans,
+            &turn,
+        );
 
         let game = game?;
         Some(Spec::assemble(
@@ -548,16 +733,31 @@ impl Ctx {
 
     fn unique_id(&mut self, seen: &mut HashMap<String, Range<usize>>, id: &Text, what: &str) {
         let name = id.get_ref();
-        if name.is_empty() || !name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-') {
-            self.error("turnspec::bad-id", span_of(id), format!("`{name}` is not a valid {what} id"))
-                .help = Some("ids use letters, digits, `_` and `-`, e.g. `declare_attackers`".into());
+        if name.is_empty()
+            || !name
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-')
+        {
+            self.error(
+                "turnspec::bad-id",
+                span_of(id),
+                format!("`{name}` is not a valid {what} id"),
+            )
+            .help = Some("ids use letters, digits, `_` and `-`, e.g. `declare_attackers`".into());
         }
         if let Some(first) = seen.get(name) {
             let (line, _) = (first.start, 0);
             let _ = line;
-            self.error("turnspec::duplicate-id", span_of(id), format!("`{name}` is defined twice"))
-                .labelled(format!("second {what} named `{name}`"))
-                .help = Some("phase and step ids share one namespace and must be unique; rename one of them".into());
+            self.error(
+                "turnspec::duplicate-id",
+                span_of(id),
+                format!("`{name}` is defined twice"),
+            )
+            .labelled(format!("second {what} named `{name}`"))
+            .help = Some(
+                "phase and step ids share one namespace and must be unique; rename one of them"
+                    .into(),
+            );
         } else {
             seen.insert(name.clone(), span_of(id));
         }
@@ -570,24 +770,43 @@ impl Ctx {
         let mut ok = true;
         if !(1..=MAX_PLAYERS as i64).contains(&min) {
             ok = false;
-            self.error("turnspec::players", span_of(&raw.players.get_ref().min), format!("minimum of {min} players is impossible"))
-                .help = Some(format!("the engine runs games of 1 to {MAX_PLAYERS} players"));
+            self.error(
+                "turnspec::players",
+                span_of(&raw.players.get_ref().min),
+                format!("minimum of {min} players is impossible"),
+            )
+            .help = Some(format!(
+                "the engine runs games of 1 to {MAX_PLAYERS} players"
+            ));
         }
         if !(1..=MAX_PLAYERS as i64).contains(&max) {
             ok = false;
-            self.error("turnspec::players", span_of(&raw.players.get_ref().max), format!("maximum of {max} players is impossible"))
-                .help = Some(format!("the engine runs games of 1 to {MAX_PLAYERS} players"));
+            self.error(
+                "turnspec::players",
+                span_of(&raw.players.get_ref().max),
+                format!("maximum of {max} players is impossible"),
+            )
+            .help = Some(format!(
+                "the engine runs games of 1 to {MAX_PLAYERS} players"
+            ));
         }
         if ok && min > max {
             ok = false;
-            self.error("turnspec::players", span_of(&raw.players), format!("player range {min}..{max} is empty"))
-                .labelled("min is larger than max")
-                .help = Some("swap the two numbers".into());
+            self.error(
+                "turnspec::players",
+                span_of(&raw.players),
+                format!("player range {min}..{max} is empty"),
+            )
+            .labelled("min is larger than max")
+            .help = Some("swap the two numbers".into());
         }
         let turn_order = self.choice(
             raw.turn_order.as_ref(),
             TurnOrder::Clockwise,
-            &[("clockwise", TurnOrder::Clockwise), ("counterclockwise", TurnOrder::Counterclockwise)],
+            &[
+                ("clockwise", TurnOrder::Clockwise),
+                ("counterclockwise", TurnOrder::Counterclockwise),
+            ],
             "turn order",
         );
         let rule = self.rule(raw.rule.as_ref());
@@ -614,15 +833,24 @@ impl Ctx {
                 after_action_rule: RuleRef::NONE,
                 after_resolve: Holder::ActivePlayer,
                 after_resolve_rule: RuleRef::NONE,
+                pass_rule: RuleRef::NONE,
                 close_rule: RuleRef::NONE,
             };
         };
         let p = p.get_ref();
-        let first = self.choice(p.first.as_ref(), Holder::ActivePlayer, &[("active_player", Holder::ActivePlayer)], "first holder");
+        let first = self.choice(
+            p.first.as_ref(),
+            Holder::ActivePlayer,
+            &[("active_player", Holder::ActivePlayer)],
+            "first holder",
+        );
         let after_action = self.choice(
             p.after_action.as_ref(),
             Holder::Actor,
-            &[("actor", Holder::Actor), ("active_player", Holder::ActivePlayer)],
+            &[
+                ("actor", Holder::Actor),
+                ("active_player", Holder::ActivePlayer),
+            ],
             "holder after an action",
         );
         let after_resolve = self.choice(
@@ -631,7 +859,12 @@ impl Ctx {
             &[("active_player", Holder::ActivePlayer)],
             "holder after a resolution",
         );
-        self.choice(p.close.as_ref(), (), &[("all_pass", ())], "window close rule");
+        self.choice(
+            p.close.as_ref(),
+            (),
+            &[("all_pass", ())],
+            "window close rule",
+        );
         PriorityModel {
             rule: self.rule(p.rule.as_ref()),
             first,
@@ -640,21 +873,35 @@ impl Ctx {
             after_action_rule: self.rule(p.after_action_rule.as_ref()),
             after_resolve,
             after_resolve_rule: self.rule(p.after_resolve_rule.as_ref()),
+            pass_rule: self.rule(p.pass_rule.as_ref()),
             close_rule: self.rule(p.close_rule.as_ref()),
         }
     }
 
-    fn timing(&mut self, key: &Text, t: &RawTiming, phases: &[Phase], names: &HashSet<String>) -> TimingClass {
+    fn timing(
+        &mut self,
+        key: &Text,
+        t: &RawTiming,
+        phases: &[Phase],
+        names: &HashSet<String>,
+    ) -> TimingClass {
         let who = self.choice(
             t.who.as_ref(),
             Who::Any,
-            &[("any", Who::Any), ("active_player", Who::ActivePlayer), ("non_active_player", Who::NonActivePlayer)],
+            &[
+                ("any", Who::Any),
+                ("active_player", Who::ActivePlayer),
+                ("non_active_player", Who::NonActivePlayer),
+            ],
             "`who`",
         );
         let stack = self.choice(
             t.stack.as_ref(),
             StackRequirement::Any,
-            &[("any", StackRequirement::Any), ("empty", StackRequirement::Empty)],
+            &[
+                ("any", StackRequirement::Any),
+                ("empty", StackRequirement::Empty),
+            ],
             "stack requirement",
         );
         let mut during = Vec::new();
@@ -666,9 +913,13 @@ impl Ctx {
                         Some(s) => format!("did you mean `{s}`?"),
                         None => "`during` lists phase ids, step ids or tags".into(),
                     };
-                    self.error("turnspec::unknown-reference", span_of(d), format!("no phase, step or tag named `{}`", d.get_ref()))
-                        .labelled("referenced here")
-                        .help = Some(hint);
+                    self.error(
+                        "turnspec::unknown-reference",
+                        span_of(d),
+                        format!("no phase, step or tag named `{}`", d.get_ref()),
+                    )
+                    .labelled("referenced here")
+                    .help = Some(hint);
                 }
                 during.push(d.get_ref().clone());
             }
@@ -676,49 +927,80 @@ impl Ctx {
         let effect_name = self.choice(
             t.effect.as_ref(),
             "stack",
-            &[("stack", "stack"), ("special", "special"), ("start_phase", "start_phase")],
+            &[
+                ("stack", "stack"),
+                ("special", "special"),
+                ("start_phase", "start_phase"),
+            ],
             "effect",
         );
         let effect = match effect_name {
             "special" => Effect::Special,
-            "start_phase" => match &t.phase {
-                Some(ph) => match phases.iter().position(|p| p.id == *ph.get_ref()) {
-                    Some(i) => {
-                        if !phases[i].on_demand {
-                            self.error("turnspec::start-regular-phase", span_of(ph), format!("phase `{}` is part of the regular turn", ph.get_ref()))
+            "start_phase" => {
+                match &t.phase {
+                    Some(ph) => match phases.iter().position(|p| p.id == *ph.get_ref()) {
+                        Some(i) => {
+                            if !phases[i].on_demand {
+                                self.error("turnspec::start-regular-phase", span_of(ph), format!("phase `{}` is part of the regular turn", ph.get_ref()))
                                 .help = Some("only phases with `on_demand = true` can be started by an action".into());
+                            }
+                            Effect::StartPhase(PhaseId(i as u8))
                         }
-                        Effect::StartPhase(PhaseId(i as u8))
-                    }
-                    None => {
-                        let known: Vec<&str> = phases.iter().map(|p| p.id.as_str()).collect();
-                        let hint = suggest(ph.get_ref(), &known).map(|s| format!("did you mean `{s}`?")).unwrap_or_else(|| "name a phase declared with `[[phase]]`".into());
-                        self.error("turnspec::unknown-reference", span_of(ph), format!("no phase named `{}`", ph.get_ref()))
+                        None => {
+                            let known: Vec<&str> = phases.iter().map(|p| p.id.as_str()).collect();
+                            let hint = suggest(ph.get_ref(), &known)
+                                .map(|s| format!("did you mean `{s}`?"))
+                                .unwrap_or_else(|| "name a phase declared with `[[phase]]`".into());
+                            self.error(
+                                "turnspec::unknown-reference",
+                                span_of(ph),
+                                format!("no phase named `{}`", ph.get_ref()),
+                            )
                             .labelled("referenced here")
                             .help = Some(hint);
+                            Effect::Stack
+                        }
+                    },
+                    None => {
+                        self.error(
+                            "turnspec::missing",
+                            span_of(key),
+                            format!(
+                                "timing class `{}` starts a phase but names none",
+                                key.get_ref()
+                            ),
+                        )
+                        .help = Some("add `phase = \"<phase id>\"`".into());
                         Effect::Stack
                     }
-                },
-                None => {
-                    self.error("turnspec::missing", span_of(key), format!("timing class `{}` starts a phase but names none", key.get_ref()))
-                        .help = Some("add `phase = \"<phase id>\"`".into());
-                    Effect::Stack
                 }
-            },
+            }
             _ => Effect::Stack,
         };
         if t.phase.is_some() && !matches!(effect_name, "start_phase") {
-            self.error("turnspec::unused-key", span_of(t.phase.as_ref().expect("checked")), "`phase` is only used with `effect = \"start_phase\"`");
+            self.error(
+                "turnspec::unused-key",
+                span_of(t.phase.as_ref().expect("checked")),
+                "`phase` is only used with `effect = \"start_phase\"`",
+            );
         }
         let limit = t.limit.as_ref().and_then(|l| {
             let raw = l.get_ref();
             let counter = self.counter_ref(&raw.counter);
             let max = *raw.max.get_ref();
             if !(0..=u16::MAX as i64).contains(&max) {
-                self.error("turnspec::bad-value", span_of(&raw.max), format!("limit {max} is out of range"));
+                self.error(
+                    "turnspec::bad-value",
+                    span_of(&raw.max),
+                    format!("limit {max} is out of range"),
+                );
             }
             let rule = self.rule(raw.rule.as_ref());
-            counter.map(|counter| Limit { counter, max: max.clamp(0, u16::MAX as i64) as u16, rule })
+            counter.map(|counter| Limit {
+                counter,
+                max: max.clamp(0, u16::MAX as i64) as u16,
+                rule,
+            })
         });
         let mut require = Vec::new();
         for r in &t.require {
@@ -727,7 +1009,11 @@ impl Ctx {
             if let Some(cond) = self.condition(&raw.condition) {
                 require.push(Requirement {
                     condition: Condition { cond, rule },
-                    explain: raw.explain.as_ref().map(|e| e.get_ref().clone()).unwrap_or_else(|| raw.condition.get_ref().clone()),
+                    explain: raw
+                        .explain
+                        .as_ref()
+                        .map(|e| e.get_ref().clone())
+                        .unwrap_or_else(|| raw.condition.get_ref().clone()),
                 });
             }
         }
@@ -751,11 +1037,18 @@ impl Ctx {
         let known: Vec<&str> = self.counters.iter().map(|c| c.id.as_str()).collect();
         let hint = match suggest(name.get_ref(), &known) {
             Some(s) => format!("did you mean `{s}`?"),
-            None => format!("declare it: `[counters.{}]` with `reset = \"turn\"`", name.get_ref()),
+            None => format!(
+                "declare it: `[counters.{}]` with `reset = \"turn\"`",
+                name.get_ref()
+            ),
         };
-        self.error("turnspec::unknown-reference", span_of(name), format!("no counter named `{}`", name.get_ref()))
-            .labelled("referenced here")
-            .help = Some(hint);
+        self.error(
+            "turnspec::unknown-reference",
+            span_of(name),
+            format!("no counter named `{}`", name.get_ref()),
+        )
+        .labelled("referenced here")
+        .help = Some(hint);
         None
     }
 
@@ -802,7 +1095,11 @@ impl Ctx {
                     self.reject_action_keys(raw);
                     stages.push(Stage::Window(WindowId(windows.len() as u16)));
                     windows.push(Window {
-                        name: raw.name.as_ref().map(|n| n.get_ref().clone()).unwrap_or_default(),
+                        name: raw
+                            .name
+                            .as_ref()
+                            .map(|n| n.get_ref().clone())
+                            .unwrap_or_default(),
                         rule,
                         mode,
                         step: step_id,
@@ -830,19 +1127,30 @@ impl Ctx {
                             match timing.iter().position(|t| t.id == *p.get_ref()) {
                                 Some(i) => answer_play = Some(TimingId(i as u8)),
                                 None => {
-                                    let known: Vec<&str> = timing.iter().map(|t| t.id.as_str()).collect();
-                                    let hint = suggest(p.get_ref(), &known).map(|s| format!("did you mean `{s}`?")).unwrap_or_else(|| "name a `[timing.*]` table".into());
-                                    self.error("turnspec::unknown-reference", span_of(p), format!("no timing class named `{}`", p.get_ref()))
-                                        .labelled("referenced here")
-                                        .help = Some(hint);
+                                    let known: Vec<&str> =
+                                        timing.iter().map(|t| t.id.as_str()).collect();
+                                    let hint = suggest(p.get_ref(), &known)
+                                        .map(|s| format!("did you mean `{s}`?"))
+                                        .unwrap_or_else(|| "name a `[timing.*]` table".into());
+                                    self.error(
+                                        "turnspec::unknown-reference",
+                                        span_of(p),
+                                        format!("no timing class named `{}`", p.get_ref()),
+                                    )
+                                    .labelled("referenced here")
+                                    .help = Some(hint);
                                 }
                             }
                         }
                         if let Some(m) = &a.max {
                             let v = *m.get_ref();
                             if !(1..=u16::MAX as i64).contains(&v) {
-                                self.error("turnspec::bad-value", span_of(m), format!("answer max {v} is out of range"))
-                                    .help = Some("use a number from 1 up".into());
+                                self.error(
+                                    "turnspec::bad-value",
+                                    span_of(m),
+                                    format!("answer max {v} is out of range"),
+                                )
+                                .help = Some("use a number from 1 up".into());
                             } else {
                                 answer_max = v as u16;
                             }
@@ -871,19 +1179,33 @@ impl Ctx {
             if let Some(mode) = mode {
                 let rule = self.rule(body.priority_rule);
                 stages.push(Stage::Window(WindowId(windows.len() as u16)));
-                windows.push(Window { name: String::new(), rule, mode, step: step_id });
+                windows.push(Window {
+                    name: String::new(),
+                    rule,
+                    mode,
+                    step: step_id,
+                });
             }
         } else if let Some(p) = body.priority {
-            self.error("turnspec::sequence-and-actions", span_of(p), "`priority` is not used with `sequence`")
-                .help = Some("put `{ window = \"always\" }` entries in the sequence instead".into());
+            self.error(
+                "turnspec::sequence-and-actions",
+                span_of(p),
+                "`priority` is not used with `sequence`",
+            )
+            .help = Some("put `{ window = \"always\" }` entries in the sequence instead".into());
         }
         if stages.len() > MAX_STAGES_PER_STEP {
-            self.error("turnspec::too-many", span.clone(), format!("more than {MAX_STAGES_PER_STEP} actions and windows in one step"));
+            self.error(
+                "turnspec::too-many",
+                span.clone(),
+                format!("more than {MAX_STAGES_PER_STEP} actions and windows in one step"),
+            );
         }
         let repeat = body.repeat.and_then(|r| {
             let raw = r.get_ref();
             let rule = self.rule(raw.rule.as_ref());
-            self.condition(&raw.condition).map(|cond| Condition { cond, rule })
+            self.condition(&raw.condition)
+                .map(|cond| Condition { cond, rule })
         });
         Step {
             id: header.id,
@@ -901,7 +1223,11 @@ impl Ctx {
 
     fn reject_action_keys(&mut self, raw: &RawStage) {
         if let Some(a) = &raw.answer {
-            self.error("turnspec::unused-key", span_of(a), "a window takes no `answer`");
+            self.error(
+                "turnspec::unused-key",
+                span_of(a),
+                "a window takes no `answer`",
+            );
         }
         if let Some(c) = &raw.condition {
             self.error("turnspec::unused-key", span_of(c), "a window takes no `if`")
@@ -913,7 +1239,10 @@ impl Ctx {
         self.choice(
             Some(text),
             WindowMode::Always,
-            &[("always", WindowMode::Always), ("if_pending", WindowMode::IfPending)],
+            &[
+                ("always", WindowMode::Always),
+                ("if_pending", WindowMode::IfPending),
+            ],
             "window mode (or `never` for `priority`)",
         )
     }
@@ -934,8 +1263,13 @@ impl Ctx {
             return;
         }
         if turn.is_empty() {
-            self.error("turnspec::no-regular-phase", span_of(&raw.phase[0]), "every phase is `on_demand`, so a turn has no phases")
-                .help = Some("remove `on_demand = true` from the phases that make up a normal turn".into());
+            self.error(
+                "turnspec::no-regular-phase",
+                span_of(&raw.phase[0]),
+                "every phase is `on_demand`, so a turn has no phases",
+            )
+            .help =
+                Some("remove `on_demand = true` from the phases that make up a normal turn".into());
         }
         // Phase graph: the turn start reaches every regular phase; a phase
         // reaches each on-demand phase an action usable in it starts.
@@ -976,8 +1310,17 @@ impl Ctx {
         for scc in petgraph::algo::tarjan_scc(&graph) {
             let cyclic = scc.len() > 1 || scc.iter().any(|n| graph.contains_edge(*n, *n));
             if cyclic {
-                let names: Vec<&str> = scc.iter().filter(|n| **n != START).map(|n| phases[*n as usize].id.as_str()).collect();
-                let first = scc.iter().copied().filter(|n| *n != START).min().unwrap_or(0) as usize;
+                let names: Vec<&str> = scc
+                    .iter()
+                    .filter(|n| **n != START)
+                    .map(|n| phases[*n as usize].id.as_str())
+                    .collect();
+                let first = scc
+                    .iter()
+                    .copied()
+                    .filter(|n| *n != START)
+                    .min()
+                    .unwrap_or(0) as usize;
                 self.error("turnspec::phase-cycle", span_of(&raw.phase[first].get_ref().id), format!("phases can start each other without end: {}", names.join(" → ")))
                     .labelled("part of a cycle")
                     .help = Some("an on-demand phase must not be startable from inside itself; narrow the starting timing class's `during`".into());
@@ -985,16 +1328,30 @@ impl Ctx {
         }
         // Steps that can never happen; steps that repeat for ever.
         for (si, s) in steps.iter().enumerate() {
-            if s.skip.iter().any(|c| self.conditions.constant(c.cond) == Some(true)) {
-                self.error("turnspec::unreachable-step", step_spans[si].clone(), format!("`{}` is always skipped", s.id))
-                    .labelled("its skip condition is always true")
-                    .help = Some("remove the step, or make the condition depend on the game".into());
+            if s.skip
+                .iter()
+                .any(|c| self.conditions.constant(c.cond) == Some(true))
+            {
+                self.error(
+                    "turnspec::unreachable-step",
+                    step_spans[si].clone(),
+                    format!("`{}` is always skipped", s.id),
+                )
+                .labelled("its skip condition is always true")
+                .help = Some("remove the step, or make the condition depend on the game".into());
             }
             if let Some(r) = s.repeat {
                 if self.conditions.constant(r.cond) == Some(true) {
-                    self.error("turnspec::never-ends", step_spans[si].clone(), format!("`{}` repeats for ever", s.id))
-                        .labelled("its repeat condition is always true")
-                        .help = Some("repeat on something that changes, e.g. `if = \"window_opened\"` (514.3a)".into());
+                    self.error(
+                        "turnspec::never-ends",
+                        step_spans[si].clone(),
+                        format!("`{}` repeats for ever", s.id),
+                    )
+                    .labelled("its repeat condition is always true")
+                    .help = Some(
+                        "repeat on something that changes, e.g. `if = \"window_opened\"` (514.3a)"
+                            .into(),
+                    );
                 }
             }
         }
@@ -1005,28 +1362,48 @@ impl Ctx {
             })
         });
         if !turn.is_empty() && !always_window {
-            self.error("turnspec::no-window", span_of(&raw.phase[0].get_ref().id), "no priority window ever opens by itself, so players can never act")
-                .help = Some("give at least one regular step `priority = \"always\"`".into());
+            self.error(
+                "turnspec::no-window",
+                span_of(&raw.phase[0].get_ref().id),
+                "no priority window ever opens by itself, so players can never act",
+            )
+            .help = Some("give at least one regular step `priority = \"always\"`".into());
         }
         // Timing classes nobody can ever use.
         for (ti, t) in timing.iter().enumerate() {
             let usable = steps.iter().any(|s| {
-                s.timing_mask & (1 << ti) != 0 && s.stages.iter().any(|st| matches!(st, Stage::Window(_)))
+                s.timing_mask & (1 << ti) != 0
+                    && s.stages.iter().any(|st| matches!(st, Stage::Window(_)))
             });
             if !usable {
-                self.error("turnspec::unusable-timing", timing_spans[ti].clone(), format!("timing class `{}` can never be used", t.id))
-                    .labelled("no step with a window matches its `during`")
-                    .help = Some("list in `during` a phase, step or tag whose step has a priority window".into());
+                self.error(
+                    "turnspec::unusable-timing",
+                    timing_spans[ti].clone(),
+                    format!("timing class `{}` can never be used", t.id),
+                )
+                .labelled("no step with a window matches its `during`")
+                .help = Some(
+                    "list in `during` a phase, step or tag whose step has a priority window".into(),
+                );
             }
             if let Some(l) = t.limit {
                 if l.max == 0 {
-                    self.error("turnspec::unusable-timing", timing_spans[ti].clone(), format!("timing class `{}` has a limit of 0", t.id))
-                        .help = Some("a limit of 0 forbids it entirely; remove the class instead".into());
+                    self.error(
+                        "turnspec::unusable-timing",
+                        timing_spans[ti].clone(),
+                        format!("timing class `{}` has a limit of 0", t.id),
+                    )
+                    .help =
+                        Some("a limit of 0 forbids it entirely; remove the class instead".into());
                 }
             }
             for r in &t.require {
                 if self.conditions.constant(r.condition.cond) == Some(false) {
-                    self.error("turnspec::unusable-timing", timing_spans[ti].clone(), format!("timing class `{}` requires something always false", t.id));
+                    self.error(
+                        "turnspec::unusable-timing",
+                        timing_spans[ti].clone(),
+                        format!("timing class `{}` requires something always false", t.id),
+                    );
                 }
             }
         }

@@ -271,7 +271,10 @@ fn lex(text: &str) -> Result<Vec<Token>, CondError> {
             }
             b'a'..=b'z' | b'A'..=b'Z' | b'_' => {
                 while i < bytes.len()
-                    && (bytes[i].is_ascii_alphanumeric() || bytes[i] == b'_' || bytes[i] == b'.' || bytes[i] == b'-')
+                    && (bytes[i].is_ascii_alphanumeric()
+                        || bytes[i] == b'_'
+                        || bytes[i] == b'.'
+                        || bytes[i] == b'-')
                 {
                     i += 1;
                 }
@@ -306,7 +309,10 @@ fn lex(text: &str) -> Result<Vec<Token>, CondError> {
                 });
             }
         };
-        out.push(Token { tok, range: start..i });
+        out.push(Token {
+            tok,
+            range: start..i,
+        });
     }
     Ok(out)
 }
@@ -357,7 +363,10 @@ impl Parser<'_, '_> {
 
     fn compare(&mut self) -> u16 {
         let left = self.primary();
-        if let Some(Token { tok: Tok::Op(op), .. }) = self.tokens.get(self.pos) {
+        if let Some(Token {
+            tok: Tok::Op(op), ..
+        }) = self.tokens.get(self.pos)
+        {
             let op = *op;
             self.pos += 1;
             let right = self.primary();
@@ -381,7 +390,9 @@ impl Parser<'_, '_> {
             Tok::Open => {
                 let inner = self.or();
                 match self.tokens.get(self.pos) {
-                    Some(Token { tok: Tok::Close, .. }) => self.pos += 1,
+                    Some(Token {
+                        tok: Tok::Close, ..
+                    }) => self.pos += 1,
                     _ => self.errors.push(CondError {
                         range: t.range.clone(),
                         message: "this `(` is never closed".into(),

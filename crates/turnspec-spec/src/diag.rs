@@ -44,7 +44,10 @@ impl Diagnostic {
     }
 
     pub fn warning(code: &'static str, span: Range<usize>, message: impl Into<String>) -> Self {
-        Diagnostic { severity: Severity::Warning, ..Self::error(code, span, message) }
+        Diagnostic {
+            severity: Severity::Warning,
+            ..Self::error(code, span, message)
+        }
     }
 
     pub fn label(mut self, label: impl Into<String>) -> Self {
@@ -69,7 +72,12 @@ pub fn line_col(source: &str, offset: usize) -> (usize, usize) {
     let offset = offset.min(source.len());
     let before = &source[..floor_char_boundary(source, offset)];
     let line = before.matches('\n').count() + 1;
-    let col = before.rsplit('\n').next().map(|l| l.chars().count()).unwrap_or(0) + 1;
+    let col = before
+        .rsplit('\n')
+        .next()
+        .map(|l| l.chars().count())
+        .unwrap_or(0)
+        + 1;
     (line, col)
 }
 
@@ -90,7 +98,10 @@ pub struct Report {
 
 impl Report {
     pub fn errors(&self) -> usize {
-        self.diagnostics.iter().filter(|d| d.severity == Severity::Error).count()
+        self.diagnostics
+            .iter()
+            .filter(|d| d.severity == Severity::Error)
+            .count()
     }
 
     pub fn has_errors(&self) -> bool {
@@ -106,7 +117,10 @@ impl Report {
                 Severity::Error => "error",
                 Severity::Warning => "warning",
             };
-            out.push_str(&format!("{}:{line}:{col}: {sev}[{}]: {}", self.path, d.code, d.message));
+            out.push_str(&format!(
+                "{}:{line}:{col}: {sev}[{}]: {}",
+                self.path, d.code, d.message
+            ));
             if let Some(help) = &d.help {
                 out.push_str(&format!(" (help: {help})"));
             }
@@ -143,7 +157,12 @@ impl Report {
         let source = NamedSource::new(self.path.clone(), self.source.to_string());
         self.diagnostics
             .iter()
-            .map(|d| miette::Report::new(Rendered { diag: d.clone(), source: source.clone() }))
+            .map(|d| {
+                miette::Report::new(Rendered {
+                    diag: d.clone(),
+                    source: source.clone(),
+                })
+            })
             .collect()
     }
 }
@@ -175,7 +194,10 @@ impl miette::Diagnostic for Rendered {
     }
 
     fn help<'a>(&'a self) -> Option<Box<dyn fmt::Display + 'a>> {
-        self.diag.help.as_ref().map(|h| Box::new(h) as Box<dyn fmt::Display>)
+        self.diag
+            .help
+            .as_ref()
+            .map(|h| Box::new(h) as Box<dyn fmt::Display>)
     }
 
     fn source_code(&self) -> Option<&dyn miette::SourceCode> {
@@ -183,8 +205,15 @@ impl miette::Diagnostic for Rendered {
     }
 
     fn labels(&self) -> Option<Box<dyn Iterator<Item = LabeledSpan> + '_>> {
-        let span = SourceSpan::from(self.diag.span.start..self.diag.span.end.max(self.diag.span.start));
-        let label = if self.diag.label.is_empty() { None } else { Some(self.diag.label.clone()) };
-        Some(Box::new(std::iter::once(LabeledSpan::new_with_span(label, span))))
+        let span =
+            SourceSpan::from(self.diag.span.start..self.diag.span.end.max(self.diag.span.start));
+        let label = if self.diag.label.is_empty() {
+            None
+        } else {
+            Some(self.diag.label.clone())
+        };
+        Some(Box::new(std::iter::once(LabeledSpan::new_with_span(
+            label, span,
+        ))))
     }
 }

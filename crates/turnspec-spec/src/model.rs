@@ -137,6 +137,8 @@ pub struct PriorityModel {
     /// Who receives priority after the top object resolves (117.3b).
     pub after_resolve: Holder,
     pub after_resolve_rule: RuleRef,
+    /// The rule for passing to the next player in turn order (117.3d).
+    pub pass_rule: RuleRef,
     /// The rule for "all players pass in succession" (117.4, 500.2).
     pub close_rule: RuleRef,
 }
@@ -368,31 +370,52 @@ impl Spec {
     // Lookups by name: for hosts, scenarios and the CLI, never the hot path.
 
     pub fn phase_by_id(&self, id: &str) -> Option<PhaseId> {
-        self.phases.iter().position(|p| p.id == id).map(|i| PhaseId(i as u8))
+        self.phases
+            .iter()
+            .position(|p| p.id == id)
+            .map(|i| PhaseId(i as u8))
     }
 
     /// A step by id; a step-less phase's id names its implicit step.
     pub fn step_by_id(&self, id: &str) -> Option<StepId> {
-        self.steps.iter().position(|s| s.id == id).map(|i| StepId(i as u16))
+        self.steps
+            .iter()
+            .position(|s| s.id == id)
+            .map(|i| StepId(i as u16))
     }
 
     pub fn turn_action_by_id(&self, id: &str) -> Option<TurnActionId> {
-        self.turn_actions.iter().position(|s| s.id == id).map(|i| TurnActionId(i as u16))
+        self.turn_actions
+            .iter()
+            .position(|s| s.id == id)
+            .map(|i| TurnActionId(i as u16))
     }
 
     pub fn timing_by_id(&self, id: &str) -> Option<TimingId> {
-        self.timing.iter().position(|s| s.id == id).map(|i| TimingId(i as u8))
+        self.timing
+            .iter()
+            .position(|s| s.id == id)
+            .map(|i| TimingId(i as u8))
     }
 
     pub fn counter_by_id(&self, id: &str) -> Option<CounterId> {
-        self.counters.iter().position(|s| s.id == id).map(|i| CounterId(i as u8))
+        self.counters
+            .iter()
+            .position(|s| s.id == id)
+            .map(|i| CounterId(i as u8))
     }
 
     pub fn fact_by_id(&self, id: &str) -> Option<FactId> {
-        self.facts.iter().position(|s| s.id == id).map(|i| FactId(i as u8))
+        self.facts
+            .iter()
+            .position(|s| s.id == id)
+            .map(|i| FactId(i as u8))
     }
 
     pub fn variant_by_id(&self, id: &str) -> Option<VariantId> {
-        self.variants.iter().position(|s| s.id == id).map(|i| VariantId(i as u8))
+        self.variants
+            .iter()
+            .position(|s| s.id == id)
+            .map(|i| VariantId(i as u8))
     }
 }

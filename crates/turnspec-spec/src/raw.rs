@@ -19,15 +19,26 @@ pub struct RawSpec {
     pub terms: RawTerms,
     pub priority: Option<Spanned<RawPriority>>,
     #[serde(default)]
-    pub variants: BTreeMap<Text, RawFlag>,
+    pub variants: BTreeMap<String, Spanned<RawFlag>>,
     #[serde(default)]
-    pub facts: BTreeMap<Text, RawFlag>,
+    pub facts: BTreeMap<String, Spanned<RawFlag>>,
     #[serde(default)]
-    pub counters: BTreeMap<Text, RawCounter>,
+    pub counters: BTreeMap<String, Spanned<RawCounter>>,
     #[serde(default)]
-    pub timing: BTreeMap<Text, RawTiming>,
+    pub timing: BTreeMap<String, Spanned<RawTiming>>,
     #[serde(default)]
     pub phase: Vec<Spanned<RawPhase>>,
+}
+
+/// A table of named entries (`[timing.sorcery]`) in file order, each name
+/// carrying the span of its table (map keys lose their spans in serde).
+pub fn in_file_order<T>(map: &BTreeMap<String, Spanned<T>>) -> Vec<(Text, &T)> {
+    let mut out: Vec<(Text, &T)> = map
+        .iter()
+        .map(|(k, v)| (Spanned::new(v.span(), k.clone()), v.get_ref()))
+        .collect();
+    out.sort_by_key(|(k, _)| k.span().start);
+    out
 }
 
 #[derive(Debug, Deserialize)]
@@ -65,6 +76,7 @@ pub struct RawPriority {
     pub after_action_rule: Option<Text>,
     pub after_resolve: Option<Text>,
     pub after_resolve_rule: Option<Text>,
+    pub pass_rule: Option<Text>,
     pub close: Option<Text>,
     pub close_rule: Option<Text>,
 }

@@ -1,0 +1,366 @@
+//! Traces for people and for tools.
+//!
+//! The engine emits index-based [`Event`]s; this crate gives them names and
+//! rule citations from the spec. [`describe`] is the single place that
+//! decides what an event says, so the text and JSON forms never disagree.
+//! The JSON form is documented in docs/trace-format.md.
+
+use std::fmt::Write as _;
+
+use serde_json::{Map, Value, json};
+use turnspec_engine::{Because, Event, ObjectKind, PlayerId, Skipped, StackObject};
+use turnspec_spec::{RuleRef, Spec};
+
+/// Names for object labels (a scenario's "Lightning Bolt"); labels without a
+/// name print as `#n`.
+pub trait Labels {
+    fn label(&self, label: u32) -> Option<&str>;
+}
+
+impl Labels for () {
+    fn label(&self, _: u32) -> Option<&str> {
+        None
+    }
+}
+
+impl Labels for [String] {
+    fn label(&self, label: u32) -> Option<&str> {
+        self.get(label as usize)
+            .map(|s| s.as_str())
+            .filter(|s| !s.is_empty())
+    }
+}
+
+impl Labels for Vec<String> {
+    fn label(&self, label: u32) -> Option<&str> {
+        self.as_slice().label(label)
+    }
+}
+
+/// One event with everything needed to show it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Described {
+    /// Snake-case event kind, the JSON `event` field.
+    pub kind: &'static str,
+    /// Nesting for text output: 0 turn, 1 phase, 2 step, 3 inside a step.
+    pub depth: u8,
+    /// A short sentence for people.
+    pub text: String,
+    pub rule: Option<String>,
+    /// Event-specific JSON fields (without `event` and `rule`).
+    pub fields: Map<String, Value>,
+}
+
+fn rule(spec: &Spec, r: RuleRef) -> Option<String> {
+    spec.rule(r).map(str::to_string)
+}
+
+fn object_name(spec: &Spec, labels: &dyn Labels, o: &StackObject) -> String {
+    let what = match o.kind {
+        ObjectKind::Play(t) => spec.timing_class(t).name.clone(),
+        ObjectKind::Trigger => "trigger".to_string(),
+        ObjectKind::TurnAction(a) => spec.turn_action(a).name.clone(),
+    };
+    match labels.label(o.label) {
+        Some(name) => format!("{name} ({what}, {})", o.controller),
+        None if o.label == 0 => format!("{what} ({})", o.controller),
+        None => format!("#{} ({what}, {})", o.label, o.controller),
+    }
+}
+
+fn object_fields(spec: &Spec, labels: &dyn Labels, o: &StackObject) -> Map<String, Value> {
+    let mut m = Map::new();
+    m.insert("controller".into(), json!(o.controller.to_string()));
+    let (kind, source) = match o.kind {
+        ObjectKind::Play(t) => ("play", spec.timing_class(t).id.clone()),
+        ObjectKind::Trigger => ("trigger", String::new()),
+        ObjectKind::TurnAction(a) => ("turn_action", spec.turn_action(a).id.clone()),
+    };
+    m.insert("kind".into(), json!(kind));
+    if !source.is_empty() {
+        m.insert(
+            if kind == "play" { "timing" } else { "action" }.into(),
+            json!(source),
+        );
+    }
+    match labels.label(o.label) {
+        Some(name) => m.insert("label".into(), json!(name)),
+        None => m.insert("label".into(), json!(o.label)),
+    };
+    m
+}
+
+fn player(p: PlayerId) -> Value {
+    json!(p.to_string())
+}
+
+/// Names, text, depth and rule for one event.
+pub fn describe(spec: &Spec, labels: &dyn Labels, event: &Event) -> Described {
+    let mut f = Map::new();
+    let (kind, depth, text, r) = match *event {
+        Event::TurnBegan { turn, player: p } => {
+            f.insert("turn".into(), json!(turn));
+            f.insert("player".into(), player(p));
+            (
+                "turn_began",
+                0,
+                format!("Turn {turn} ({}: {p})", spec.terms.active_player),
+                RuleRef::NONE,
+            )
+        }
+        Event::TurnEnded { turn, player: p } => {
+            f.insert("turn".into(), json!(turn));
+            f.insert("player".into(), player(p));
+            (
+                "turn_ended",
+                0,
+                format!("end of turn {turn}"),
+                RuleRef::NONE,
+            )
+        }
+        Event::PhaseBegan { phase, number } => {
+            let ph = spec.phase(phase);
+            f.insert("phase".into(), json!(ph.id));
+            f.insert("number".into(), json!(number));
+            let kind_name = &spec.kinds[ph.kind as usize];
+            let text = if number > 1 || spec.phases.iter().filter(|p| p.kind == ph.kind).count() > 1
+            {
+                format!("{} ({kind_name} phase #{number})", ph.name)
+            } else {
+                ph.name.clone()
+            };
+            ("phase_began", 1, text, ph.rule)
+        }
+        Event::PhaseEnded { phase } => {
+            let ph = spec.phase(phase);
+            f.insert("phase".into(), json!(ph.id));
+            (
+                "phase_ended",
+                1,
+                format!("end of {}", ph.name),
+                RuleRef::NONE,
+            )
+        }
+        Event::StepBegan { step, repeat } => {
+            let st = spec.step(step);
+            f.insert("step".into(), json!(st.id));
+            f.insert("repeat".into(), json!(repeat));
+            let (text, r) = if repeat > 0 {
+                (
+                    format!("{} (again, #{})", st.name, repeat + 1),
+                    st.repeat.map(|c| c.rule).unwrap_or(st.rule),
+                )
+            } else {
+                (st.name.clone(), st.rule)
+            };
+            ("step_began", 2, text, r)
+        }
+        Event::StepEnded { step } => {
+            let st = spec.step(step);
+            f.insert("step".into(), json!(st.id));
+            (
+                "step_ended",
+                2,
+                format!("end of {}", st.name),
+                RuleRef::NONE,
+            )
+        }
+        Event::Skipped { skipped, rule: r } => match skipped {
+            Skipped::Phase(p) => {
+                let ph = spec.phase(p);
+                f.insert("phase".into(), json!(ph.id));
+                ("skipped", 1, format!("{} skipped", ph.name), r)
+            }
+            Skipped::Step(s) => {
+                let st = spec.step(s);
+                f.insert("step".into(), json!(st.id));
+                ("skipped", 2, format!("{} skipped", st.name), r)
+            }
+        },
+        Event::TurnAction { action, answer } => {
+            let a = spec.turn_action(action);
+            f.insert("action".into(), json!(a.id));
+            f.insert("answer".into(), json!(answer));
+            let text = if a.answer_max > 0 {
+                format!("{} → {answer}", a.name)
+            } else {
+                a.name.clone()
+            };
+            ("turn_action", 3, text, a.rule)
+        }
+        Event::TriggerPut { object } => {
+            f.extend(object_fields(spec, labels, &object));
+            (
+                "trigger_put",
+                3,
+                format!(
+                    "trigger onto the {}: {}",
+                    spec.terms.stack,
+                    object_name(spec, labels, &object)
+                ),
+                RuleRef::NONE,
+            )
+        }
+        Event::PriorityGiven {
+            player: p,
+            window,
+            because,
+        } => {
+            f.insert("player".into(), player(p));
+            let (why, r) = match because {
+                Because::WindowOpened => {
+                    let w = spec.windows.get(window.index());
+                    let r = w
+                        .map(|w| w.rule)
+                        .filter(|r| !r.is_none())
+                        .unwrap_or(spec.priority.first_rule);
+                    ("window_opened", r)
+                }
+                Because::Passed => ("passed", spec.priority.pass_rule),
+                Because::Acted => ("acted", spec.priority.after_action_rule),
+                Because::Resolved => ("resolved", spec.priority.after_resolve_rule),
+                Because::Returned => ("returned", spec.priority.first_rule),
+            };
+            f.insert("because".into(), json!(why));
+            let mut text = format!("{} → {p}", spec.terms.priority);
+            if let Some(w) = spec.windows.get(window.index()) {
+                if because == Because::WindowOpened && !w.name.is_empty() {
+                    text = format!("{text} ({})", w.name);
+                }
+            }
+            ("priority", 3, text, r)
+        }
+        Event::Passed { player: p } => {
+            f.insert("player".into(), player(p));
+            ("pass", 3, format!("{p} passes"), RuleRef::NONE)
+        }
+        Event::Pushed { object } => {
+            f.extend(object_fields(spec, labels, &object));
+            let r = match object.kind {
+                ObjectKind::Play(t) => spec.timing_class(t).rule,
+                ObjectKind::TurnAction(a) => spec.turn_action(a).rule,
+                ObjectKind::Trigger => RuleRef::NONE,
+            };
+            (
+                "push",
+                3,
+                format!(
+                    "{} plays {}",
+                    object.controller,
+                    object_name(spec, labels, &object)
+                ),
+                r,
+            )
+        }
+        Event::Resolved { object } => {
+            f.extend(object_fields(spec, labels, &object));
+            (
+                "resolve",
+                3,
+                format!("resolves: {}", object_name(spec, labels, &object)),
+                spec.priority.close_rule,
+            )
+        }
+        Event::SpecialAction {
+            player: p,
+            timing,
+            label,
+        } => {
+            let tc = spec.timing_class(timing);
+            f.insert("player".into(), player(p));
+            f.insert("timing".into(), json!(tc.id));
+            match labels.label(label) {
+                Some(name) => f.insert("label".into(), json!(name)),
+                None => f.insert("label".into(), json!(label)),
+            };
+            let what = labels
+                .label(label)
+                .map(|l| format!(": {l}"))
+                .unwrap_or_default();
+            (
+                "special_action",
+                3,
+                format!("{p} takes a {}{what}", tc.name),
+                tc.rule,
+            )
+        }
+        Event::FactChanged { fact, value } => {
+            let fl = &spec.facts[fact.index()];
+            f.insert("fact".into(), json!(fl.id));
+            f.insert("value".into(), json!(value));
+            (
+                "fact_changed",
+                3,
+                format!("fact {} = {value}", fl.id),
+                fl.rule,
+            )
+        }
+    };
+    Described {
+        kind,
+        depth,
+        text,
+        rule: rule(spec, r),
+        fields: f,
+    }
+}
+
+/// One JSON object for an event: `{"event": kind, ...fields, "rule": ...}`.
+pub fn to_json(spec: &Spec, labels: &dyn Labels, event: &Event) -> Value {
+    let d = describe(spec, labels, event);
+    let mut m = Map::new();
+    m.insert("event".into(), json!(d.kind));
+    m.extend(d.fields);
+    if let Some(r) = d.rule {
+        m.insert("rule".into(), json!(r));
+    }
+    Value::Object(m)
+}
+
+/// JSON lines, one event per line.
+pub fn to_json_lines(spec: &Spec, labels: &dyn Labels, events: &[Event]) -> String {
+    let mut out = String::new();
+    for e in events {
+        out.push_str(&to_json(spec, labels, e).to_string());
+        out.push('\n');
+    }
+    out
+}
+
+/// Options for the text form.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct TextOptions {
+    /// Also print "end of ..." lines.
+    pub show_ends: bool,
+}
+
+/// Text for people: indented by turn, phase and step, rules in brackets.
+pub fn to_text(spec: &Spec, labels: &dyn Labels, events: &[Event], options: TextOptions) -> String {
+    let mut out = String::new();
+    let mut in_step = false;
+    for e in events {
+        let d = describe(spec, labels, e);
+        if d.kind.ends_with("_ended") && !options.show_ends {
+            if d.kind == "step_ended" {
+                in_step = false;
+            }
+            continue;
+        }
+        match d.kind {
+            "step_began" => in_step = true,
+            "phase_began" | "turn_began" => in_step = false,
+            _ => {}
+        }
+        // Inside a step-less phase, actions sit one level less deep.
+        let depth = if d.depth == 3 && !in_step { 2 } else { d.depth };
+        for _ in 0..depth {
+            out.push_str("  ");
+        }
+        out.push_str(&d.text);
+        if let Some(r) = &d.rule {
+            let _ = write!(out, "  [{r}]");
+        }
+        out.push('\n');
+    }
+    out
+}
