@@ -96,7 +96,7 @@ impl Policy for RandomPolicy {
                     game.spec().timing_class(timing).effect,
                     Effect::StartPhase(_)
                 );
-                if !structural || self.rng.below(4) == 0 {
+                if !structural || self.rng.below(2) == 0 {
                     self.next_label = self.next_label.wrapping_add(1);
                     return Action::Play {
                         player,

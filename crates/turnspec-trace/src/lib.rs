@@ -227,6 +227,10 @@ pub fn describe(spec: &Spec, labels: &dyn Labels, event: &Event) -> Described {
                 if because == Because::WindowOpened && !w.name.is_empty() {
                     text = format!("{text} ({})", w.name);
                 }
+                if because == Because::Returned {
+                    let phase = spec.phase(spec.step(w.step).phase);
+                    text = format!("{text} (back in the {})", phase.name);
+                }
             }
             ("priority", 3, text, r)
         }
@@ -280,7 +284,7 @@ pub fn describe(spec: &Spec, labels: &dyn Labels, event: &Event) -> Described {
             (
                 "special_action",
                 3,
-                format!("{p} takes a {}{what}", tc.name),
+                format!("{p}: {}{what}", tc.name),
                 tc.rule,
             )
         }
