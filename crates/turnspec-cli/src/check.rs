@@ -1,0 +1,112 @@
+//! `turnspec check`: validate specs and summarise them.
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use turnspec_spec::{Spec, WindowMode};
+
+use crate::{Format, read, render_report};
+
+fn summary(spec: &Spec) -> String {
+    let regular_steps: usize = spec
+        .turn
+        .iter()
+        .map(|p| {
+            spec.phase(*p)
+                .steps()
+                .filter(|s| !spec.step(*s).implicit)
+                .count()
+        })
+        .sum();
+    let always = spec
+        .windows
+        .iter()
+        .filter(|w| w.mode == WindowMode::Always)
+        .count();
+    let pending = spec.windows.len() - always;
+    let on_demand: Vec<&str> = spec
+        .phases
+        .iter()
+        .filter(|p| p.on_demand)
+        .map(|p| p.id.as_str())
+        .collect();
+    let mut s = format!(
+        "{} — {} ({})\n  players {}–{}, {} phases in a turn ({}), {} steps\n  {} turn-based actions; windows: {} always, {} only when something is pending\n  timing classes: {}",
+        spec.game.name,
+        spec.game.edition,
+        spec.game.edition_date,
+        spec.game.min_players,
+        spec.game.max_players,
+        spec.turn.len(),
+        spec.turn
+            .iter()
+            .map(|p| spec.phase(*p).id.as_str())
+            .collect::<Vec<_>>()
+            .join(" → "),
+        regular_steps,
+        spec.turn_actions.len(),
+        always,
+        pending,
+        spec.timing
+            .iter()
+            .map(|t| t.id.as_str())
+            .collect::<Vec<_>>()
+            .join(", "),
+    );
+    if !on_demand.is_empty() {
+        s.push_str(&format!("\n  started by actions: {}", on_demand.join(", ")));
+    }
+    s
+}
+
+pub fn check(paths: &[PathBuf], format: Format) -> Result<ExitCode, String> {
+    let mut failed = false;
+    let mut json = Vec::new();
+    for path in paths {
+        let text = read(path)?;
+        let result = turnspec_spec::load_str(&path.display().to_string(), &text);
+        let (report, spec) = match result {
+            Ok((spec, report)) => (report, Some(spec)),
+            Err(report) => (report, None),
+        };
+        failed |= spec.is_none();
+        match format {
+            Format::Text => {
+                eprint!("{}", render_report(&report));
+                match &spec {
+                    Some(spec) => println!(
+                        "ok: {}\n  {}",
+                        path.display(),
+                        summary(spec).replace('\n', "\n  ")
+                    ),
+                    None => eprintln!("{}: {} error(s)", path.display(), report.errors()),
+                }
+            }
+            Format::Json => json.push(serde_json::json!({
+                "file": path.display().to_string(),
+                "ok": spec.is_some(),
+                "diagnostics": report.to_json(),
+                "summary": spec.as_ref().map(|s| serde_json::json!({
+                    "name": s.game.name,
+                    "edition": s.game.edition,
+                    "phases": s.turn.len(),
+                    "steps": s.steps.len(),
+                    "turn_actions": s.turn_actions.len(),
+                    "windows": s.windows.len(),
+                    "timing_classes": s.timing.iter().map(|t| t.id.clone()).collect::<Vec<_>>(),
+                })),
+            })),
+        }
+    }
+    if format == Format::Json {
+        println!(
+            "{}",
+            serde_json::to_string_pretty(&json).unwrap_or_default()
+        );
+    }
+    Ok(if failed {
+        ExitCode::FAILURE
+    } else {
+        ExitCode::SUCCESS
+    })
+}
