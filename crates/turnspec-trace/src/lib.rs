@@ -368,3 +368,90 @@ pub fn to_text(spec: &Spec, labels: &dyn Labels, events: &[Event], options: Text
     }
     out
 }
+
+/// The compact one-line form scenarios use to state expected events, e.g.
+/// `step upkeep`, `priority P1`, `push P1 instant Shock`, `resolve Shock`,
+/// `action declare_attackers = 1`, `skip step draw`. Ids, not display names,
+/// so scenarios survive renaming; rules are left out (they are checked by
+/// `expect_illegal` and shown in traces).
+pub fn compact(spec: &Spec, labels: &dyn Labels, event: &Event) -> String {
+    let label = |l: u32| {
+        labels
+            .label(l)
+            .map(str::to_string)
+            .unwrap_or_else(|| format!("#{l}"))
+    };
+    let object = |o: &StackObject| {
+        let what = match o.kind {
+            ObjectKind::Play(t) => spec.timing_class(t).id.clone(),
+            ObjectKind::Trigger => "trigger".to_string(),
+            ObjectKind::TurnAction(a) => spec.turn_action(a).id.clone(),
+        };
+        format!("{} {what} {}", o.controller, label(o.label))
+    };
+    match *event {
+        Event::TurnBegan { turn, player } => format!("turn {turn} {player}"),
+        Event::TurnEnded { turn, .. } => format!("end turn {turn}"),
+        Event::PhaseBegan { phase, number } => {
+            let ph = spec.phase(phase);
+            if spec.phases.iter().filter(|p| p.kind == ph.kind).count() > 1 || number > 1 {
+                format!("phase {} #{number}", ph.id)
+            } else {
+                format!("phase {}", ph.id)
+            }
+        }
+        Event::PhaseEnded { phase } => format!("end phase {}", spec.phase(phase).id),
+        Event::StepBegan { step, repeat } => {
+            if repeat == 0 {
+                format!("step {}", spec.step(step).id)
+            } else {
+                format!("step {} again {repeat}", spec.step(step).id)
+            }
+        }
+        Event::StepEnded { step } => format!("end step {}", spec.step(step).id),
+        Event::Skipped {
+            skipped: Skipped::Phase(p),
+            ..
+        } => format!("skip phase {}", spec.phase(p).id),
+        Event::Skipped {
+            skipped: Skipped::Step(s),
+            ..
+        } => format!("skip step {}", spec.step(s).id),
+        Event::TurnAction { action, answer } => {
+            let a = spec.turn_action(action);
+            if a.answer_max > 0 {
+                format!("action {} = {answer}", a.id)
+            } else {
+                format!("action {}", a.id)
+            }
+        }
+        Event::TriggerPut { object: o } => format!("trigger {} {}", o.controller, label(o.label)),
+        Event::PriorityGiven { player, .. } => format!("priority {player}"),
+        Event::Passed { player } => format!("pass {player}"),
+        Event::Pushed { object: o } => format!("push {}", object(&o)),
+        Event::Resolved { object: o } => format!("resolve {}", label(o.label)),
+        Event::SpecialAction {
+            player,
+            timing,
+            label: l,
+        } => {
+            format!(
+                "special {player} {} {}",
+                spec.timing_class(timing).id,
+                label(l)
+            )
+        }
+        Event::FactChanged { fact, value } => {
+            format!("fact {} = {value}", spec.facts[fact.index()].id)
+        }
+    }
+}
+
+/// Whether an event is an "end of ..." event (left out of compact lists and
+/// text traces unless asked for).
+pub fn is_end(event: &Event) -> bool {
+    matches!(
+        event,
+        Event::TurnEnded { .. } | Event::PhaseEnded { .. } | Event::StepEnded { .. }
+    )
+}

@@ -1,0 +1,820 @@
+//! Raw scenario → a script with every name resolved against its spec, so a
+//! misspelt step or timing class is reported at load time with its line.
+
+use std::ops::Range;
+use std::sync::Arc;
+
+use toml::Spanned;
+use turnspec_engine::{GameOptions, PlayerId, StartAt};
+use turnspec_spec::compile::suggest;
+use turnspec_spec::{
+    CounterId, Diagnostic, FactId, PhaseId, Report, Spec, StepId, TimingId, TurnActionId, VariantId,
+};
+
+use crate::raw::*;
+
+/// A loaded scenario, ready to run.
+#[derive(Debug, Clone)]
+pub struct Scenario {
+    pub path: String,
+    pub source: Arc<str>,
+    pub name: String,
+    pub rules: Vec<String>,
+    pub description: String,
+    pub origin: String,
+    pub spec_path: String,
+    pub spec: Arc<Spec>,
+    pub options: GameOptions,
+    pub answers: Vec<(TurnActionId, u16)>,
+    pub show_ends: bool,
+    /// Label names; label `i` is `labels[i]`, 0 means unlabelled.
+    pub labels: Vec<String>,
+    pub script: Vec<Entry>,
+}
+
+/// One script entry with the byte span it came from.
+#[derive(Debug, Clone)]
+pub struct Entry {
+    pub span: Range<usize>,
+    pub step: Step,
+}
+
+/// What a script entry does.
+#[derive(Debug, Clone)]
+pub enum Step {
+    Pass(PlayerId),
+    PassAll,
+    PassUntil {
+        target: Place,
+        turn: Option<u32>,
+    },
+    Play {
+        player: PlayerId,
+        timing: TimingId,
+        label: u32,
+    },
+    Trigger {
+        controller: Option<PlayerId>,
+        label: u32,
+    },
+    SetFact {
+        fact: FactId,
+        value: bool,
+    },
+    Answer {
+        action: TurnActionId,
+        value: u16,
+        triggers: Vec<(Option<PlayerId>, u32)>,
+    },
+    OnBegin {
+        step: StepId,
+        triggers: Vec<(Option<PlayerId>, u32)>,
+    },
+    Expect(Expect),
+    ExpectIllegal {
+        action: Illegal,
+        rule: Option<String>,
+        reason: Option<String>,
+    },
+    ExpectEvents(Vec<String>),
+    ExpectTrace(Vec<String>),
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Place {
+    Phase(PhaseId),
+    Step(StepId),
+}
+
+#[derive(Debug, Clone, Copy)]
+pub enum Illegal {
+    Pass(PlayerId),
+    Play(PlayerId, TimingId),
+}
+
+#[derive(Debug, Clone, Default)]
+pub struct Expect {
+    pub turn: Option<u32>,
+    pub active: Option<PlayerId>,
+    pub phase: Option<PhaseId>,
+    pub step: Option<StepId>,
+    pub phase_number: Option<u8>,
+    pub repeat: Option<u8>,
+    /// `Some(None)`: nobody holds priority.
+    pub holder: Option<Option<PlayerId>>,
+    pub stack: Option<Vec<String>>,
+    pub counters: Vec<(CounterId, u16)>,
+    pub facts: Vec<(FactId, bool)>,
+    pub status: Option<String>,
+}
+
+pub const KNOWN_KEYS: &[&str] = &[
+    "scenario",
+    "setup",
+    "script",
+    "name",
+    "rules",
+    "description",
+    "source",
+    "spec",
+    "players",
+    "starting_player",
+    "turn",
+    "active",
+    "phase",
+    "step",
+    "variants",
+    "facts",
+    "answers",
+    "show_ends",
+    "pass",
+    "pass_until",
+    "play",
+    "trigger",
+    "set_fact",
+    "clear_fact",
+    "answer",
+    "on_begin",
+    "expect",
+    "expect_illegal",
+    "expect_events",
+    "expect_trace",
+    "by",
+    "label",
+    "value",
+    "triggers",
+    "phase_number",
+    "repeat",
+    "holder",
+    "stack",
+    "counters",
+    "status",
+    "rule",
+    "reason",
+];
+
+/// Parses a scenario file and resolves it against its spec. `load_spec`
+/// receives the spec path as written (relative to the scenario file) and
+/// returns the compiled spec and the path it used, or a message.
+pub fn load(
+    path: &str,
+    source: &str,
+    load_spec: &mut dyn FnMut(&str) -> Result<(Arc<Spec>, String), String>,
+) -> Result<Scenario, Report> {
+    let mut report = Report {
+        path: path.to_string(),
+        source: Arc::from(source),
+        diagnostics: Vec::new(),
+    };
+    let raw = match parse(source, &mut report.diagnostics) {
+        Some(raw) => raw,
+        None => return Err(report),
+    };
+    let setup = raw.setup.get_ref();
+    let (spec, spec_path) = match load_spec(setup.spec.get_ref()) {
+        Ok(s) => s,
+        Err(message) => {
+            report.diagnostics.push(
+                Diagnostic::error("scenario::spec", setup.spec.span(), message)
+                    .label("this spec")
+                    .help("the path is relative to the scenario file; run `turnspec check` on the spec"),
+            );
+            return Err(report);
+        }
+    };
+    let mut c = Resolver {
+        spec: &spec,
+        diags: Vec::new(),
+        labels: vec![String::new()],
+    };
+    let scenario = c.scenario(path, source, &raw, spec.clone(), spec_path);
+    report.diagnostics.extend(c.diags);
+    report.diagnostics.sort_by_key(|d| d.span.start);
+    if report.has_errors() {
+        return Err(report);
+    }
+    Ok(scenario)
+}
+
+fn parse(source: &str, diags: &mut Vec<Diagnostic>) -> Option<RawScenario> {
+    let (table, errors) = toml::de::DeTable::parse_recoverable(source);
+    if !errors.is_empty() {
+        for e in errors {
+            diags.push(
+                Diagnostic::error(
+                    "scenario::toml-syntax",
+                    e.span().unwrap_or(0..0),
+                    format!("TOML syntax: {}", e.message()),
+                )
+                .label("here"),
+            );
+        }
+        return None;
+    }
+    let mut ignored = Vec::new();
+    let de = toml::de::Deserializer::from(table.clone());
+    let raw: Result<RawScenario, _> =
+        serde_ignored::deserialize(de, |p| ignored.push(p.to_string()));
+    for path in ignored {
+        let key = path
+            .rsplit('.')
+            .find(|k| !k.starts_with("$__") && k.parse::<usize>().is_err())
+            .unwrap_or(&path)
+            .to_string();
+        let span = find_key(source, &key);
+        let mut d = Diagnostic::error(
+            "scenario::unknown-key",
+            span,
+            format!("unknown key `{key}`"),
+        )
+        .label("not a scenario key");
+        d = match suggest(&key, KNOWN_KEYS) {
+            Some(s) => d.help(format!("did you mean `{s}`? see docs/scenarios.md")),
+            None => d.help("see docs/scenarios.md for the scenario keys"),
+        };
+        diags.push(d);
+    }
+    match raw {
+        Ok(raw) => Some(raw),
+        Err(e) => {
+            diags.push(
+                Diagnostic::error(
+                    "scenario::schema",
+                    e.span().unwrap_or(0..0),
+                    e.message().trim().to_string(),
+                )
+                .label("does not fit the scenario format")
+                .help("see docs/scenarios.md"),
+            );
+            None
+        }
+    }
+}
+
+/// First occurrence of `key` used as a key (`key =` or `key=`).
+fn find_key(source: &str, key: &str) -> Range<usize> {
+    let mut from = 0;
+    while let Some(i) = source[from..].find(key) {
+        let at = from + i;
+        let before_ok = at == 0
+            || !source.as_bytes()[at - 1].is_ascii_alphanumeric()
+                && source.as_bytes()[at - 1] != b'_';
+        let rest = source[at + key.len()..].trim_start_matches([' ', '\t']);
+        if before_ok && rest.starts_with('=') {
+            return at..at + key.len();
+        }
+        from = at + key.len();
+    }
+    0..0
+}
+
+struct Resolver<'a> {
+    spec: &'a Spec,
+    diags: Vec<Diagnostic>,
+    labels: Vec<String>,
+}
+
+impl Resolver<'_> {
+    fn err(&mut self, span: Range<usize>, message: String, help: String) {
+        self.diags.push(
+            Diagnostic::error("scenario::unknown-reference", span, message)
+                .label("here")
+                .help(help),
+        );
+    }
+
+    fn lookup<T>(
+        &mut self,
+        name: &Text,
+        what: &str,
+        known: Vec<&str>,
+        find: impl Fn(&str) -> Option<T>,
+    ) -> Option<T> {
+        if let Some(v) = find(name.get_ref()) {
+            return Some(v);
+        }
+        let help = match suggest(name.get_ref(), &known) {
+            Some(s) => format!("did you mean `{s}`?"),
+            None => format!("the spec's {what}s are: {}", known.join(", ")),
+        };
+        self.err(
+            name.span(),
+            format!("the spec has no {what} `{}`", name.get_ref()),
+            help,
+        );
+        None
+    }
+
+    fn player(&mut self, name: &Text, players: u8) -> Option<PlayerId> {
+        let text = name.get_ref();
+        let n = text
+            .strip_prefix('P')
+            .or_else(|| text.strip_prefix('p'))
+            .and_then(|n| n.parse::<u8>().ok());
+        match n {
+            Some(n) if n >= 1 && n <= players => Some(PlayerId(n - 1)),
+            _ => {
+                self.diags.push(
+                    Diagnostic::error(
+                        "scenario::player",
+                        name.span(),
+                        format!("`{text}` is not a player of this {players}-player game"),
+                    )
+                    .label("here")
+                    .help(format!("players are written P1 to P{players}")),
+                );
+                None
+            }
+        }
+    }
+
+    fn timing(&mut self, name: &Text) -> Option<TimingId> {
+        let spec = self.spec;
+        self.lookup(
+            name,
+            "timing class",
+            spec.timing.iter().map(|t| t.id.as_str()).collect(),
+            |n| spec.timing_by_id(n),
+        )
+    }
+
+    fn place(&mut self, name: &Text) -> Option<Place> {
+        let spec = self.spec;
+        let mut known: Vec<&str> = spec.phases.iter().map(|p| p.id.as_str()).collect();
+        known.extend(
+            spec.steps
+                .iter()
+                .filter(|s| !s.implicit)
+                .map(|s| s.id.as_str()),
+        );
+        self.lookup(name, "phase or step", known, |n| {
+            // A step-less phase's id names both; prefer the phase.
+            spec.phase_by_id(n)
+                .map(Place::Phase)
+                .or_else(|| spec.step_by_id(n).map(Place::Step))
+        })
+    }
+
+    fn step_id(&mut self, name: &Text) -> Option<StepId> {
+        let spec = self.spec;
+        self.lookup(
+            name,
+            "step",
+            spec.steps.iter().map(|s| s.id.as_str()).collect(),
+            |n| spec.step_by_id(n),
+        )
+    }
+
+    fn phase_id(&mut self, name: &Text) -> Option<PhaseId> {
+        let spec = self.spec;
+        self.lookup(
+            name,
+            "phase",
+            spec.phases.iter().map(|s| s.id.as_str()).collect(),
+            |n| spec.phase_by_id(n),
+        )
+    }
+
+    fn fact(&mut self, name: &Text) -> Option<FactId> {
+        let spec = self.spec;
+        self.lookup(
+            name,
+            "fact",
+            spec.facts.iter().map(|s| s.id.as_str()).collect(),
+            |n| spec.fact_by_id(n),
+        )
+    }
+
+    fn action(&mut self, name: &Text) -> Option<TurnActionId> {
+        let spec = self.spec;
+        self.lookup(
+            name,
+            "turn-based action",
+            spec.turn_actions.iter().map(|s| s.id.as_str()).collect(),
+            |n| spec.turn_action_by_id(n),
+        )
+    }
+
+    fn label(&mut self, name: Option<&Text>) -> u32 {
+        let Some(name) = name else { return 0 };
+        let text = name.get_ref();
+        match self.labels.iter().position(|l| l == text) {
+            Some(i) => i as u32,
+            None => {
+                self.labels.push(text.clone());
+                (self.labels.len() - 1) as u32
+            }
+        }
+    }
+
+    fn number(&mut self, v: &Spanned<i64>, max: i64, what: &str) -> Option<i64> {
+        let n = *v.get_ref();
+        if n < 0 || n > max {
+            self.diags.push(
+                Diagnostic::error(
+                    "scenario::bad-value",
+                    v.span(),
+                    format!("{what} {n} is out of range"),
+                )
+                .help(format!("use 0 to {max}")),
+            );
+            return None;
+        }
+        Some(n)
+    }
+
+    fn triggers(&mut self, list: &[Text], by: Option<PlayerId>) -> Vec<(Option<PlayerId>, u32)> {
+        list.iter().map(|t| (by, self.label(Some(t)))).collect()
+    }
+
+    fn scenario(
+        &mut self,
+        path: &str,
+        source: &str,
+        raw: &RawScenario,
+        spec: Arc<Spec>,
+        spec_path: String,
+    ) -> Scenario {
+        let header = raw.scenario.get_ref();
+        let setup = raw.setup.get_ref();
+        let players = match &setup.players {
+            Some(p) => {
+                let n = *p.get_ref();
+                if n < spec.game.min_players as i64 || n > spec.game.max_players as i64 {
+                    self.diags.push(
+                        Diagnostic::error(
+                            "scenario::players",
+                            p.span(),
+                            format!(
+                                "{n} players: the spec allows {} to {}",
+                                spec.game.min_players, spec.game.max_players
+                            ),
+                        )
+                        .label("here"),
+                    );
+                }
+                n.clamp(1, 8) as u8
+            }
+            None => spec.game.min_players,
+        };
+        let mut options = GameOptions::players(players);
+        if let Some(p) = &setup.starting_player {
+            options.starting_player = self.player(p, players).unwrap_or_default();
+        }
+        for v in &setup.variants {
+            let spec = self.spec;
+            let id: Option<VariantId> = self.lookup(
+                v,
+                "variant",
+                spec.variants.iter().map(|s| s.id.as_str()).collect(),
+                |n| spec.variant_by_id(n),
+            );
+            options.variants.extend(id);
+        }
+        for f in &setup.facts {
+            options.facts.extend(self.fact(f));
+        }
+        if setup.turn.is_some()
+            || setup.active.is_some()
+            || setup.phase.is_some()
+            || setup.step.is_some()
+        {
+            let turn = setup
+                .turn
+                .as_ref()
+                .and_then(|t| self.number(t, 1_000_000, "turn"))
+                .unwrap_or(1)
+                .max(1) as u32;
+            let active = match &setup.active {
+                Some(a) => self.player(a, players).unwrap_or_default(),
+                None => options.starting_player,
+            };
+            let step = setup.step.as_ref().and_then(|s| self.step_id(s));
+            let phase = match (&setup.phase, step) {
+                (Some(p), _) => self.phase_id(p),
+                (None, Some(s)) => Some(spec.step(s).phase),
+                (None, None) => spec.turn.first().copied(),
+            };
+            if let Some(phase) = phase {
+                if spec.phase(phase).on_demand {
+                    let span = setup
+                        .phase
+                        .as_ref()
+                        .map(|p| p.span())
+                        .unwrap_or(raw.setup.span());
+                    self.diags.push(
+                        Diagnostic::error(
+                            "scenario::start",
+                            span,
+                            "a scenario cannot start inside an on-demand phase",
+                        )
+                        .help("start in the phase whose action starts it, and play that action"),
+                    );
+                }
+                options.start_at = Some(StartAt {
+                    turn,
+                    active,
+                    phase,
+                    step,
+                });
+            }
+        }
+        let mut answers = Vec::new();
+        for (name, v) in &setup.answers {
+            let text = Spanned::new(v.span(), name.clone());
+            if let (Some(a), Some(n)) = (
+                self.action(&text),
+                self.number(v, u16::MAX as i64, "answer"),
+            ) {
+                answers.push((a, n as u16));
+            }
+        }
+        let mut script = Vec::new();
+        for e in &raw.script {
+            if let Some(step) = self.entry(e, players) {
+                script.push(Entry {
+                    span: e.span(),
+                    step,
+                });
+            }
+        }
+        Scenario {
+            path: path.to_string(),
+            source: Arc::from(source),
+            name: header.name.get_ref().clone(),
+            rules: header.rules.iter().map(|r| r.get_ref().clone()).collect(),
+            description: header
+                .description
+                .as_ref()
+                .map(|d| d.get_ref().clone())
+                .unwrap_or_default(),
+            origin: header
+                .source
+                .as_ref()
+                .map(|d| d.get_ref().clone())
+                .unwrap_or_default(),
+            spec_path,
+            spec,
+            options,
+            answers,
+            show_ends: setup
+                .show_ends
+                .as_ref()
+                .map(|b| *b.get_ref())
+                .unwrap_or(false),
+            labels: std::mem::take(&mut self.labels),
+            script,
+        }
+    }
+
+    fn entry(&mut self, e: &Spanned<RawEntry>, players: u8) -> Option<Step> {
+        let r = e.get_ref();
+        let verbs = [
+            r.pass.is_some(),
+            r.pass_until.is_some(),
+            r.play.is_some(),
+            r.trigger.is_some(),
+            r.set_fact.is_some(),
+            r.clear_fact.is_some(),
+            r.answer.is_some(),
+            r.on_begin.is_some(),
+            r.expect.is_some(),
+            r.expect_illegal.is_some(),
+            r.expect_events.is_some(),
+            r.expect_trace.is_some(),
+        ];
+        let count = verbs.iter().filter(|v| **v).count();
+        if count != 1 {
+            self.diags.push(
+                Diagnostic::error("scenario::entry", e.span(), format!("a script entry needs exactly one action or expectation, this one has {count}"))
+                    .label("this entry")
+                    .help("verbs: pass, pass_until, play, trigger, set_fact, clear_fact, answer, on_begin, expect, expect_illegal, expect_events, expect_trace"),
+            );
+            return None;
+        }
+        // Resolve everything before giving up, so every mistake is reported.
+        let by = r.by.as_ref().and_then(|b| self.player(b, players));
+        if r.by.is_some() && by.is_none() {
+            if let Some(t) = &r.play {
+                self.timing(t);
+            }
+            return None;
+        }
+        if let Some(p) = &r.pass {
+            if p.get_ref() == "all" {
+                return Some(Step::PassAll);
+            }
+            return self.player(p, players).map(Step::Pass);
+        }
+        if let Some(target) = &r.pass_until {
+            let turn = r
+                .turn
+                .as_ref()
+                .and_then(|t| self.number(t, 1_000_000, "turn"))
+                .map(|t| t as u32);
+            return self
+                .place(target)
+                .map(|target| Step::PassUntil { target, turn });
+        }
+        if let Some(t) = &r.play {
+            let timing = self.timing(t)?;
+            let Some(player) = by else {
+                self.diags.push(
+                    Diagnostic::error("scenario::entry", t.span(), "`play` needs `by = \"P1\"`")
+                        .label("who plays?"),
+                );
+                return None;
+            };
+            let label = self.label(r.label.as_ref());
+            return Some(Step::Play {
+                player,
+                timing,
+                label,
+            });
+        }
+        if let Some(t) = &r.trigger {
+            let label = self.label(Some(t));
+            return Some(Step::Trigger {
+                controller: by,
+                label,
+            });
+        }
+        if let Some(f) = &r.set_fact {
+            return self.fact(f).map(|fact| Step::SetFact { fact, value: true });
+        }
+        if let Some(f) = &r.clear_fact {
+            return self
+                .fact(f)
+                .map(|fact| Step::SetFact { fact, value: false });
+        }
+        if let Some(a) = &r.answer {
+            let action = self.action(a)?;
+            let value = r
+                .value
+                .as_ref()
+                .and_then(|v| self.number(v, u16::MAX as i64, "answer"))
+                .unwrap_or(0) as u16;
+            let triggers = self.triggers(&r.triggers, by);
+            return Some(Step::Answer {
+                action,
+                value,
+                triggers,
+            });
+        }
+        if let Some(s) = &r.on_begin {
+            let step = self.step_id(s)?;
+            let triggers = self.triggers(&r.triggers, by);
+            return Some(Step::OnBegin { step, triggers });
+        }
+        if let Some(x) = &r.expect {
+            return Some(Step::Expect(self.expect(x.get_ref(), players)));
+        }
+        if let Some(x) = &r.expect_illegal {
+            let x = x.get_ref();
+            let player = match &x.by {
+                Some(b) => self.player(b, players)?,
+                None => match &x.pass {
+                    Some(p) => self.player(p, players)?,
+                    None => {
+                        self.diags.push(Diagnostic::error(
+                            "scenario::entry",
+                            e.span(),
+                            "`expect_illegal` needs `by = \"P1\"`",
+                        ));
+                        return None;
+                    }
+                },
+            };
+            let action = match (&x.play, &x.pass) {
+                (Some(t), _) => Illegal::Play(player, self.timing(t)?),
+                (None, Some(_)) => Illegal::Pass(player),
+                (None, None) => {
+                    self.diags.push(Diagnostic::error(
+                        "scenario::entry",
+                        e.span(),
+                        "`expect_illegal` needs `play = \"<timing>\"` or `pass = \"P1\"`",
+                    ));
+                    return None;
+                }
+            };
+            const REASONS: &[&str] = &[
+                "not_holder",
+                "not_active_player",
+                "active_player",
+                "stack_not_empty",
+                "wrong_step",
+                "limit_reached",
+                "requirement",
+                "not_running",
+            ];
+            if let Some(reason) = &x.reason {
+                if !REASONS.contains(&reason.get_ref().as_str()) {
+                    self.diags.push(
+                        Diagnostic::error(
+                            "scenario::bad-value",
+                            reason.span(),
+                            format!("unknown reason `{}`", reason.get_ref()),
+                        )
+                        .help(format!("reasons: {}", REASONS.join(", "))),
+                    );
+                }
+            }
+            return Some(Step::ExpectIllegal {
+                action,
+                rule: x.rule.as_ref().map(|r| r.get_ref().clone()),
+                reason: x.reason.as_ref().map(|r| r.get_ref().clone()),
+            });
+        }
+        if let Some(list) = &r.expect_events {
+            return Some(Step::ExpectEvents(
+                list.get_ref()
+                    .iter()
+                    .map(|s| normalise(s.get_ref()))
+                    .collect(),
+            ));
+        }
+        if let Some(list) = &r.expect_trace {
+            return Some(Step::ExpectTrace(
+                list.get_ref()
+                    .iter()
+                    .map(|s| normalise(s.get_ref()))
+                    .collect(),
+            ));
+        }
+        None
+    }
+
+    fn expect(&mut self, x: &RawExpect, players: u8) -> Expect {
+        let mut out = Expect {
+            turn: x
+                .turn
+                .as_ref()
+                .and_then(|t| self.number(t, 1_000_000, "turn"))
+                .map(|t| t as u32),
+            active: x.active.as_ref().and_then(|a| self.player(a, players)),
+            phase: x.phase.as_ref().and_then(|p| self.phase_id(p)),
+            step: x.step.as_ref().and_then(|s| self.step_id(s)),
+            phase_number: x
+                .phase_number
+                .as_ref()
+                .and_then(|n| self.number(n, 255, "phase number"))
+                .map(|n| n as u8),
+            repeat: x
+                .repeat
+                .as_ref()
+                .and_then(|n| self.number(n, 255, "repeat"))
+                .map(|n| n as u8),
+            holder: x.holder.as_ref().map(|h| {
+                if h.get_ref() == "none" {
+                    None
+                } else {
+                    self.player(h, players)
+                }
+            }),
+            stack: x
+                .stack
+                .as_ref()
+                .map(|s| s.get_ref().iter().map(|l| l.get_ref().clone()).collect()),
+            ..Expect::default()
+        };
+        for (name, v) in &x.counters {
+            let text = Spanned::new(v.span(), name.clone());
+            let spec = self.spec;
+            let id = self.lookup(
+                &text,
+                "counter",
+                spec.counters.iter().map(|s| s.id.as_str()).collect(),
+                |n| spec.counter_by_id(n),
+            );
+            if let (Some(id), Some(n)) = (id, self.number(v, u16::MAX as i64, "counter value")) {
+                out.counters.push((id, n as u16));
+            }
+        }
+        for (name, v) in &x.facts {
+            let text = Spanned::new(v.span(), name.clone());
+            if let Some(id) = self.fact(&text) {
+                out.facts.push((id, *v.get_ref()));
+            }
+        }
+        if let Some(s) = &x.status {
+            const STATUSES: &[&str] = &["running", "turn_limit", "stalled", "no_players"];
+            if !STATUSES.contains(&s.get_ref().as_str()) {
+                self.diags.push(
+                    Diagnostic::error(
+                        "scenario::bad-value",
+                        s.span(),
+                        format!("unknown status `{}`", s.get_ref()),
+                    )
+                    .help(format!("statuses: {}", STATUSES.join(", "))),
+                );
+            }
+            out.status = Some(s.get_ref().clone());
+        }
+        out
+    }
+}
+
+/// Collapses runs of spaces so `"push  P1 instant  Shock"` matches.
+fn normalise(s: &str) -> String {
+    s.split_whitespace().collect::<Vec<_>>().join(" ")
+}

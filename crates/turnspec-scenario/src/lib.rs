@@ -1,0 +1,134 @@
+//! Scenario tests for turn specs.
+//!
+//! A scenario is a TOML file: a setup (which spec, how many players, where
+//! to start), then a script of actions and expectations in order. Scenarios
+//! are how a designer states how a spec must behave, how the reference games
+//! prove their rules, and what `turnspec compare` runs under several specs.
+//! The format is documented in docs/scenarios.md.
+
+pub mod compile;
+pub mod fs;
+pub mod raw;
+pub mod run;
+
+pub use compile::{Scenario, load};
+pub use fs::{SpecCache, find_scenarios, load_file};
+pub use run::{Failure, Outcome, run};
+
+use std::path::Path;
+
+/// The result of one scenario file, for printing or JSON.
+#[derive(Debug, Clone)]
+pub enum FileResult {
+    /// The file could not be loaded; the report says why, with spans.
+    Invalid(turnspec_spec::Report),
+    Ran {
+        scenario: Box<Scenario>,
+        outcome: Outcome,
+    },
+}
+
+/// Loads and runs one file.
+pub fn run_file(path: &Path, cache: &mut SpecCache) -> FileResult {
+    match load_file(path, cache) {
+        Err(report) => FileResult::Invalid(report),
+        Ok(scenario) => {
+            let outcome = run(&scenario);
+            FileResult::Ran {
+                scenario: Box::new(scenario),
+                outcome,
+            }
+        }
+    }
+}
+
+impl FileResult {
+    pub fn passed(&self) -> bool {
+        matches!(
+            self,
+            FileResult::Ran {
+                outcome: Outcome::Passed { .. },
+                ..
+            }
+        )
+    }
+
+    /// A readable account: one line when it passed; for a failure the entry
+    /// that diverged, the message, and expected vs actual side by side.
+    pub fn to_text(&self, path: &Path) -> String {
+        match self {
+            FileResult::Invalid(report) => {
+                format!(
+                    "INVALID {}\n{}",
+                    path.display(),
+                    indent(&report.to_short_text())
+                )
+            }
+            FileResult::Ran {
+                scenario,
+                outcome: Outcome::Passed { checks },
+            } => {
+                format!(
+                    "ok      {} ({checks} checks)  {}\n",
+                    scenario.name,
+                    path.display()
+                )
+            }
+            FileResult::Ran {
+                scenario,
+                outcome: Outcome::Failed(f),
+            } => {
+                let mut s = format!("FAIL    {}  {}\n", scenario.name, path.display());
+                s.push_str(&format!(
+                    "  at {}:{}:{} (script entry {}): {}\n",
+                    path.display(),
+                    f.line,
+                    f.column,
+                    f.entry + 1,
+                    f.message
+                ));
+                if let Some(i) = f.divergence() {
+                    s.push_str(&format!("  first difference at event {}:\n", i + 1));
+                    s.push_str(&indent(&f.side_by_side()));
+                }
+                s
+            }
+        }
+    }
+
+    pub fn to_json(&self, path: &Path) -> serde_json::Value {
+        let file = path.display().to_string();
+        match self {
+            FileResult::Invalid(report) => serde_json::json!({
+                "file": file, "status": "invalid", "diagnostics": report.to_json(),
+            }),
+            FileResult::Ran { scenario, outcome } => {
+                let mut v = serde_json::json!({
+                    "file": file,
+                    "name": scenario.name,
+                    "rules": scenario.rules,
+                    "spec": scenario.spec_path,
+                });
+                match outcome {
+                    Outcome::Passed { checks } => {
+                        v["status"] = "pass".into();
+                        v["checks"] = (*checks).into();
+                    }
+                    Outcome::Failed(f) => {
+                        v["status"] = "fail".into();
+                        v["failure"] = serde_json::json!({
+                            "entry": f.entry + 1, "line": f.line, "column": f.column, "message": f.message,
+                            "first_difference": f.divergence().map(|i| i + 1),
+                            "expected": f.expected, "actual": f.actual,
+                        });
+                    }
+                }
+                v
+            }
+        }
+    }
+}
+
+fn indent(s: &str) -> String {
+    s.lines().map(|l| format!("  {l}\n")).collect()
+}

@@ -1,0 +1,506 @@
+//! Running a scenario: a scripted host answers hooks, each entry acts or
+//! checks, and the first failed check stops the run with a precise report.
+
+use turnspec_engine::{
+    Action, Event, Game, HookContext, Host, PlayerId, RuleError, Status, TimingFailure, Triggers,
+};
+use turnspec_spec::{StepId, TurnActionId, diag::line_col};
+use turnspec_trace::{compact, is_end};
+
+use crate::compile::{Expect, Illegal, Place, Scenario, Step};
+
+/// Answers hooks from the script: queued answers first, then standing ones,
+/// then 0.
+#[derive(Default)]
+struct ScriptedHost {
+    queued: Vec<(TurnActionId, u16, Vec<(Option<PlayerId>, u32)>)>,
+    standing: Vec<(TurnActionId, u16)>,
+    on_begin: Vec<(StepId, Vec<(Option<PlayerId>, u32)>)>,
+}
+
+impl Host for ScriptedHost {
+    fn turn_action(
+        &mut self,
+        ctx: &HookContext,
+        action: TurnActionId,
+        triggers: &mut Triggers<'_>,
+    ) -> u16 {
+        if let Some(i) = self.queued.iter().position(|(a, ..)| *a == action) {
+            let (_, value, list) = self.queued.remove(i);
+            for (by, label) in list {
+                triggers.add(by.unwrap_or(ctx.active), label);
+            }
+            return value;
+        }
+        self.standing
+            .iter()
+            .find(|(a, _)| *a == action)
+            .map(|(_, v)| *v)
+            .unwrap_or(0)
+    }
+
+    fn step_began(&mut self, ctx: &HookContext, triggers: &mut Triggers<'_>) {
+        while let Some(i) = self.on_begin.iter().position(|(s, _)| *s == ctx.step) {
+            let (_, list) = self.on_begin.remove(i);
+            for (by, label) in list {
+                triggers.add(by.unwrap_or(ctx.active), label);
+            }
+        }
+    }
+}
+
+/// How a scenario ended.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Outcome {
+    Passed { checks: usize },
+    Failed(Failure),
+}
+
+/// Where and how a scenario went wrong.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Failure {
+    /// Index of the script entry (0-based) and its line:column.
+    pub entry: usize,
+    pub line: usize,
+    pub column: usize,
+    pub message: String,
+    /// For event checks: what the scenario expected and what happened.
+    pub expected: Vec<String>,
+    pub actual: Vec<String>,
+}
+
+impl Failure {
+    /// Index of the first differing event line, if this is an event check.
+    pub fn divergence(&self) -> Option<usize> {
+        if self.expected.is_empty() && self.actual.is_empty() {
+            return None;
+        }
+        let n = self.expected.len().max(self.actual.len());
+        (0..n).find(|&i| self.expected.get(i) != self.actual.get(i))
+    }
+
+    /// Expected and actual side by side, the first difference marked.
+    pub fn side_by_side(&self) -> String {
+        let Some(first) = self.divergence() else {
+            return String::new();
+        };
+        let width = self
+            .expected
+            .iter()
+            .map(|s| s.chars().count())
+            .max()
+            .unwrap_or(8)
+            .clamp(8, 48);
+        let mut out = format!("       {:<width$}   {}\n", "expected", "actual");
+        let n = self.expected.len().max(self.actual.len());
+        let from = first.saturating_sub(3);
+        let to = (first + 6).min(n);
+        if from > 0 {
+            out.push_str(&format!("       {:<width$}   …\n", "…"));
+        }
+        for i in from..to {
+            let e = self
+                .expected
+                .get(i)
+                .map(|s| s.as_str())
+                .unwrap_or("(nothing)");
+            let a = self
+                .actual
+                .get(i)
+                .map(|s| s.as_str())
+                .unwrap_or("(nothing)");
+            let mark = if e == a { "  " } else { "≠ " };
+            out.push_str(&format!("  {mark}{:>3} {e:<width$}   {a}\n", i + 1));
+        }
+        if to < n {
+            out.push_str(&format!("       {:<width$}   …\n", "…"));
+        }
+        out
+    }
+}
+
+struct Runner<'a, 's> {
+    scenario: &'a Scenario,
+    game: Game<'s>,
+    host: ScriptedHost,
+    since_check: Vec<Event>,
+    all: Vec<Event>,
+}
+
+pub fn run(scenario: &Scenario) -> Outcome {
+    let spec = &*scenario.spec;
+    let game = match Game::new(spec, &scenario.options) {
+        Ok(g) => g,
+        Err(e) => {
+            return Outcome::Failed(Failure {
+                entry: 0,
+                line: 1,
+                column: 1,
+                message: format!("cannot set up the game: {e}"),
+                expected: vec![],
+                actual: vec![],
+            });
+        }
+    };
+    let mut r = Runner {
+        scenario,
+        game,
+        host: ScriptedHost {
+            standing: scenario.answers.clone(),
+            ..ScriptedHost::default()
+        },
+        since_check: Vec::new(),
+        all: Vec::new(),
+    };
+    // `answer` and `on_begin` entries before the first action apply to the
+    // start itself (e.g. a trigger during the first untap step).
+    let first_action = scenario
+        .script
+        .iter()
+        .position(|e| !matches!(e.step, Step::Answer { .. } | Step::OnBegin { .. }));
+    let setup_end = first_action.unwrap_or(scenario.script.len());
+    for entry in &scenario.script[..setup_end] {
+        r.prepare(&entry.step);
+    }
+    let mut events = Vec::new();
+    r.game.start(&mut r.host, &mut events);
+    r.record(events);
+    let mut checks = 0;
+    for (i, entry) in scenario.script.iter().enumerate().skip(setup_end) {
+        if let Err((message, expected, actual)) = r.step(&entry.step) {
+            let (line, column) = line_col(&scenario.source, entry.span.start);
+            return Outcome::Failed(Failure {
+                entry: i,
+                line,
+                column,
+                message,
+                expected,
+                actual,
+            });
+        }
+        if matches!(
+            entry.step,
+            Step::Expect(_)
+                | Step::ExpectIllegal { .. }
+                | Step::ExpectEvents(_)
+                | Step::ExpectTrace(_)
+        ) {
+            checks += 1;
+        }
+    }
+    Outcome::Passed { checks }
+}
+
+type StepError = (String, Vec<String>, Vec<String>);
+
+fn fail(message: impl Into<String>) -> StepError {
+    (message.into(), Vec::new(), Vec::new())
+}
+
+impl Runner<'_, '_> {
+    fn prepare(&mut self, step: &Step) {
+        match step {
+            Step::Answer {
+                action,
+                value,
+                triggers,
+            } => self.host.queued.push((*action, *value, triggers.clone())),
+            Step::OnBegin { step, triggers } => self.host.on_begin.push((*step, triggers.clone())),
+            _ => {}
+        }
+    }
+
+    fn record(&mut self, events: Vec<Event>) {
+        self.since_check.extend(events.iter().copied());
+        self.all.extend(events);
+    }
+
+    fn lines(&self, events: &[Event]) -> Vec<String> {
+        let spec = &*self.scenario.spec;
+        events
+            .iter()
+            .filter(|e| self.scenario.show_ends || !is_end(e))
+            .map(|e| compact(spec, &self.scenario.labels, e))
+            .collect()
+    }
+
+    fn apply(&mut self, action: Action) -> Result<(), RuleError> {
+        let mut events = Vec::new();
+        let result = self.game.apply(action, &mut self.host, &mut events);
+        self.record(events);
+        result
+    }
+
+    fn describe(&self, e: &RuleError) -> String {
+        e.describe(&self.scenario.spec)
+    }
+
+    fn holder(&self) -> Result<PlayerId, StepError> {
+        self.game.holder().ok_or_else(|| {
+            fail(format!(
+                "nobody holds {} (game status: {:?})",
+                self.scenario.spec.terms.priority,
+                self.game.status()
+            ))
+        })
+    }
+
+    fn step(&mut self, step: &Step) -> Result<(), StepError> {
+        let spec = &*self.scenario.spec;
+        match step {
+            Step::Answer { .. } | Step::OnBegin { .. } => self.prepare(step),
+            Step::Pass(p) => self
+                .apply(Action::Pass { player: *p })
+                .map_err(|e| fail(format!("{p} cannot pass: {}", self.describe(&e))))?,
+            Step::PassAll => {
+                let n = self.game.players();
+                for _ in 0..n {
+                    let p = self.holder()?;
+                    self.apply(Action::Pass { player: p })
+                        .map_err(|e| fail(self.describe(&e)))?;
+                    // The round ended early (the window closed or something resolved).
+                    if self.game.passes() == 0 {
+                        break;
+                    }
+                }
+            }
+            Step::PassUntil { target, turn } => {
+                let mut budget = 100_000;
+                loop {
+                    let here = match target {
+                        Place::Phase(p) => self.game.phase() == *p,
+                        Place::Step(s) => self.game.step() == *s,
+                    };
+                    let turn_ok = turn.is_none_or(|t| self.game.turn() == t);
+                    if here && turn_ok && self.game.holder().is_some() {
+                        break;
+                    }
+                    budget -= 1;
+                    if budget == 0 || self.game.status() != Status::Running {
+                        let name = match target {
+                            Place::Phase(p) => spec.phase(*p).id.clone(),
+                            Place::Step(s) => spec.step(*s).id.clone(),
+                        };
+                        return Err(fail(format!(
+                            "passing never reached a window in `{name}`{} (stopped in `{}`, turn {}, status {:?})",
+                            turn.map(|t| format!(" on turn {t}")).unwrap_or_default(),
+                            spec.step(self.game.step()).id,
+                            self.game.turn(),
+                            self.game.status()
+                        )));
+                    }
+                    let p = self.holder()?;
+                    self.apply(Action::Pass { player: p })
+                        .map_err(|e| fail(self.describe(&e)))?;
+                }
+            }
+            Step::Play {
+                player,
+                timing,
+                label,
+            } => {
+                self.apply(Action::Play {
+                    player: *player,
+                    timing: *timing,
+                    label: *label,
+                })
+                .map_err(|e| fail(format!("the play was refused: {}", self.describe(&e))))?;
+            }
+            Step::Trigger { controller, label } => {
+                let controller = controller.unwrap_or(self.game.active_player());
+                self.apply(Action::Trigger {
+                    controller,
+                    label: *label,
+                })
+                .map_err(|e| fail(self.describe(&e)))?;
+            }
+            Step::SetFact { fact, value } => {
+                self.apply(Action::SetFact {
+                    fact: *fact,
+                    value: *value,
+                })
+                .map_err(|e| fail(self.describe(&e)))?;
+            }
+            Step::Expect(x) => self.expect(x)?,
+            Step::ExpectIllegal {
+                action,
+                rule,
+                reason,
+            } => {
+                let before = self.game.state().clone();
+                let action = match *action {
+                    Illegal::Pass(p) => Action::Pass { player: p },
+                    Illegal::Play(p, t) => Action::Play {
+                        player: p,
+                        timing: t,
+                        label: 0,
+                    },
+                };
+                match self.apply(action) {
+                    Ok(()) => {
+                        return Err(fail(
+                            "expected this action to be refused, but it was accepted",
+                        ));
+                    }
+                    Err(e) => {
+                        if self.game.state() != &before {
+                            return Err(fail("the refused action changed the game state"));
+                        }
+                        let cited = spec.rule(e.rule()).unwrap_or("");
+                        if let Some(rule) = rule {
+                            if cited != rule {
+                                return Err(fail(format!(
+                                    "refused as expected, but citing rule `{cited}`, not `{rule}`: {}",
+                                    self.describe(&e)
+                                )));
+                            }
+                        }
+                        if let Some(reason) = reason {
+                            let got = reason_name(&e);
+                            if got != reason {
+                                return Err(fail(format!(
+                                    "refused as expected, but for `{got}`, not `{reason}`: {}",
+                                    self.describe(&e)
+                                )));
+                            }
+                        }
+                    }
+                }
+            }
+            Step::ExpectEvents(expected) => {
+                let actual = self.lines(&self.since_check);
+                self.since_check.clear();
+                if &actual != expected {
+                    return Err((
+                        "the events differ from the expected ones".into(),
+                        expected.clone(),
+                        actual,
+                    ));
+                }
+            }
+            Step::ExpectTrace(expected) => {
+                let actual = self.lines(&self.all);
+                self.since_check.clear();
+                if &actual != expected {
+                    return Err((
+                        "the trace differs from the expected one".into(),
+                        expected.clone(),
+                        actual,
+                    ));
+                }
+            }
+        }
+        Ok(())
+    }
+
+    fn expect(&self, x: &Expect) -> Result<(), StepError> {
+        let spec = &*self.scenario.spec;
+        let g = &self.game;
+        let mut wrong = Vec::new();
+        let mut check = |what: &str, expected: String, actual: String| {
+            if expected != actual {
+                wrong.push(format!("{what}: expected {expected}, got {actual}"));
+            }
+        };
+        if let Some(t) = x.turn {
+            check("turn", t.to_string(), g.turn().to_string());
+        }
+        if let Some(p) = x.active {
+            check(
+                "active player",
+                p.to_string(),
+                g.active_player().to_string(),
+            );
+        }
+        if let Some(p) = x.phase {
+            check(
+                "phase",
+                spec.phase(p).id.clone(),
+                spec.phase(g.phase()).id.clone(),
+            );
+        }
+        if let Some(s) = x.step {
+            check(
+                "step",
+                spec.step(s).id.clone(),
+                spec.step(g.step()).id.clone(),
+            );
+        }
+        if let Some(n) = x.phase_number {
+            check("phase number", n.to_string(), g.phase_number().to_string());
+        }
+        if let Some(n) = x.repeat {
+            check("repeat", n.to_string(), g.repeat_count().to_string());
+        }
+        if let Some(h) = x.holder {
+            let show =
+                |p: Option<PlayerId>| p.map(|p| p.to_string()).unwrap_or_else(|| "none".into());
+            check(&spec.terms.priority, show(h), show(g.holder()));
+        }
+        if let Some(stack) = &x.stack {
+            let labels = &self.scenario.labels;
+            let actual: Vec<String> = g
+                .stack()
+                .iter()
+                .map(|o| {
+                    labels
+                        .get(o.label as usize)
+                        .filter(|l| !l.is_empty())
+                        .cloned()
+                        .unwrap_or_else(|| format!("#{}", o.label))
+                })
+                .collect();
+            check(
+                &spec.terms.stack,
+                format!("{stack:?}"),
+                format!("{actual:?}"),
+            );
+        }
+        for (c, v) in &x.counters {
+            check(
+                &format!("counter {}", spec.counters[c.index()].id),
+                v.to_string(),
+                g.counter(*c).to_string(),
+            );
+        }
+        for (f, v) in &x.facts {
+            check(
+                &format!("fact {}", spec.facts[f.index()].id),
+                v.to_string(),
+                g.fact(*f).to_string(),
+            );
+        }
+        if let Some(s) = &x.status {
+            let actual = match g.status() {
+                Status::Running => "running",
+                Status::TurnLimit => "turn_limit",
+                Status::Stalled => "stalled",
+                Status::NoPlayers => "no_players",
+            };
+            check("status", s.clone(), actual.to_string());
+        }
+        if wrong.is_empty() {
+            Ok(())
+        } else {
+            Err(fail(wrong.join("; ")))
+        }
+    }
+}
+
+fn reason_name(e: &RuleError) -> &'static str {
+    match e {
+        RuleError::NotHolder { .. } => "not_holder",
+        RuleError::NotRunning(_) => "not_running",
+        RuleError::Timing { failure, .. } => match failure {
+            TimingFailure::NotActivePlayer => "not_active_player",
+            TimingFailure::ActivePlayer => "active_player",
+            TimingFailure::StackNotEmpty => "stack_not_empty",
+            TimingFailure::WrongStep => "wrong_step",
+            TimingFailure::LimitReached { .. } => "limit_reached",
+            TimingFailure::Requirement(_) => "requirement",
+        },
+        RuleError::NoSuchPlayer { .. } => "no_such_player",
+        RuleError::NoSuchTiming { .. } => "no_such_timing",
+        RuleError::NoSuchFact => "no_such_fact",
+    }
+}
