@@ -28,6 +28,8 @@ pub enum RuleError {
     },
     #[error("unknown fact or variant index")]
     NoSuchFact,
+    #[error("unknown effect index")]
+    NoSuchEffect,
 }
 
 /// Which requirement of a timing class failed.
@@ -77,6 +79,7 @@ impl RuleError {
                 format!("timing class #{} does not exist", timing.0)
             }
             RuleError::NoSuchFact => "unknown fact or variant".to_string(),
+            RuleError::NoSuchEffect => "unknown effect".to_string(),
             RuleError::Timing {
                 player,
                 timing,

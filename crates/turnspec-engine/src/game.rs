@@ -7,16 +7,17 @@
 //! open only when something is pending — until the next decision.
 
 use turnspec_spec::{
-    Atom, AtomSource, Effect, FactId, Holder, MAX_COUNTERS, MAX_PHASE_KINDS, MAX_PLAYERS, PhaseId,
-    Reset, RuleRef, Spec, StackRequirement, Stage, StepId, TimingId, TurnOrder, VariantId, Who,
-    WindowId, WindowMode,
+    Atom, AtomSource, EffectId, FactId, RuleRef, MAX_COUNTERS, MAX_PHASE_KINDS, MAX_PLAYERS, PhaseId, Reset,
+    Spec, StackRequirement, Stage, StepId, TimingId, VariantId, Who, WindowId,
 };
 
 use crate::error::{RuleError, TimingFailure};
-use crate::event::{Because, Event, EventSink, Skipped};
-use crate::host::{HookContext, Host, Triggers};
+use crate::event::{Event, EventSink};
+use crate::flow::{next_seat, seat_distance};
+use crate::host::Host;
 use crate::state::{
-    GameState, MAX_NESTING, ObjectKind, PlayerId, Point, ReturnPoint, StackObject, Status,
+    Delayed, GameState, MAX_NESTING, ObjectKind, Place, PlayerId, Point, ReturnPoint, Scope,
+    StackObject, Status,
 };
 
 /// How a game starts.
@@ -68,23 +69,19 @@ pub enum SetupError {
 
 /// Counters grouped by when they reset, computed once per game.
 #[derive(Debug, Clone, Copy, Default)]
-struct ResetMasks {
-    turn: u16,
-    phase: u16,
-    step: u16,
+pub(crate) struct ResetMasks {
+    pub(crate) turn: u16,
+    pub(crate) phase: u16,
+    pub(crate) step: u16,
 }
 
 /// A game in progress: the compiled spec it follows and its state.
 #[derive(Debug, Clone)]
 pub struct Game<'s> {
-    spec: &'s Spec,
-    masks: ResetMasks,
-    state: GameState,
+    pub(crate) spec: &'s Spec,
+    pub(crate) masks: ResetMasks,
+    pub(crate) state: GameState,
 }
-
-/// A run of the machine gives up after this many moves with no decision,
-/// rather than loop for ever on a spec whose conditions skip every window.
-const STALL_BUDGET: u32 = 1_000_000;
 
 impl<'s> Game<'s> {
     /// Sets up a game. Nothing happens until [`Game::start`].
@@ -135,6 +132,8 @@ impl<'s> Game<'s> {
             in_game: ((1u16 << n) - 1) as u8,
             had_turn: 0,
             active: options.starting_player,
+            last_regular: options.starting_player,
+            extra_turn: false,
             starting: options.starting_player,
             first_turn: true,
             status: Status::Running,
@@ -142,6 +141,9 @@ impl<'s> Game<'s> {
             phase: first_phase,
             turn_pos: 0,
             step: spec.phase(first_phase).first_step,
+            anchor: spec.phase(first_phase).first_step,
+            start_step: None,
+            only_step: None,
             stage: 0,
             repeat: 0,
             window_opened: false,
@@ -155,6 +157,7 @@ impl<'s> Game<'s> {
             variants,
             stack: Vec::with_capacity(options.stack_capacity),
             waiting: Vec::with_capacity(options.stack_capacity),
+            mods: None,
         };
         if let Some(at) = options.start_at {
             Self::position(spec, &mut state, at)?;
@@ -194,6 +197,7 @@ impl<'s> Game<'s> {
         state.had_turn |= 1 << at.active.0;
         state.turn = at.turn;
         state.active = at.active;
+        state.last_regular = at.active;
         for earlier in &spec.turn[..pos] {
             let k = spec.phase(*earlier).kind as usize;
             state.kind_counts[k] = state.kind_counts[k].saturating_add(1);
@@ -204,6 +208,7 @@ impl<'s> Game<'s> {
         // Starting inside a phase: begin the phase, then jump to the step.
         if let Some(step) = at.step {
             state.step = step;
+            state.anchor = step;
             state.point = Point::StepStart;
             let k = spec.phase(at.phase).kind as usize;
             state.kind_counts[k] = state.kind_counts[k].saturating_add(1);
@@ -292,7 +297,7 @@ impl<'s> Game<'s> {
         self.state.first_turn
     }
 
-    fn current_stage(&self) -> Option<Stage> {
+    pub(crate) fn current_stage(&self) -> Option<Stage> {
         self.spec
             .step(self.state.step)
             .stages
@@ -322,6 +327,24 @@ impl<'s> Game<'s> {
                     self.state.facts &= !bit
                 }
                 sink.event(Event::FactChanged { fact, value });
+                return Ok(());
+            }
+            Action::Delay { controller, label, at, own_turn } => {
+                if !self.state.is_in(controller) {
+                    return Err(RuleError::NoSuchPlayer { player: controller });
+                }
+                self.add_delayed(Delayed { at, controller, label, own_turn });
+                return Ok(());
+            }
+            Action::Until { label, scope } => {
+                self.add_duration(label, scope);
+                return Ok(());
+            }
+            Action::AddMana { player, amount } => {
+                if !self.state.is_in(player) {
+                    return Err(RuleError::NoSuchPlayer { player });
+                }
+                self.add_mana(player, amount);
                 return Ok(());
             }
             Action::Trigger { controller, label } => {
@@ -359,8 +382,27 @@ impl<'s> Game<'s> {
                 self.check_play(player, timing)?;
                 self.play(player, timing, label, host, sink);
             }
-            // Handled above: host actions need no decision.
-            Action::SetFact { .. } | Action::Trigger { .. } => {}
+            Action::Effect { effect, player } => {
+                if !self.state.is_in(player) {
+                    return Err(RuleError::NoSuchPlayer { player });
+                }
+                if effect.index() >= self.spec.effects.len() {
+                    return Err(RuleError::NoSuchEffect);
+                }
+                self.apply_effect(effect, player, host, sink);
+            }
+            Action::Leave { player } => {
+                if !self.state.is_in(player) {
+                    return Err(RuleError::NoSuchPlayer { player });
+                }
+                self.leave(player, host, sink);
+            }
+            // Handled above: these need no decision.
+            Action::SetFact { .. }
+            | Action::Trigger { .. }
+            | Action::Delay { .. }
+            | Action::Until { .. }
+            | Action::AddMana { .. } => {}
         }
         Ok(())
     }
@@ -439,469 +481,6 @@ impl<'s> Game<'s> {
         }
     }
 
-    fn pass<H: Host, S: EventSink>(&mut self, player: PlayerId, host: &mut H, sink: &mut S) {
-        sink.event(Event::Passed { player });
-        self.state.passes += 1;
-        if self.state.passes < self.state.players_in() {
-            let next = self.next_in_game(player);
-            self.give_priority(next, Because::Passed, sink);
-            return;
-        }
-        // Everyone passed in succession (117.4, 500.2).
-        self.state.passes = 0;
-        match self.state.stack.pop() {
-            Some(object) => {
-                sink.event(Event::Resolved { object });
-                let to = self.holder_for(self.spec.priority.after_resolve, player);
-                self.give_priority(to, Because::Resolved, sink);
-            }
-            None => {
-                self.state.holder = None;
-                self.state.stage += 1;
-                self.run(host, sink);
-            }
-        }
-    }
-
-    fn play<H: Host, S: EventSink>(
-        &mut self,
-        player: PlayerId,
-        timing: TimingId,
-        label: u32,
-        host: &mut H,
-        sink: &mut S,
-    ) {
-        let tc = self.spec.timing_class(timing);
-        if let Some(limit) = tc.limit {
-            let c = &mut self.state.counters[limit.counter.index()];
-            *c = c.saturating_add(1);
-        }
-        self.state.passes = 0;
-        match tc.effect {
-            Effect::Stack => {
-                let object = StackObject {
-                    controller: player,
-                    kind: ObjectKind::Play(timing),
-                    label,
-                };
-                self.state.stack.push(object);
-                sink.event(Event::Pushed { object });
-                let to = self.holder_for(self.spec.priority.after_action, player);
-                self.give_priority(to, Because::Acted, sink);
-            }
-            Effect::Special => {
-                sink.event(Event::SpecialAction {
-                    player,
-                    timing,
-                    label,
-                });
-                let to = self.holder_for(self.spec.priority.after_action, player);
-                self.give_priority(to, Because::Acted, sink);
-            }
-            Effect::StartPhase(phase) => {
-                sink.event(Event::SpecialAction {
-                    player,
-                    timing,
-                    label,
-                });
-                if (self.state.returns_len as usize) < MAX_NESTING {
-                    let s = &mut self.state;
-                    s.returns[s.returns_len as usize] = ReturnPoint {
-                        phase: s.phase,
-                        step: s.step,
-                        stage: s.stage,
-                        repeat: s.repeat,
-                        window_opened: s.window_opened,
-                    };
-                    s.returns_len += 1;
-                    s.holder = None;
-                    s.phase = phase;
-                    s.point = Point::PhaseStart;
-                    self.run(host, sink);
-                } else {
-                    // Nesting deeper than the engine keeps: the action has no
-                    // structural effect (the validator rejects cycles, so only
-                    // a spec with very deep chains gets here).
-                    let to = self.holder_for(self.spec.priority.after_action, player);
-                    self.give_priority(to, Because::Acted, sink);
-                }
-            }
-        }
-    }
-
-    fn holder_for(&self, holder: Holder, actor: PlayerId) -> PlayerId {
-        match holder {
-            Holder::Actor if self.state.is_in(actor) => actor,
-            _ => self.first_holder(),
-        }
-    }
-
-    /// The active player, or the next player still in the game (800.4j).
-    fn first_holder(&self) -> PlayerId {
-        if self.state.is_in(self.state.active) {
-            self.state.active
-        } else {
-            self.next_in_game(self.state.active)
-        }
-    }
-
-    fn next_in_game(&self, from: PlayerId) -> PlayerId {
-        let mut p = from;
-        for _ in 0..self.state.players {
-            p = next_seat(self.spec.game.turn_order, self.state.players, p);
-            if self.state.is_in(p) {
-                return p;
-            }
-        }
-        from
-    }
-
-    /// Puts waiting triggers on the stack — the active player's first, so
-    /// they resolve last (APNAP, 101.4, 603.3b) — then gives priority.
-    fn give_priority<S: EventSink>(&mut self, player: PlayerId, because: Because, sink: &mut S) {
-        self.put_waiting(sink);
-        self.state.holder = Some(player);
-        let window = match self.current_stage() {
-            Some(Stage::Window(w)) => w,
-            _ => WindowId(0),
-        };
-        sink.event(Event::PriorityGiven {
-            player,
-            window,
-            because,
-        });
-    }
-
-    fn put_waiting<S: EventSink>(&mut self, sink: &mut S) {
-        if self.state.waiting.is_empty() {
-            return;
-        }
-        let s = &mut self.state;
-        let (order, n, active) = (self.spec.game.turn_order, s.players, s.active);
-        let distance = |p: PlayerId| seat_distance(order, n, active, p);
-        // Stable insertion sort by APNAP distance: no allocation.
-        for i in 1..s.waiting.len() {
-            let mut j = i;
-            while j > 0 && distance(s.waiting[j - 1].controller) > distance(s.waiting[j].controller)
-            {
-                s.waiting.swap(j - 1, j);
-                j -= 1;
-            }
-        }
-        for object in s.waiting.drain(..) {
-            s.stack.push(object);
-            sink.event(Event::TriggerPut { object });
-        }
-        s.passes = 0;
-    }
-
-    fn hook_context(&self) -> HookContext {
-        HookContext {
-            turn: self.state.turn,
-            active: self.state.active,
-            players: self.state.players,
-            phase: self.state.phase,
-            step: self.state.step,
-            repeat: self.state.repeat,
-        }
-    }
-
-    fn reset_counters(&mut self, mask: u16) {
-        if mask == 0 {
-            return;
-        }
-        for (i, c) in self.state.counters.iter_mut().enumerate() {
-            if mask & (1 << i) != 0 {
-                *c = 0;
-            }
-        }
-    }
-
-    /// Advances through the turn until a player must decide.
-    fn run<H: Host, S: EventSink>(&mut self, host: &mut H, sink: &mut S) {
-        let spec = self.spec;
-        let mut budget = STALL_BUDGET;
-        loop {
-            budget -= 1;
-            if budget == 0 {
-                self.state.status = Status::Stalled;
-                return;
-            }
-            match self.state.point {
-                Point::TurnStart => {
-                    if self.state.in_game == 0 {
-                        self.state.status = Status::NoPlayers;
-                        return;
-                    }
-                    if self.state.turn >= self.state.turn_limit {
-                        self.state.status = Status::TurnLimit;
-                        return;
-                    }
-                    if !self.state.is_in(self.state.active) {
-                        // A player who left takes no more turns (800.4k).
-                        self.state.active = self.next_in_game(self.state.active);
-                    }
-                    let s = &mut self.state;
-                    s.turn += 1;
-                    s.first_turn = s.mark_had_turn(s.active);
-                    s.kind_counts = [0; MAX_PHASE_KINDS];
-                    s.turn_pos = 0;
-                    s.returns_len = 0;
-                    let mask = self.masks.turn;
-                    self.reset_counters(mask);
-                    sink.event(Event::TurnBegan {
-                        turn: self.state.turn,
-                        player: self.state.active,
-                    });
-                    match spec.turn.first() {
-                        Some(p) => {
-                            self.state.phase = *p;
-                            self.state.point = Point::PhaseStart;
-                        }
-                        None => self.state.point = Point::TurnEnd,
-                    }
-                }
-                Point::PhaseStart => {
-                    let phase = spec.phase(self.state.phase);
-                    let kind = phase.kind as usize;
-                    self.state.kind_counts[kind] = self.state.kind_counts[kind].saturating_add(1);
-                    if let Some(rule) = self.skip_rule(&phase.skip) {
-                        self.state.kind_counts[kind] -= 1;
-                        sink.event(Event::Skipped {
-                            skipped: Skipped::Phase(self.state.phase),
-                            rule,
-                        });
-                        self.after_phase();
-                        continue;
-                    }
-                    let mask = self.masks.phase;
-                    self.reset_counters(mask);
-                    sink.event(Event::PhaseBegan {
-                        phase: self.state.phase,
-                        number: self.state.kind_counts[kind],
-                    });
-                    self.state.step = phase.first_step;
-                    self.state.repeat = 0;
-                    self.state.point = Point::StepStart;
-                }
-                Point::StepStart => {
-                    let step = spec.step(self.state.step);
-                    if let Some(rule) = self.skip_rule(&step.skip) {
-                        sink.event(Event::Skipped {
-                            skipped: Skipped::Step(self.state.step),
-                            rule,
-                        });
-                        self.after_step();
-                        continue;
-                    }
-                    let mask = self.masks.step;
-                    self.reset_counters(mask);
-                    self.state.window_opened = false;
-                    self.state.stage = 0;
-                    if !step.implicit {
-                        sink.event(Event::StepBegan {
-                            step: self.state.step,
-                            repeat: self.state.repeat,
-                        });
-                    }
-                    let ctx = self.hook_context();
-                    host.step_began(
-                        &ctx,
-                        &mut Triggers {
-                            waiting: &mut self.state.waiting,
-                        },
-                    );
-                    self.state.point = Point::Stage;
-                }
-                Point::Stage => {
-                    let step = spec.step(self.state.step);
-                    let Some(stage) = step.stages.get(self.state.stage as usize).copied() else {
-                        self.state.point = Point::StepEnd;
-                        continue;
-                    };
-                    match stage {
-                        Stage::Action(id) => {
-                            let action = spec.turn_action(id);
-                            let applies = match action.condition {
-                                Some(c) => spec.conditions.eval(c, self),
-                                None => true,
-                            };
-                            if applies {
-                                let ctx = self.hook_context();
-                                let answer = host
-                                    .turn_action(
-                                        &ctx,
-                                        id,
-                                        &mut Triggers {
-                                            waiting: &mut self.state.waiting,
-                                        },
-                                    )
-                                    .min(action.answer_max);
-                                if let Some(c) = action.answer_counter {
-                                    self.state.counters[c.index()] = answer;
-                                }
-                                sink.event(Event::TurnAction { action: id, answer });
-                                if answer > 0 {
-                                    if let Some(t) = action.answer_play {
-                                        self.turn_action_play(id, t, sink);
-                                    }
-                                }
-                            }
-                            self.state.stage += 1;
-                        }
-                        Stage::Window(w) => {
-                            let open = match spec.window(w).mode {
-                                WindowMode::Always => true,
-                                WindowMode::IfPending => {
-                                    !self.state.waiting.is_empty() || !self.state.stack.is_empty()
-                                }
-                            };
-                            if open {
-                                self.state.window_opened = true;
-                                self.state.passes = 0;
-                                let first = self.first_holder();
-                                self.give_priority(first, Because::WindowOpened, sink);
-                                return;
-                            }
-                            self.state.stage += 1;
-                        }
-                    }
-                }
-                Point::StepEnd => {
-                    let step = spec.step(self.state.step);
-                    let again = match step.repeat {
-                        Some(r) => spec.conditions.eval(r.cond, self),
-                        None => false,
-                    };
-                    if !step.implicit {
-                        sink.event(Event::StepEnded {
-                            step: self.state.step,
-                        });
-                    }
-                    if again {
-                        self.state.repeat = self.state.repeat.saturating_add(1);
-                        self.state.point = Point::StepStart;
-                    } else {
-                        self.after_step();
-                    }
-                }
-                Point::PhaseEnd => {
-                    sink.event(Event::PhaseEnded {
-                        phase: self.state.phase,
-                    });
-                    self.after_phase();
-                }
-                Point::Reopen => {
-                    self.state.point = Point::Stage;
-                    self.state.passes = 0;
-                    let first = self.first_holder();
-                    self.give_priority(first, Because::Returned, sink);
-                    return;
-                }
-                Point::TurnEnd => {
-                    sink.event(Event::TurnEnded {
-                        turn: self.state.turn,
-                        player: self.state.active,
-                    });
-                    self.state.active = self.next_in_game(self.state.active);
-                    self.state.point = Point::TurnStart;
-                }
-            }
-        }
-    }
-
-    /// A turn-based action that makes the active player play (GA's
-    /// materialization): limits still count, nothing else is checked.
-    fn turn_action_play<S: EventSink>(
-        &mut self,
-        action: turnspec_spec::TurnActionId,
-        timing: TimingId,
-        sink: &mut S,
-    ) {
-        let tc = self.spec.timing_class(timing);
-        if let Some(limit) = tc.limit {
-            let c = &mut self.state.counters[limit.counter.index()];
-            if *c >= limit.max {
-                return;
-            }
-            *c += 1;
-        }
-        let player = self.state.active;
-        match tc.effect {
-            Effect::Stack => {
-                let object = StackObject {
-                    controller: player,
-                    kind: ObjectKind::TurnAction(action),
-                    label: 0,
-                };
-                self.state.stack.push(object);
-                sink.event(Event::Pushed { object });
-            }
-            Effect::Special | Effect::StartPhase(_) => {
-                sink.event(Event::SpecialAction {
-                    player,
-                    timing,
-                    label: 0,
-                });
-            }
-        }
-    }
-
-    fn skip_rule(&self, skips: &[turnspec_spec::Condition]) -> Option<RuleRef> {
-        skips
-            .iter()
-            .find(|c| self.spec.conditions.eval(c.cond, self))
-            .map(|c| c.rule)
-    }
-
-    fn after_step(&mut self) {
-        let phase = self.spec.phase(self.state.phase);
-        self.state.repeat = 0;
-        if self.state.step.0 + 1 < phase.first_step.0 + phase.step_count {
-            self.state.step.0 += 1;
-            self.state.point = Point::StepStart;
-        } else {
-            self.state.point = Point::PhaseEnd;
-        }
-    }
-
-    fn after_phase(&mut self) {
-        let s = &mut self.state;
-        if s.returns_len > 0 {
-            s.returns_len -= 1;
-            let r = s.returns[s.returns_len as usize];
-            s.phase = r.phase;
-            s.step = r.step;
-            s.stage = r.stage;
-            s.repeat = r.repeat;
-            s.window_opened = r.window_opened;
-            s.point = Point::Reopen;
-            return;
-        }
-        s.turn_pos += 1;
-        match self.spec.turn.get(s.turn_pos as usize) {
-            Some(p) => {
-                s.phase = *p;
-                s.point = Point::PhaseStart;
-            }
-            None => s.point = Point::TurnEnd,
-        }
-    }
-}
-
-fn next_seat(order: TurnOrder, players: u8, p: PlayerId) -> PlayerId {
-    match order {
-        TurnOrder::Clockwise => PlayerId((p.0 + 1) % players),
-        TurnOrder::Counterclockwise => PlayerId((p.0 + players - 1) % players),
-    }
-}
-
-/// How many seats after `from` (in turn order) `to` sits.
-fn seat_distance(order: TurnOrder, players: u8, from: PlayerId, to: PlayerId) -> u8 {
-    match order {
-        TurnOrder::Clockwise => (to.0 + players - from.0) % players,
-        TurnOrder::Counterclockwise => (from.0 + players - to.0) % players,
-    }
 }
 
 impl AtomSource for Game<'_> {
@@ -942,6 +521,19 @@ pub enum Action {
     Trigger { controller: PlayerId, label: u32 },
     /// The host changes a fact (not a player action).
     SetFact { fact: FactId, value: bool },
+    /// The host applies a structural effect declared in the spec for
+    /// `player`: an extra turn, extra phases, a skip, ending the turn...
+    Effect { effect: EffectId, player: PlayerId },
+    /// A player leaves the game (800.4).
+    Leave { player: PlayerId },
+    /// A delayed trigger: at the beginning of the next `at` (in the
+    /// controller's own turn if `own_turn`), it triggers (513.2, GA END 1.1).
+    Delay { controller: PlayerId, label: u32, at: Place, own_turn: bool },
+    /// An effect lasting until the end of the current step, phase or turn;
+    /// an `Expired` event marks its end (500.5, 514.2).
+    Until { label: u32, scope: Scope },
+    /// Unspent mana in a player's pool, emptied at step or phase ends (500.4).
+    AddMana { player: PlayerId, amount: u16 },
 }
 
 /// Iterator over a player's legal actions; see [`Game::legal_actions`].

@@ -12,6 +12,7 @@
 
 mod error;
 mod event;
+mod flow;
 mod game;
 mod host;
 pub mod policy;
@@ -21,4 +22,4 @@ pub use error::{RuleError, TimingFailure};
 pub use event::{Because, Event, EventCounts, EventSink, Skipped};
 pub use game::{Action, Game, GameOptions, LegalActions, SetupError, StartAt};
 pub use host::{HookContext, Host, NoHost, Triggers};
-pub use state::{GameState, ObjectKind, PlayerId, StackObject, Status};
+pub use state::{GameState, ObjectKind, Place, PlayerId, Scope, StackObject, Status};

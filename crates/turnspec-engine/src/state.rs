@@ -2,7 +2,9 @@
 
 use std::fmt;
 
-use turnspec_spec::{MAX_COUNTERS, MAX_PHASE_KINDS, PhaseId, StepId, TimingId, TurnActionId};
+use turnspec_spec::{
+    MAX_COUNTERS, MAX_PHASE_KINDS, MAX_PLAYERS, PhaseId, RuleRef, SkipTarget, StepId, TimingId, TurnActionId,
+};
 
 /// A player, numbered from 0 in seat order; shown as `P1`, `P2`, ...
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
@@ -80,6 +82,7 @@ pub(crate) struct ReturnPoint {
     pub stage: u8,
     pub repeat: u8,
     pub window_opened: bool,
+    pub anchor: StepId,
 }
 
 pub(crate) const MAX_NESTING: usize = 4;
@@ -93,6 +96,10 @@ pub struct GameState {
     pub(crate) in_game: u8,
     pub(crate) had_turn: u8,
     pub(crate) active: PlayerId,
+    /// The player of the latest regular (not extra) turn.
+    pub(crate) last_regular: PlayerId,
+    /// The turn about to begin, or going on, is an extra turn (500.7).
+    pub(crate) extra_turn: bool,
     pub(crate) starting: PlayerId,
     pub(crate) first_turn: bool,
     pub(crate) status: Status,
@@ -100,6 +107,13 @@ pub struct GameState {
     pub(crate) phase: PhaseId,
     pub(crate) turn_pos: u8,
     pub(crate) step: StepId,
+    /// The last regular step begun in this phase: inserted steps run after
+    /// it, then the phase goes on from it.
+    pub(crate) anchor: StepId,
+    /// Begin the next phase at this step (after "end the turn", 723.1d).
+    pub(crate) start_step: Option<StepId>,
+    /// This phase holds only this step; the rest are skipped (500.10).
+    pub(crate) only_step: Option<(StepId, RuleRef)>,
     pub(crate) stage: u8,
     pub(crate) repeat: u8,
     pub(crate) window_opened: bool,
@@ -113,6 +127,71 @@ pub struct GameState {
     pub(crate) variants: u64,
     pub(crate) stack: Vec<StackObject>,
     pub(crate) waiting: Vec<StackObject>,
+    /// Extra turns, insertions, skips, delayed triggers, durations, mana:
+    /// boxed and created on first use, so games that never use them keep a
+    /// small state and allocate nothing for them.
+    pub(crate) mods: Option<Box<Modifiers>>,
+}
+
+/// Where something happens: a phase or a step.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Place {
+    Phase(PhaseId),
+    Step(StepId),
+}
+
+/// How long an effect lasts: until the end of the current step, phase or
+/// turn (500.5, 514.2).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Scope {
+    Step,
+    Phase,
+    Turn,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub(crate) struct Upcoming {
+    pub phase: PhaseId,
+    pub only: Option<(StepId, RuleRef)>,
+    /// Sub-phase depth it was added at: it runs after the phase at that depth.
+    pub depth: u8,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub(crate) struct SkipEntry {
+    pub player: PlayerId,
+    pub target: SkipTarget,
+    pub rule: RuleRef,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub(crate) struct Delayed {
+    pub at: Place,
+    pub controller: PlayerId,
+    pub label: u32,
+    /// Only at that place during the controller's own turn ("your next").
+    pub own_turn: bool,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub(crate) struct Duration {
+    pub label: u32,
+    pub scope: Scope,
+    pub depth: u8,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
+pub(crate) struct Modifiers {
+    /// Last is taken first (500.7).
+    pub extra_turns: Vec<PlayerId>,
+    /// Last runs first (500.8).
+    pub upcoming_phases: Vec<Upcoming>,
+    /// Last runs first (500.9), with the depth they were added at.
+    pub upcoming_steps: Vec<(StepId, u8)>,
+    pub skips: Vec<SkipEntry>,
+    pub delayed: Vec<Delayed>,
+    pub durations: Vec<Duration>,
+    pub mana: [u16; MAX_PLAYERS as usize],
 }
 
 impl GameState {

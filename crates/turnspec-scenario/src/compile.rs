@@ -5,10 +5,10 @@ use std::ops::Range;
 use std::sync::Arc;
 
 use toml::Spanned;
-use turnspec_engine::{GameOptions, PlayerId, StartAt};
+use turnspec_engine::{GameOptions, PlayerId, Scope, StartAt};
 use turnspec_spec::compile::suggest;
 use turnspec_spec::{
-    CounterId, Diagnostic, FactId, PhaseId, Report, Spec, StepId, TimingId, TurnActionId, VariantId,
+    CounterId, Diagnostic, EffectId, FactId, PhaseId, Report, Spec, StepId, TimingId, TurnActionId, VariantId,
 };
 
 use crate::raw::*;
@@ -61,6 +61,11 @@ pub enum Step {
         fact: FactId,
         value: bool,
     },
+    Effect { effect: EffectId, player: Option<PlayerId> },
+    Leave(PlayerId),
+    Delay { controller: Option<PlayerId>, label: u32, at: Place, own_turn: bool },
+    Until { label: u32, scope: Scope },
+    AddMana { player: PlayerId, amount: u16 },
     Answer {
         action: TurnActionId,
         value: u16,
@@ -78,6 +83,7 @@ pub enum Step {
     },
     ExpectEvents(Vec<String>),
     ExpectTrace(Vec<String>),
+    ExpectIncludes(Vec<String>),
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -108,49 +114,14 @@ pub struct Expect {
     pub status: Option<String>,
 }
 
+#[rustfmt::skip]
 pub const KNOWN_KEYS: &[&str] = &[
-    "scenario",
-    "setup",
-    "script",
-    "name",
-    "rules",
-    "description",
-    "source",
-    "spec",
-    "players",
-    "starting_player",
-    "turn",
-    "active",
-    "phase",
-    "step",
-    "variants",
-    "facts",
-    "answers",
-    "show_ends",
-    "pass",
-    "pass_until",
-    "play",
-    "trigger",
-    "set_fact",
-    "clear_fact",
-    "answer",
-    "on_begin",
-    "expect",
-    "expect_illegal",
-    "expect_events",
-    "expect_trace",
-    "by",
-    "label",
-    "value",
-    "triggers",
-    "phase_number",
-    "repeat",
-    "holder",
-    "stack",
-    "counters",
-    "status",
-    "rule",
-    "reason",
+    "scenario", "setup", "script", "name", "rules", "description", "source", "spec", "players",
+    "starting_player", "turn", "active", "phase", "step", "variants", "facts", "answers", "show_ends", "pass",
+    "pass_until", "play", "trigger", "set_fact", "clear_fact", "answer", "on_begin", "expect", "expect_illegal",
+    "expect_events", "expect_trace", "by", "label", "value", "triggers", "phase_number", "repeat", "holder",
+    "stack", "counters", "status", "rule", "reason", "effect", "leave", "delay", "at", "own_turn", "until",
+    "scope", "add_mana", "expect_includes",
 ];
 
 /// Parses a scenario file and resolves it against its spec. `load_spec`
@@ -582,13 +553,19 @@ impl Resolver<'_> {
             r.expect_illegal.is_some(),
             r.expect_events.is_some(),
             r.expect_trace.is_some(),
+            r.expect_includes.is_some(),
+            r.effect.is_some(),
+            r.leave.is_some(),
+            r.delay.is_some(),
+            r.until.is_some(),
+            r.add_mana.is_some(),
         ];
         let count = verbs.iter().filter(|v| **v).count();
         if count != 1 {
             self.diags.push(
                 Diagnostic::error("scenario::entry", e.span(), format!("a script entry needs exactly one action or expectation, this one has {count}"))
                     .label("this entry")
-                    .help("verbs: pass, pass_until, play, trigger, set_fact, clear_fact, answer, on_begin, expect, expect_illegal, expect_events, expect_trace"),
+                    .help("verbs: pass, pass_until, play, trigger, set_fact, clear_fact, answer, on_begin, effect, leave, delay, until, add_mana, expect, expect_illegal, expect_events, expect_includes, expect_trace"),
             );
             return None;
         }
@@ -638,6 +615,45 @@ impl Resolver<'_> {
                 controller: by,
                 label,
             });
+        }
+        if let Some(name) = &r.effect {
+            let spec = self.spec;
+            let effect = self.lookup(name, "effect", spec.effects.iter().map(|s| s.id.as_str()).collect(), |n| spec.effect_by_id(n))?;
+            return Some(Step::Effect { effect, player: by });
+        }
+        if let Some(p) = &r.leave {
+            return self.player(p, players).map(Step::Leave);
+        }
+        if let Some(label) = &r.delay {
+            let Some(at) = &r.at else {
+                self.diags.push(Diagnostic::error("scenario::entry", label.span(), "`delay` needs `at = \"<phase or step>\"`"));
+                return None;
+            };
+            let at = self.place(at)?;
+            let label = self.label(Some(label));
+            let own_turn = r.own_turn.as_ref().is_some_and(|b| *b.get_ref());
+            return Some(Step::Delay { controller: by, label, at, own_turn });
+        }
+        if let Some(label) = &r.until {
+            let scope = match r.scope.as_ref().map(|s| s.get_ref().as_str()) {
+                Some("step") => Scope::Step,
+                Some("phase") => Scope::Phase,
+                Some("turn") | None => Scope::Turn,
+                Some(other) => {
+                    let span = r.scope.as_ref().map(|s| s.span()).unwrap_or(label.span());
+                    self.diags.push(
+                        Diagnostic::error("scenario::bad-value", span, format!("unknown scope `{other}`")).help("scopes: step, phase, turn"),
+                    );
+                    return None;
+                }
+            };
+            let label = self.label(Some(label));
+            return Some(Step::Until { label, scope });
+        }
+        if let Some(p) = &r.add_mana {
+            let player = self.player(p, players)?;
+            let amount = r.value.as_ref().and_then(|v| self.number(v, u16::MAX as i64, "mana")).unwrap_or(1) as u16;
+            return Some(Step::AddMana { player, amount });
         }
         if let Some(f) = &r.set_fact {
             return self.fact(f).map(|fact| Step::SetFact { fact, value: true });
@@ -732,6 +748,9 @@ impl Resolver<'_> {
                     .map(|s| normalise(s.get_ref()))
                     .collect(),
             ));
+        }
+        if let Some(list) = &r.expect_includes {
+            return Some(Step::ExpectIncludes(list.get_ref().iter().map(|s| normalise(s.get_ref())).collect()));
         }
         if let Some(list) = &r.expect_trace {
             return Some(Step::ExpectTrace(

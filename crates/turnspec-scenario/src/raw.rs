@@ -61,7 +61,18 @@ pub struct RawEntry {
     pub expect_illegal: Option<Spanned<RawIllegal>>,
     pub expect_events: Option<Spanned<Vec<Text>>>,
     pub expect_trace: Option<Spanned<Vec<Text>>>,
+    /// These lines happened since the last event check, in this order,
+    /// possibly with others between them.
+    pub expect_includes: Option<Spanned<Vec<Text>>>,
+    pub effect: Option<Text>,
+    pub leave: Option<Text>,
+    pub delay: Option<Text>,
+    pub until: Option<Text>,
+    pub add_mana: Option<Text>,
     // modifiers
+    pub at: Option<Text>,
+    pub own_turn: Option<Spanned<bool>>,
+    pub scope: Option<Text>,
     pub by: Option<Text>,
     pub label: Option<Text>,
     pub value: Option<Spanned<i64>>,

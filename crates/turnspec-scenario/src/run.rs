@@ -184,6 +184,7 @@ pub fn run(scenario: &Scenario) -> Outcome {
                 | Step::ExpectIllegal { .. }
                 | Step::ExpectEvents(_)
                 | Step::ExpectTrace(_)
+                | Step::ExpectIncludes(_)
         ) {
             checks += 1;
         }
@@ -314,6 +315,29 @@ impl Runner<'_, '_> {
                 })
                 .map_err(|e| fail(self.describe(&e)))?;
             }
+            Step::Effect { effect, player } => {
+                let player = player.unwrap_or(self.game.active_player());
+                self.apply(Action::Effect { effect: *effect, player })
+                    .map_err(|e| fail(format!("the effect was refused: {}", self.describe(&e))))?;
+            }
+            Step::Leave(player) => {
+                self.apply(Action::Leave { player: *player }).map_err(|e| fail(self.describe(&e)))?;
+            }
+            Step::Delay { controller, label, at, own_turn } => {
+                let controller = controller.unwrap_or(self.game.active_player());
+                let at = match at {
+                    Place::Phase(p) => turnspec_engine::Place::Phase(*p),
+                    Place::Step(s) => turnspec_engine::Place::Step(*s),
+                };
+                self.apply(Action::Delay { controller, label: *label, at, own_turn: *own_turn })
+                    .map_err(|e| fail(self.describe(&e)))?;
+            }
+            Step::Until { label, scope } => {
+                self.apply(Action::Until { label: *label, scope: *scope }).map_err(|e| fail(self.describe(&e)))?;
+            }
+            Step::AddMana { player, amount } => {
+                self.apply(Action::AddMana { player: *player, amount: *amount }).map_err(|e| fail(self.describe(&e)))?;
+            }
             Step::SetFact { fact, value } => {
                 self.apply(Action::SetFact {
                     fact: *fact,
@@ -376,6 +400,23 @@ impl Runner<'_, '_> {
                         expected.clone(),
                         actual,
                     ));
+                }
+            }
+            Step::ExpectIncludes(expected) => {
+                let actual = self.lines(&self.since_check);
+                self.since_check.clear();
+                let mut at = 0;
+                for (i, line) in expected.iter().enumerate() {
+                    match actual[at..].iter().position(|a| a == line) {
+                        Some(j) => at += j + 1,
+                        None => {
+                            return Err((
+                                format!("`{line}` (expected line {}) did not happen after the lines before it", i + 1),
+                                expected.clone(),
+                                actual,
+                            ));
+                        }
+                    }
                 }
             }
             Step::ExpectTrace(expected) => {
@@ -502,5 +543,6 @@ fn reason_name(e: &RuleError) -> &'static str {
         RuleError::NoSuchPlayer { .. } => "no_such_player",
         RuleError::NoSuchTiming { .. } => "no_such_timing",
         RuleError::NoSuchFact => "no_such_fact",
+        RuleError::NoSuchEffect => "no_such_effect",
     }
 }

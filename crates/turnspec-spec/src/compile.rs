@@ -43,59 +43,16 @@ pub fn load_str(path: &str, source: &str) -> Result<(Spec, Report), Report> {
 }
 
 /// Every key the schema knows, for "did you mean" hints.
+#[rustfmt::skip]
 const KNOWN_KEYS: &[&str] = &[
-    "game",
-    "name",
-    "edition",
-    "edition_date",
-    "source",
-    "rule",
-    "players",
-    "min",
-    "max",
-    "turn_order",
-    "terms",
-    "priority",
-    "stack",
-    "active_player",
-    "first",
-    "first_rule",
-    "after_action",
-    "after_action_rule",
-    "after_resolve",
-    "after_resolve_rule",
-    "pass_rule",
-    "close",
-    "close_rule",
-    "variants",
-    "facts",
-    "counters",
-    "timing",
-    "phase",
-    "description",
-    "default",
-    "reset",
-    "who",
-    "during",
-    "effect",
-    "limit",
-    "counter",
-    "require",
-    "if",
-    "explain",
-    "id",
-    "tags",
-    "counts_as",
-    "on_demand",
-    "skip",
-    "step",
-    "actions",
-    "priority_rule",
-    "sequence",
-    "repeat",
-    "window",
-    "answer",
-    "play",
+    "game", "name", "edition", "edition_date", "source", "rule", "players", "min", "max", "turn_order",
+    "terms", "priority", "stack", "active_player", "first", "first_rule", "after_action",
+    "after_action_rule", "after_resolve", "after_resolve_rule", "pass_rule", "close", "close_rule",
+    "variants", "facts", "counters", "timing", "phase", "description", "default", "reset", "who", "during",
+    "effect", "limit", "counter", "require", "if", "explain", "id", "tags", "counts_as", "on_demand",
+    "only_if", "skip", "step", "actions", "priority_rule", "sequence", "repeat", "window", "answer", "play",
+    "effects", "kind", "for", "phases", "turn", "after", "goto", "own_turn_only",
+    "own_turn_rule", "mana", "empties", "burn", "burn_rule", "ends_turn_effects",
 ];
 
 fn parse_raw(source: &str, diags: &mut Vec<Diagnostic>) -> Option<RawSpec> {
@@ -548,6 +505,7 @@ impl Ctx {
             }
             let rule = self.rule(p_raw.rule.as_ref());
             let skip = self.conditions(&p_raw.skip);
+            let only_if = p_raw.only_if.as_ref().and_then(|c| self.condition(c));
             phases.push(Phase {
                 id: p_raw.id.get_ref().clone(),
                 name: display_name(p_raw.name.as_ref(), &p_raw.id, "phase"),
@@ -559,6 +517,7 @@ impl Ctx {
                     .as_ref()
                     .map(|b| *b.get_ref())
                     .unwrap_or(false),
+                only_if,
                 skip,
                 first_step: StepId(0),
                 step_count: 0,
@@ -615,6 +574,7 @@ impl Ctx {
                         tags: Vec::new(),
                         phase: PhaseId(pi as u8),
                         implicit: true,
+                        only_if: None,
                         skip: Vec::new(),
                     },
                     step_id,
@@ -651,6 +611,7 @@ impl Ctx {
                     step_spans.push(span_of(&s_raw.id));
                     let rule = self.rule(s_raw.rule.as_ref());
                     let skip = self.conditions(&s_raw.skip);
+                    let only_if = s_raw.only_if.as_ref().and_then(|c| self.condition(c));
                     let step = self.step_body(
                         StepHeader {
                             id: s_raw.id.get_ref().clone(),
@@ -659,6 +620,7 @@ impl Ctx {
                             tags: s_raw.tags.iter().map(|t| t.get_ref().clone()).collect(),
                             phase: PhaseId(pi as u8),
                             implicit: false,
+                            only_if,
                             skip,
                         },
                         step_id,
@@ -700,6 +662,18 @@ impl Ctx {
             .map(|(i, _)| PhaseId(i as u8))
             .collect();
 
+        let mut effects = Vec::new();
+        for (key, e) in in_file_order(&raw.effects) {
+            if effects.len() == MAX_EFFECTS {
+                self.error("turnspec::too-many", span_of(&key), format!("more than {MAX_EFFECTS} effects"));
+                break;
+            }
+            if let Some(def) = self.effect(&key, e, &phases, &steps) {
+                effects.push(def);
+            }
+        }
+        let mana = self.mana(raw.mana.as_ref());
+
         self.check_structure(
             raw,
             &phases,
@@ -725,6 +699,8 @@ impl Ctx {
             std::mem::take(&mut self.counters),
             std::mem::take(&mut self.facts),
             std::mem::take(&mut self.variants),
+            effects,
+            mana,
             kinds,
             std::mem::take(&mut self.conditions),
             std::mem::take(&mut self.rules),
@@ -1030,6 +1006,139 @@ impl Ctx {
         }
     }
 
+    fn phase_ref(&mut self, name: &Text, phases: &[Phase]) -> Option<PhaseId> {
+        if let Some(i) = phases.iter().position(|p| p.id == *name.get_ref()) {
+            return Some(PhaseId(i as u8));
+        }
+        let known: Vec<&str> = phases.iter().map(|p| p.id.as_str()).collect();
+        let hint = suggest(name.get_ref(), &known).map(|s| format!("did you mean `{s}`?")).unwrap_or_else(|| format!("phases: {}", known.join(", ")));
+        self.error("turnspec::unknown-reference", span_of(name), format!("no phase named `{}`", name.get_ref()))
+            .labelled("referenced here")
+            .help = Some(hint);
+        None
+    }
+
+    fn step_ref(&mut self, name: &Text, steps: &[Step]) -> Option<StepId> {
+        if let Some(i) = steps.iter().position(|s| s.id == *name.get_ref()) {
+            return Some(StepId(i as u16));
+        }
+        let known: Vec<&str> = steps.iter().map(|s| s.id.as_str()).collect();
+        let hint = suggest(name.get_ref(), &known).map(|s| format!("did you mean `{s}`?")).unwrap_or_else(|| "name a step id (a step-less phase's id names its body)".into());
+        self.error("turnspec::unknown-reference", span_of(name), format!("no step named `{}`", name.get_ref()))
+            .labelled("referenced here")
+            .help = Some(hint);
+        None
+    }
+
+    fn effect(&mut self, key: &Text, e: &RawEffect, phases: &[Phase], steps: &[Step]) -> Option<EffectDef> {
+        let kind_name = self.choice(
+            Some(&e.kind),
+            "",
+            &[
+                ("extra_turn", "extra_turn"),
+                ("extra_phases", "extra_phases"),
+                ("extra_step", "extra_step"),
+                ("skip", "skip"),
+                ("end_turn", "end_turn"),
+                ("end_phase", "end_phase"),
+            ],
+            "effect kind",
+        );
+        let need = |ctx: &mut Ctx, what: &str| {
+            ctx.error("turnspec::missing", span_of(key), format!("effect `{}` ({kind_name}) needs `{what}`", key.get_ref()));
+        };
+        let kind = match kind_name {
+            "extra_turn" => {
+                let each = self.choice(e.target.as_ref(), false, &[("player", false), ("each_player", true)], "`for`");
+                EffectKind::ExtraTurn { each_player: each }
+            }
+            "extra_phases" => {
+                let Some(list) = &e.phases else {
+                    need(self, "phases = [...]");
+                    return None;
+                };
+                let ids: Vec<PhaseId> = list.get_ref().iter().filter_map(|p| self.phase_ref(p, phases)).collect();
+                if ids.is_empty() {
+                    need(self, "at least one phase in `phases`");
+                    return None;
+                }
+                EffectKind::ExtraPhases(ids)
+            }
+            "extra_step" => {
+                let Some(step) = &e.step else {
+                    need(self, "step");
+                    return None;
+                };
+                let step = self.step_ref(step, steps)?;
+                let after_phase = self.choice(e.after.as_ref(), false, &[("this_step", false), ("this_phase", true)], "`after`");
+                EffectKind::ExtraStep { step, after_phase }
+            }
+            "skip" => {
+                let target = match (&e.step, &e.phase, e.turn.as_ref().map(|t| *t.get_ref())) {
+                    (Some(s), None, None | Some(false)) => SkipTarget::Step(self.step_ref(s, steps)?),
+                    (None, Some(p), None | Some(false)) => SkipTarget::Phase(self.phase_ref(p, phases)?),
+                    (None, None, Some(true)) => SkipTarget::Turn,
+                    _ => {
+                        self.error("turnspec::effect", span_of(key), format!("skip effect `{}` needs exactly one of `step`, `phase` or `turn = true`", key.get_ref()));
+                        return None;
+                    }
+                };
+                EffectKind::Skip(target)
+            }
+            "end_turn" => {
+                let Some(goto) = &e.goto else {
+                    need(self, "goto = \"<step>\" (where the turn continues, e.g. the cleanup step)");
+                    return None;
+                };
+                let goto = self.step_ref(goto, steps)?;
+                if phases[steps[goto.index()].phase.index()].on_demand {
+                    self.error("turnspec::effect", span_of(e.goto.as_ref().expect("checked")), "`goto` of an end_turn effect must be a step of a regular phase");
+                }
+                EffectKind::EndTurn { goto }
+            }
+            "end_phase" => {
+                let Some(phase) = &e.phase else {
+                    need(self, "phase");
+                    return None;
+                };
+                let phase = self.phase_ref(phase, phases)?;
+                let goto = match &e.goto {
+                    Some(g) => {
+                        let g = self.step_ref(g, steps)?;
+                        if steps[g.index()].phase != phase {
+                            self.error("turnspec::effect", span_of(e.goto.as_ref().expect("checked")), "`goto` must be a step of the phase being ended");
+                        }
+                        Some(g)
+                    }
+                    None => None,
+                };
+                EffectKind::EndPhase { phase, goto }
+            }
+            _ => return None,
+        };
+        let own_turn_rule = self.rule(e.own_turn_rule.as_ref());
+        Some(EffectDef {
+            id: key.get_ref().clone(),
+            name: display_name(e.name.as_ref(), key, "effect"),
+            rule: self.rule(e.rule.as_ref()),
+            kind,
+            own_turn_only: e.own_turn_only.as_ref().is_some_and(|b| *b.get_ref()).then_some(own_turn_rule),
+        })
+    }
+
+    fn mana(&mut self, m: Option<&Spanned<RawMana>>) -> ManaRules {
+        let Some(m) = m else {
+            return ManaRules { empties: ManaEmpties::Step, rule: RuleRef::NONE, burn: false, burn_rule: RuleRef::NONE };
+        };
+        let m = m.get_ref();
+        ManaRules {
+            empties: self.choice(m.empties.as_ref(), ManaEmpties::Step, &[("step", ManaEmpties::Step), ("phase", ManaEmpties::Phase)], "`empties`"),
+            rule: self.rule(m.rule.as_ref()),
+            burn: m.burn.as_ref().is_some_and(|b| *b.get_ref()),
+            burn_rule: self.rule(m.burn_rule.as_ref()),
+        }
+    }
+
     fn counter_ref(&mut self, name: &Text) -> Option<CounterId> {
         if let Some(i) = self.counters.iter().position(|c| c.id == *name.get_ref()) {
             return Some(CounterId(i as u8));
@@ -1166,6 +1275,7 @@ impl Ctx {
                         answer_counter,
                         answer_max,
                         answer_play,
+                        ends_turn_effects: raw.ends_turn_effects.as_ref().is_some_and(|b| *b.get_ref()),
                     });
                 }
             }
@@ -1215,6 +1325,7 @@ impl Ctx {
             phase: header.phase,
             implicit: header.implicit,
             stages,
+            only_if: header.only_if,
             skip: header.skip,
             repeat,
             timing_mask: 0,
@@ -1222,6 +1333,9 @@ impl Ctx {
     }
 
     fn reject_action_keys(&mut self, raw: &RawStage) {
+        if let Some(e) = &raw.ends_turn_effects {
+            self.error("turnspec::unused-key", span_of(e), "a window takes no `ends_turn_effects`");
+        }
         if let Some(a) = &raw.answer {
             self.error(
                 "turnspec::unused-key",
@@ -1417,6 +1531,7 @@ struct StepHeader {
     tags: Vec<String>,
     phase: PhaseId,
     implicit: bool,
+    only_if: Option<CondId>,
     skip: Vec<Condition>,
 }
 

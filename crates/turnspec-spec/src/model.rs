@@ -15,6 +15,7 @@ pub const MAX_TIMING_CLASSES: usize = 32;
 pub const MAX_PHASE_KINDS: usize = 8;
 pub const MAX_PHASES: usize = 64;
 pub const MAX_STAGES_PER_STEP: usize = 32;
+pub const MAX_EFFECTS: usize = 64;
 
 macro_rules! index_type {
     ($(#[$m:meta])* $name:ident, $int:ty) => {
@@ -55,6 +56,11 @@ index_type!(
     u8
 );
 index_type!(CounterId, u8);
+index_type!(
+    /// A structural effect (extra turn, skip, end the turn...).
+    EffectId,
+    u8
+);
 index_type!(FactId, u8);
 index_type!(VariantId, u8);
 index_type!(
@@ -86,6 +92,8 @@ pub struct Spec {
     pub counters: Vec<Counter>,
     pub facts: Vec<Flag>,
     pub variants: Vec<Flag>,
+    pub effects: Vec<EffectDef>,
+    pub mana: ManaRules,
     /// Phase kinds (`counts_as`), for main-phase counting (505.1a).
     pub kinds: Vec<String>,
     pub conditions: Conditions,
@@ -152,6 +160,8 @@ pub struct Phase {
     pub kind: u8,
     /// Not part of the regular turn; only an action starts it.
     pub on_demand: bool,
+    /// Present in the turn only while this holds (no events otherwise).
+    pub only_if: Option<CondId>,
     pub skip: Vec<Condition>,
     pub first_step: StepId,
     pub step_count: u16,
@@ -182,6 +192,8 @@ pub struct Step {
     pub phase: PhaseId,
     pub implicit: bool,
     pub stages: Vec<Stage>,
+    /// Present in the phase only while this holds (no events otherwise).
+    pub only_if: Option<CondId>,
     pub skip: Vec<Condition>,
     /// Checked when the step ends: if true the same step begins again
     /// (514.3a cleanup loop, 510.4 second combat damage step).
@@ -209,6 +221,8 @@ pub struct TurnAction {
     pub answer_max: u16,
     /// A non-zero answer makes the active player play this timing class.
     pub answer_play: Option<TimingId>,
+    /// Performing this action ends "until end of turn" durations (514.2).
+    pub ends_turn_effects: bool,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -319,6 +333,8 @@ impl Spec {
         counters: Vec<Counter>,
         facts: Vec<Flag>,
         variants: Vec<Flag>,
+        effects: Vec<EffectDef>,
+        mana: ManaRules,
         kinds: Vec<String>,
         conditions: Conditions,
         rules: Vec<String>,
@@ -336,6 +352,8 @@ impl Spec {
             counters,
             facts,
             variants,
+            effects,
+            mana,
             kinds,
             conditions,
             rules,
@@ -361,6 +379,10 @@ impl Spec {
 
     pub fn window(&self, id: WindowId) -> &Window {
         &self.windows[id.index()]
+    }
+
+    pub fn effect(&self, id: EffectId) -> &EffectDef {
+        &self.effects[id.index()]
     }
 
     pub fn timing_class(&self, id: TimingId) -> &TimingClass {
@@ -412,10 +434,70 @@ impl Spec {
             .map(|i| FactId(i as u8))
     }
 
+    pub fn effect_by_id(&self, id: &str) -> Option<EffectId> {
+        self.effects.iter().position(|s| s.id == id).map(|i| EffectId(i as u8))
+    }
+
     pub fn variant_by_id(&self, id: &str) -> Option<VariantId> {
         self.variants
             .iter()
             .position(|s| s.id == id)
             .map(|i| VariantId(i as u8))
     }
+}
+
+/// A structural effect declared by the spec, applied by a host action.
+#[derive(Debug, Clone)]
+pub struct EffectDef {
+    pub id: String,
+    pub name: String,
+    pub rule: RuleRef,
+    pub kind: EffectKind,
+    /// Does nothing outside the player's own turn (500.10a); the rule cited.
+    pub own_turn_only: Option<RuleRef>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum EffectKind {
+    /// The player (or each player, added in APNAP order) takes an extra
+    /// turn after this one; the most recent is taken first (500.7).
+    ExtraTurn { each_player: bool },
+    /// These phases follow the current one, before any added earlier (500.8).
+    ExtraPhases(Vec<PhaseId>),
+    /// An extra step after the current step (500.9), or after the current
+    /// phase inside a phase of its own whose other steps are skipped (500.10).
+    ExtraStep { step: StepId, after_phase: bool },
+    /// The player's next such step, phase or turn is skipped; one begun
+    /// already is not affected (614.10, 614.10a).
+    Skip(SkipTarget),
+    /// Waiting triggers and the stack are removed and play continues at
+    /// `goto` (723.1; GA ENDPH 2).
+    EndTurn { goto: StepId },
+    /// The named phase, if it is the current one, ends now: at `goto` if
+    /// given (GA ENDPH 1.2), else the next phase (723.2).
+    EndPhase { phase: PhaseId, goto: Option<StepId> },
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum SkipTarget {
+    Step(StepId),
+    Phase(PhaseId),
+    Turn,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ManaEmpties {
+    /// At the end of each step and each phase (500.4).
+    Step,
+    /// Only at the end of each phase (pre-2009 300.3).
+    Phase,
+}
+
+#[derive(Debug, Clone, Copy)]
+pub struct ManaRules {
+    pub empties: ManaEmpties,
+    pub rule: RuleRef,
+    /// Unspent mana costs its owner that much life (pre-2009 mana burn).
+    pub burn: bool,
+    pub burn_rule: RuleRef,
 }

@@ -27,7 +27,47 @@ pub struct RawSpec {
     #[serde(default)]
     pub timing: BTreeMap<String, Spanned<RawTiming>>,
     #[serde(default)]
+    pub effects: BTreeMap<String, Spanned<RawEffect>>,
+    pub mana: Option<Spanned<RawMana>>,
+    #[serde(default)]
     pub phase: Vec<Spanned<RawPhase>>,
+}
+
+/// A structural effect a host or scenario can apply (an extra turn, an
+/// extra combat, "skip your next draw step", "end the turn").
+#[derive(Debug, Deserialize)]
+pub struct RawEffect {
+    pub kind: Text,
+    pub name: Option<Text>,
+    pub rule: Option<Text>,
+    pub description: Option<Text>,
+    /// `extra_turn`: `"player"` (default) or `"each_player"`.
+    #[serde(rename = "for")]
+    pub target: Option<Text>,
+    /// `extra_phases`: the phases to add after the current one, in order.
+    pub phases: Option<Spanned<Vec<Text>>>,
+    /// `extra_step` / `skip`: a step; `end_turn` / `end_phase`: where to go.
+    pub step: Option<Text>,
+    /// `skip` / `end_phase`: a phase.
+    pub phase: Option<Text>,
+    /// `skip`: the whole turn.
+    pub turn: Option<Spanned<bool>>,
+    /// `extra_step`: `"this_step"` (500.9) or `"this_phase"` (500.10).
+    pub after: Option<Text>,
+    /// `end_turn` / `end_phase`: the step to continue with.
+    pub goto: Option<Text>,
+    /// Only during the player's own turn ("you get", 500.10a).
+    pub own_turn_only: Option<Spanned<bool>>,
+    pub own_turn_rule: Option<Text>,
+}
+
+/// Mana pools: when they empty (500.4; pre-2009: 300.3) and mana burn.
+#[derive(Debug, Deserialize)]
+pub struct RawMana {
+    pub empties: Option<Text>,
+    pub rule: Option<Text>,
+    pub burn: Option<Spanned<bool>>,
+    pub burn_rule: Option<Text>,
 }
 
 /// A table of named entries (`[timing.sorcery]`) in file order, each name
@@ -145,6 +185,9 @@ pub struct RawPhase {
     pub tags: Vec<Text>,
     pub counts_as: Option<Text>,
     pub on_demand: Option<Spanned<bool>>,
+    /// The phase is part of the turn only while this holds; otherwise it is
+    /// left out silently (unlike `skip`, which reports the skip).
+    pub only_if: Option<Text>,
     #[serde(default)]
     pub skip: Vec<Spanned<RawWhen>>,
     #[serde(default)]
@@ -164,6 +207,7 @@ pub struct RawStep {
     pub rule: Option<Text>,
     #[serde(default)]
     pub tags: Vec<Text>,
+    pub only_if: Option<Text>,
     #[serde(default)]
     pub skip: Vec<Spanned<RawWhen>>,
     pub actions: Option<Spanned<Vec<Spanned<RawStage>>>>,
@@ -214,6 +258,8 @@ pub struct RawStage {
     #[serde(rename = "if")]
     pub condition: Option<Text>,
     pub answer: Option<Spanned<RawAnswer>>,
+    /// This action ends "until end of turn" effects (514.2; GA END 3).
+    pub ends_turn_effects: Option<Spanned<bool>>,
 }
 
 /// How the host answers a turn-based action hook.
