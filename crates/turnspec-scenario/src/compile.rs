@@ -8,10 +8,18 @@ use toml::Spanned;
 use turnspec_engine::{GameOptions, PlayerId, Scope, StartAt};
 use turnspec_spec::compile::suggest;
 use turnspec_spec::{
-    CounterId, Diagnostic, EffectId, FactId, PhaseId, Report, Spec, StepId, TimingId, TurnActionId, VariantId,
+    CounterId, Diagnostic, EffectId, FactId, PhaseId, Report, Spec, StepId, TimingId, TurnActionId,
+    VariantId,
 };
 
 use crate::raw::*;
+
+/// Triggers a scripted hook reports: controller (default: the active
+/// player) and label.
+pub type ScriptedTriggers = Vec<(Option<PlayerId>, u32)>;
+
+/// Finds a spec by the path a scenario names; returns it and the path used.
+pub type SpecLoader<'a> = dyn FnMut(&str) -> Result<(Arc<Spec>, String), String> + 'a;
 
 /// A loaded scenario, ready to run.
 #[derive(Debug, Clone)]
@@ -61,19 +69,33 @@ pub enum Step {
         fact: FactId,
         value: bool,
     },
-    Effect { effect: EffectId, player: Option<PlayerId> },
+    Effect {
+        effect: EffectId,
+        player: Option<PlayerId>,
+    },
     Leave(PlayerId),
-    Delay { controller: Option<PlayerId>, label: u32, at: Place, own_turn: bool },
-    Until { label: u32, scope: Scope },
-    AddMana { player: PlayerId, amount: u16 },
+    Delay {
+        controller: Option<PlayerId>,
+        label: u32,
+        at: Place,
+        own_turn: bool,
+    },
+    Until {
+        label: u32,
+        scope: Scope,
+    },
+    AddMana {
+        player: PlayerId,
+        amount: u16,
+    },
     Answer {
         action: TurnActionId,
         value: u16,
-        triggers: Vec<(Option<PlayerId>, u32)>,
+        triggers: ScriptedTriggers,
     },
     OnBegin {
         step: StepId,
-        triggers: Vec<(Option<PlayerId>, u32)>,
+        triggers: ScriptedTriggers,
     },
     Expect(Expect),
     ExpectIllegal {
@@ -127,11 +149,7 @@ pub const KNOWN_KEYS: &[&str] = &[
 /// Parses a scenario file and resolves it against its spec. `load_spec`
 /// receives the spec path as written (relative to the scenario file) and
 /// returns the compiled spec and the path it used, or a message.
-pub fn load(
-    path: &str,
-    source: &str,
-    load_spec: &mut dyn FnMut(&str) -> Result<(Arc<Spec>, String), String>,
-) -> Result<Scenario, Report> {
+pub fn load(path: &str, source: &str, load_spec: &mut SpecLoader<'_>) -> Result<Scenario, Report> {
     let mut report = Report {
         path: path.to_string(),
         source: Arc::from(source),
@@ -394,7 +412,7 @@ impl Resolver<'_> {
         Some(n)
     }
 
-    fn triggers(&mut self, list: &[Text], by: Option<PlayerId>) -> Vec<(Option<PlayerId>, u32)> {
+    fn triggers(&mut self, list: &[Text], by: Option<PlayerId>) -> ScriptedTriggers {
         list.iter().map(|t| (by, self.label(Some(t)))).collect()
     }
 
@@ -618,7 +636,12 @@ impl Resolver<'_> {
         }
         if let Some(name) = &r.effect {
             let spec = self.spec;
-            let effect = self.lookup(name, "effect", spec.effects.iter().map(|s| s.id.as_str()).collect(), |n| spec.effect_by_id(n))?;
+            let effect = self.lookup(
+                name,
+                "effect",
+                spec.effects.iter().map(|s| s.id.as_str()).collect(),
+                |n| spec.effect_by_id(n),
+            )?;
             return Some(Step::Effect { effect, player: by });
         }
         if let Some(p) = &r.leave {
@@ -626,13 +649,22 @@ impl Resolver<'_> {
         }
         if let Some(label) = &r.delay {
             let Some(at) = &r.at else {
-                self.diags.push(Diagnostic::error("scenario::entry", label.span(), "`delay` needs `at = \"<phase or step>\"`"));
+                self.diags.push(Diagnostic::error(
+                    "scenario::entry",
+                    label.span(),
+                    "`delay` needs `at = \"<phase or step>\"`",
+                ));
                 return None;
             };
             let at = self.place(at)?;
             let label = self.label(Some(label));
             let own_turn = r.own_turn.as_ref().is_some_and(|b| *b.get_ref());
-            return Some(Step::Delay { controller: by, label, at, own_turn });
+            return Some(Step::Delay {
+                controller: by,
+                label,
+                at,
+                own_turn,
+            });
         }
         if let Some(label) = &r.until {
             let scope = match r.scope.as_ref().map(|s| s.get_ref().as_str()) {
@@ -642,7 +674,12 @@ impl Resolver<'_> {
                 Some(other) => {
                     let span = r.scope.as_ref().map(|s| s.span()).unwrap_or(label.span());
                     self.diags.push(
-                        Diagnostic::error("scenario::bad-value", span, format!("unknown scope `{other}`")).help("scopes: step, phase, turn"),
+                        Diagnostic::error(
+                            "scenario::bad-value",
+                            span,
+                            format!("unknown scope `{other}`"),
+                        )
+                        .help("scopes: step, phase, turn"),
                     );
                     return None;
                 }
@@ -652,7 +689,11 @@ impl Resolver<'_> {
         }
         if let Some(p) = &r.add_mana {
             let player = self.player(p, players)?;
-            let amount = r.value.as_ref().and_then(|v| self.number(v, u16::MAX as i64, "mana")).unwrap_or(1) as u16;
+            let amount = r
+                .value
+                .as_ref()
+                .and_then(|v| self.number(v, u16::MAX as i64, "mana"))
+                .unwrap_or(1) as u16;
             return Some(Step::AddMana { player, amount });
         }
         if let Some(f) = &r.set_fact {
@@ -750,7 +791,12 @@ impl Resolver<'_> {
             ));
         }
         if let Some(list) = &r.expect_includes {
-            return Some(Step::ExpectIncludes(list.get_ref().iter().map(|s| normalise(s.get_ref())).collect()));
+            return Some(Step::ExpectIncludes(
+                list.get_ref()
+                    .iter()
+                    .map(|s| normalise(s.get_ref()))
+                    .collect(),
+            ));
         }
         if let Some(list) = &r.expect_trace {
             return Some(Step::ExpectTrace(

@@ -7,15 +7,15 @@ use turnspec_engine::{
 use turnspec_spec::{StepId, TurnActionId, diag::line_col};
 use turnspec_trace::{compact, is_end};
 
-use crate::compile::{Expect, Illegal, Place, Scenario, Step};
+use crate::compile::{Expect, Illegal, Place, Scenario, ScriptedTriggers, Step};
 
 /// Answers hooks from the script: queued answers first, then standing ones,
 /// then 0.
 #[derive(Default)]
 struct ScriptedHost {
-    queued: Vec<(TurnActionId, u16, Vec<(Option<PlayerId>, u32)>)>,
+    queued: Vec<(TurnActionId, u16, ScriptedTriggers)>,
     standing: Vec<(TurnActionId, u16)>,
-    on_begin: Vec<(StepId, Vec<(Option<PlayerId>, u32)>)>,
+    on_begin: Vec<(StepId, ScriptedTriggers)>,
 }
 
 impl Host for ScriptedHost {
@@ -317,26 +317,48 @@ impl Runner<'_, '_> {
             }
             Step::Effect { effect, player } => {
                 let player = player.unwrap_or(self.game.active_player());
-                self.apply(Action::Effect { effect: *effect, player })
-                    .map_err(|e| fail(format!("the effect was refused: {}", self.describe(&e))))?;
+                self.apply(Action::Effect {
+                    effect: *effect,
+                    player,
+                })
+                .map_err(|e| fail(format!("the effect was refused: {}", self.describe(&e))))?;
             }
             Step::Leave(player) => {
-                self.apply(Action::Leave { player: *player }).map_err(|e| fail(self.describe(&e)))?;
+                self.apply(Action::Leave { player: *player })
+                    .map_err(|e| fail(self.describe(&e)))?;
             }
-            Step::Delay { controller, label, at, own_turn } => {
+            Step::Delay {
+                controller,
+                label,
+                at,
+                own_turn,
+            } => {
                 let controller = controller.unwrap_or(self.game.active_player());
                 let at = match at {
                     Place::Phase(p) => turnspec_engine::Place::Phase(*p),
                     Place::Step(s) => turnspec_engine::Place::Step(*s),
                 };
-                self.apply(Action::Delay { controller, label: *label, at, own_turn: *own_turn })
-                    .map_err(|e| fail(self.describe(&e)))?;
+                self.apply(Action::Delay {
+                    controller,
+                    label: *label,
+                    at,
+                    own_turn: *own_turn,
+                })
+                .map_err(|e| fail(self.describe(&e)))?;
             }
             Step::Until { label, scope } => {
-                self.apply(Action::Until { label: *label, scope: *scope }).map_err(|e| fail(self.describe(&e)))?;
+                self.apply(Action::Until {
+                    label: *label,
+                    scope: *scope,
+                })
+                .map_err(|e| fail(self.describe(&e)))?;
             }
             Step::AddMana { player, amount } => {
-                self.apply(Action::AddMana { player: *player, amount: *amount }).map_err(|e| fail(self.describe(&e)))?;
+                self.apply(Action::AddMana {
+                    player: *player,
+                    amount: *amount,
+                })
+                .map_err(|e| fail(self.describe(&e)))?;
             }
             Step::SetFact { fact, value } => {
                 self.apply(Action::SetFact {
@@ -411,7 +433,10 @@ impl Runner<'_, '_> {
                         Some(j) => at += j + 1,
                         None => {
                             return Err((
-                                format!("`{line}` (expected line {}) did not happen after the lines before it", i + 1),
+                                format!(
+                                    "`{line}` (expected line {}) did not happen after the lines before it",
+                                    i + 1
+                                ),
                                 expected.clone(),
                                 actual,
                             ));

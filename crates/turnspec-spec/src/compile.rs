@@ -170,7 +170,7 @@ fn locate(table: &Spanned<toml::de::DeTable<'_>>, path: &[PathPart]) -> (Range<u
                 let Some(DeValue::Array(arr)) = current else {
                     break;
                 };
-                let Some(v) = arr.iter().nth(*idx) else { break };
+                let Some(v) = arr.get(*idx) else { break };
                 span = v.span();
                 current = Some(v.get_ref());
             }
@@ -645,8 +645,7 @@ impl Ctx {
                     || t.during.iter().any(|d| {
                         *d == step.id
                             || step.tags.contains(d)
-                            || (*d == phase.id && !step.implicit)
-                            || (*d == phase.id)
+                            || *d == phase.id
                             || phase.tags.contains(d)
                     });
                 if matches {
@@ -665,7 +664,11 @@ impl Ctx {
         let mut effects = Vec::new();
         for (key, e) in in_file_order(&raw.effects) {
             if effects.len() == MAX_EFFECTS {
-                self.error("turnspec::too-many", span_of(&key), format!("more than {MAX_EFFECTS} effects"));
+                self.error(
+                    "turnspec::too-many",
+                    span_of(&key),
+                    format!("more than {MAX_EFFECTS} effects"),
+                );
                 break;
             }
             if let Some(def) = self.effect(&key, e, &phases, &steps) {
@@ -953,10 +956,10 @@ impl Ctx {
             }
             _ => Effect::Stack,
         };
-        if t.phase.is_some() && !matches!(effect_name, "start_phase") {
+        if let Some(phase) = t.phase.as_ref().filter(|_| effect_name != "start_phase") {
             self.error(
                 "turnspec::unused-key",
-                span_of(t.phase.as_ref().expect("checked")),
+                span_of(phase),
                 "`phase` is only used with `effect = \"start_phase\"`",
             );
         }
@@ -1011,10 +1014,16 @@ impl Ctx {
             return Some(PhaseId(i as u8));
         }
         let known: Vec<&str> = phases.iter().map(|p| p.id.as_str()).collect();
-        let hint = suggest(name.get_ref(), &known).map(|s| format!("did you mean `{s}`?")).unwrap_or_else(|| format!("phases: {}", known.join(", ")));
-        self.error("turnspec::unknown-reference", span_of(name), format!("no phase named `{}`", name.get_ref()))
-            .labelled("referenced here")
-            .help = Some(hint);
+        let hint = suggest(name.get_ref(), &known)
+            .map(|s| format!("did you mean `{s}`?"))
+            .unwrap_or_else(|| format!("phases: {}", known.join(", ")));
+        self.error(
+            "turnspec::unknown-reference",
+            span_of(name),
+            format!("no phase named `{}`", name.get_ref()),
+        )
+        .labelled("referenced here")
+        .help = Some(hint);
         None
     }
 
@@ -1023,14 +1032,26 @@ impl Ctx {
             return Some(StepId(i as u16));
         }
         let known: Vec<&str> = steps.iter().map(|s| s.id.as_str()).collect();
-        let hint = suggest(name.get_ref(), &known).map(|s| format!("did you mean `{s}`?")).unwrap_or_else(|| "name a step id (a step-less phase's id names its body)".into());
-        self.error("turnspec::unknown-reference", span_of(name), format!("no step named `{}`", name.get_ref()))
-            .labelled("referenced here")
-            .help = Some(hint);
+        let hint = suggest(name.get_ref(), &known)
+            .map(|s| format!("did you mean `{s}`?"))
+            .unwrap_or_else(|| "name a step id (a step-less phase's id names its body)".into());
+        self.error(
+            "turnspec::unknown-reference",
+            span_of(name),
+            format!("no step named `{}`", name.get_ref()),
+        )
+        .labelled("referenced here")
+        .help = Some(hint);
         None
     }
 
-    fn effect(&mut self, key: &Text, e: &RawEffect, phases: &[Phase], steps: &[Step]) -> Option<EffectDef> {
+    fn effect(
+        &mut self,
+        key: &Text,
+        e: &RawEffect,
+        phases: &[Phase],
+        steps: &[Step],
+    ) -> Option<EffectDef> {
         let kind_name = self.choice(
             Some(&e.kind),
             "",
@@ -1045,11 +1066,20 @@ impl Ctx {
             "effect kind",
         );
         let need = |ctx: &mut Ctx, what: &str| {
-            ctx.error("turnspec::missing", span_of(key), format!("effect `{}` ({kind_name}) needs `{what}`", key.get_ref()));
+            ctx.error(
+                "turnspec::missing",
+                span_of(key),
+                format!("effect `{}` ({kind_name}) needs `{what}`", key.get_ref()),
+            );
         };
         let kind = match kind_name {
             "extra_turn" => {
-                let each = self.choice(e.target.as_ref(), false, &[("player", false), ("each_player", true)], "`for`");
+                let each = self.choice(
+                    e.target.as_ref(),
+                    false,
+                    &[("player", false), ("each_player", true)],
+                    "`for`",
+                );
                 EffectKind::ExtraTurn { each_player: each }
             }
             "extra_phases" => {
@@ -1057,7 +1087,11 @@ impl Ctx {
                     need(self, "phases = [...]");
                     return None;
                 };
-                let ids: Vec<PhaseId> = list.get_ref().iter().filter_map(|p| self.phase_ref(p, phases)).collect();
+                let ids: Vec<PhaseId> = list
+                    .get_ref()
+                    .iter()
+                    .filter_map(|p| self.phase_ref(p, phases))
+                    .collect();
                 if ids.is_empty() {
                     need(self, "at least one phase in `phases`");
                     return None;
@@ -1070,13 +1104,22 @@ impl Ctx {
                     return None;
                 };
                 let step = self.step_ref(step, steps)?;
-                let after_phase = self.choice(e.after.as_ref(), false, &[("this_step", false), ("this_phase", true)], "`after`");
+                let after_phase = self.choice(
+                    e.after.as_ref(),
+                    false,
+                    &[("this_step", false), ("this_phase", true)],
+                    "`after`",
+                );
                 EffectKind::ExtraStep { step, after_phase }
             }
             "skip" => {
                 let target = match (&e.step, &e.phase, e.turn.as_ref().map(|t| *t.get_ref())) {
-                    (Some(s), None, None | Some(false)) => SkipTarget::Step(self.step_ref(s, steps)?),
-                    (None, Some(p), None | Some(false)) => SkipTarget::Phase(self.phase_ref(p, phases)?),
+                    (Some(s), None, None | Some(false)) => {
+                        SkipTarget::Step(self.step_ref(s, steps)?)
+                    }
+                    (None, Some(p), None | Some(false)) => {
+                        SkipTarget::Phase(self.phase_ref(p, phases)?)
+                    }
                     (None, None, Some(true)) => SkipTarget::Turn,
                     _ => {
                         self.error("turnspec::effect", span_of(key), format!("skip effect `{}` needs exactly one of `step`, `phase` or `turn = true`", key.get_ref()));
@@ -1087,12 +1130,19 @@ impl Ctx {
             }
             "end_turn" => {
                 let Some(goto) = &e.goto else {
-                    need(self, "goto = \"<step>\" (where the turn continues, e.g. the cleanup step)");
+                    need(
+                        self,
+                        "goto = \"<step>\" (where the turn continues, e.g. the cleanup step)",
+                    );
                     return None;
                 };
                 let goto = self.step_ref(goto, steps)?;
                 if phases[steps[goto.index()].phase.index()].on_demand {
-                    self.error("turnspec::effect", span_of(e.goto.as_ref().expect("checked")), "`goto` of an end_turn effect must be a step of a regular phase");
+                    self.error(
+                        "turnspec::effect",
+                        span_of(e.goto.as_ref().expect("checked")),
+                        "`goto` of an end_turn effect must be a step of a regular phase",
+                    );
                 }
                 EffectKind::EndTurn { goto }
             }
@@ -1106,7 +1156,11 @@ impl Ctx {
                     Some(g) => {
                         let g = self.step_ref(g, steps)?;
                         if steps[g.index()].phase != phase {
-                            self.error("turnspec::effect", span_of(e.goto.as_ref().expect("checked")), "`goto` must be a step of the phase being ended");
+                            self.error(
+                                "turnspec::effect",
+                                span_of(e.goto.as_ref().expect("checked")),
+                                "`goto` must be a step of the phase being ended",
+                            );
                         }
                         Some(g)
                     }
@@ -1122,17 +1176,31 @@ impl Ctx {
             name: display_name(e.name.as_ref(), key, "effect"),
             rule: self.rule(e.rule.as_ref()),
             kind,
-            own_turn_only: e.own_turn_only.as_ref().is_some_and(|b| *b.get_ref()).then_some(own_turn_rule),
+            own_turn_only: e
+                .own_turn_only
+                .as_ref()
+                .is_some_and(|b| *b.get_ref())
+                .then_some(own_turn_rule),
         })
     }
 
     fn mana(&mut self, m: Option<&Spanned<RawMana>>) -> ManaRules {
         let Some(m) = m else {
-            return ManaRules { empties: ManaEmpties::Step, rule: RuleRef::NONE, burn: false, burn_rule: RuleRef::NONE };
+            return ManaRules {
+                empties: ManaEmpties::Step,
+                rule: RuleRef::NONE,
+                burn: false,
+                burn_rule: RuleRef::NONE,
+            };
         };
         let m = m.get_ref();
         ManaRules {
-            empties: self.choice(m.empties.as_ref(), ManaEmpties::Step, &[("step", ManaEmpties::Step), ("phase", ManaEmpties::Phase)], "`empties`"),
+            empties: self.choice(
+                m.empties.as_ref(),
+                ManaEmpties::Step,
+                &[("step", ManaEmpties::Step), ("phase", ManaEmpties::Phase)],
+                "`empties`",
+            ),
             rule: self.rule(m.rule.as_ref()),
             burn: m.burn.as_ref().is_some_and(|b| *b.get_ref()),
             burn_rule: self.rule(m.burn_rule.as_ref()),
@@ -1275,7 +1343,10 @@ impl Ctx {
                         answer_counter,
                         answer_max,
                         answer_play,
-                        ends_turn_effects: raw.ends_turn_effects.as_ref().is_some_and(|b| *b.get_ref()),
+                        ends_turn_effects: raw
+                            .ends_turn_effects
+                            .as_ref()
+                            .is_some_and(|b| *b.get_ref()),
                     });
                 }
             }
@@ -1334,7 +1405,11 @@ impl Ctx {
 
     fn reject_action_keys(&mut self, raw: &RawStage) {
         if let Some(e) = &raw.ends_turn_effects {
-            self.error("turnspec::unused-key", span_of(e), "a window takes no `ends_turn_effects`");
+            self.error(
+                "turnspec::unused-key",
+                span_of(e),
+                "a window takes no `ends_turn_effects`",
+            );
         }
         if let Some(a) = &raw.answer {
             self.error(

@@ -435,7 +435,10 @@ impl Spec {
     }
 
     pub fn effect_by_id(&self, id: &str) -> Option<EffectId> {
-        self.effects.iter().position(|s| s.id == id).map(|i| EffectId(i as u8))
+        self.effects
+            .iter()
+            .position(|s| s.id == id)
+            .map(|i| EffectId(i as u8))
     }
 
     pub fn variant_by_id(&self, id: &str) -> Option<VariantId> {
@@ -475,7 +478,10 @@ pub enum EffectKind {
     EndTurn { goto: StepId },
     /// The named phase, if it is the current one, ends now: at `goto` if
     /// given (GA ENDPH 1.2), else the next phase (723.2).
-    EndPhase { phase: PhaseId, goto: Option<StepId> },
+    EndPhase {
+        phase: PhaseId,
+        goto: Option<StepId>,
+    },
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
