@@ -75,17 +75,31 @@ pub enum Event {
     /// A structural effect was applied for `player`; `applied` is false when
     /// it did nothing (another player's turn for a "you get" effect, 500.10a;
     /// ending a phase that is not the current one, 723.2g).
-    EffectApplied { effect: EffectId, player: PlayerId, applied: bool },
+    EffectApplied {
+        effect: EffectId,
+        player: PlayerId,
+        applied: bool,
+    },
     /// An object left the stack without resolving (ending the turn or a
     /// phase, 723.1b; a player leaving, 800.4a).
-    Removed { object: StackObject },
+    Removed {
+        object: StackObject,
+    },
     /// A player left the game (800.4).
-    Left { player: PlayerId },
+    Left {
+        player: PlayerId,
+    },
     /// An effect with a duration ended (500.5, 514.2).
-    Expired { label: u32 },
+    Expired {
+        label: u32,
+    },
     /// Unspent mana left a pool (500.4); with `burn`, its owner loses that
     /// much life (pre-2009 300.3).
-    ManaEmptied { player: PlayerId, amount: u16, burn: bool },
+    ManaEmptied {
+        player: PlayerId,
+        amount: u16,
+        burn: bool,
+    },
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]

@@ -7,16 +7,16 @@
 //! knows any game.
 
 use turnspec_spec::{
-    Condition, EffectId, EffectKind, Effect, Holder, MAX_PHASE_KINDS, ManaEmpties, PhaseId, RuleRef, SkipTarget,
-    Stage, StepId, TimingId, TurnActionId, TurnOrder, WindowId, WindowMode,
+    Condition, Effect, EffectId, EffectKind, Holder, MAX_PHASE_KINDS, ManaEmpties, PhaseId,
+    RuleRef, SkipTarget, Stage, StepId, TimingId, TurnActionId, TurnOrder, WindowId, WindowMode,
 };
 
 use crate::event::{Because, Event, EventSink, Skipped};
 use crate::game::Game;
 use crate::host::{HookContext, Host, Triggers};
 use crate::state::{
-    Delayed, Duration, MAX_NESTING, Modifiers, ObjectKind, Place, PlayerId, Point, ReturnPoint, Scope, SkipEntry,
-    StackObject, Status, Upcoming,
+    Delayed, Duration, MAX_NESTING, Modifiers, ObjectKind, Place, PlayerId, Point, ReturnPoint,
+    Scope, SkipEntry, StackObject, Status, Upcoming,
 };
 
 /// A run of the machine gives up after this many moves with no decision,
@@ -24,7 +24,12 @@ use crate::state::{
 const STALL_BUDGET: u32 = 1_000_000;
 
 impl Game<'_> {
-    pub(crate) fn pass<H: Host, S: EventSink>(&mut self, player: PlayerId, host: &mut H, sink: &mut S) {
+    pub(crate) fn pass<H: Host, S: EventSink>(
+        &mut self,
+        player: PlayerId,
+        host: &mut H,
+        sink: &mut S,
+    ) {
         sink.event(Event::Passed { player });
         self.state.passes += 1;
         if self.state.passes < self.state.players_in() {
@@ -37,7 +42,12 @@ impl Game<'_> {
 
     /// Everyone passed in succession: resolve the top object, or close the
     /// window (117.4, 500.2).
-    fn round_complete<H: Host, S: EventSink>(&mut self, last: PlayerId, host: &mut H, sink: &mut S) {
+    fn round_complete<H: Host, S: EventSink>(
+        &mut self,
+        last: PlayerId,
+        host: &mut H,
+        sink: &mut S,
+    ) {
         self.state.passes = 0;
         match self.state.stack.pop() {
             Some(object) => {
@@ -69,19 +79,31 @@ impl Game<'_> {
         self.state.passes = 0;
         match tc.effect {
             Effect::Stack => {
-                let object = StackObject { controller: player, kind: ObjectKind::Play(timing), label };
+                let object = StackObject {
+                    controller: player,
+                    kind: ObjectKind::Play(timing),
+                    label,
+                };
                 self.state.stack.push(object);
                 sink.event(Event::Pushed { object });
                 let to = self.holder_for(self.spec.priority.after_action, player);
                 self.give_priority(to, Because::Acted, sink);
             }
             Effect::Special => {
-                sink.event(Event::SpecialAction { player, timing, label });
+                sink.event(Event::SpecialAction {
+                    player,
+                    timing,
+                    label,
+                });
                 let to = self.holder_for(self.spec.priority.after_action, player);
                 self.give_priority(to, Because::Acted, sink);
             }
             Effect::StartPhase(phase) => {
-                sink.event(Event::SpecialAction { player, timing, label });
+                sink.event(Event::SpecialAction {
+                    player,
+                    timing,
+                    label,
+                });
                 if (self.state.returns_len as usize) < MAX_NESTING {
                     let s = &mut self.state;
                     s.returns[s.returns_len as usize] = ReturnPoint {
@@ -116,7 +138,11 @@ impl Game<'_> {
 
     /// The active player, or the next player still in the game (800.4j).
     pub(crate) fn first_holder(&self) -> PlayerId {
-        if self.state.is_in(self.state.active) { self.state.active } else { self.next_in_game(self.state.active) }
+        if self.state.is_in(self.state.active) {
+            self.state.active
+        } else {
+            self.next_in_game(self.state.active)
+        }
     }
 
     pub(crate) fn next_in_game(&self, from: PlayerId) -> PlayerId {
@@ -138,7 +164,11 @@ impl Game<'_> {
             Some(Stage::Window(w)) => w,
             _ => WindowId(0),
         };
-        sink.event(Event::PriorityGiven { player, window, because });
+        sink.event(Event::PriorityGiven {
+            player,
+            window,
+            because,
+        });
     }
 
     /// Waiting triggers go on the stack the active player's first, so they
@@ -153,7 +183,8 @@ impl Game<'_> {
         // Stable insertion sort by APNAP distance: no allocation.
         for i in 1..s.waiting.len() {
             let mut j = i;
-            while j > 0 && distance(s.waiting[j - 1].controller) > distance(s.waiting[j].controller) {
+            while j > 0 && distance(s.waiting[j - 1].controller) > distance(s.waiting[j].controller)
+            {
                 s.waiting.swap(j - 1, j);
                 j -= 1;
             }
@@ -217,7 +248,10 @@ impl Game<'_> {
                         continue;
                     }
                     if let Some(rule) = self.take_skip(SkipTarget::Turn) {
-                        sink.event(Event::Skipped { skipped: Skipped::Turn(self.state.active), rule });
+                        sink.event(Event::Skipped {
+                            skipped: Skipped::Turn(self.state.active),
+                            rule,
+                        });
                         self.next_turn_player();
                         continue;
                     }
@@ -232,7 +266,10 @@ impl Game<'_> {
                     s.returns_len = 0;
                     let mask = self.masks.turn;
                     self.reset_counters(mask);
-                    sink.event(Event::TurnBegan { turn: self.state.turn, player: self.state.active });
+                    sink.event(Event::TurnBegan {
+                        turn: self.state.turn,
+                        player: self.state.active,
+                    });
                     match spec.turn.first() {
                         Some(p) => {
                             self.state.phase = *p;
@@ -244,24 +281,35 @@ impl Game<'_> {
                 Point::PhaseStart => {
                     let phase_id = self.state.phase;
                     let phase = spec.phase(phase_id);
-                    if phase.only_if.is_some_and(|c| !spec.conditions.eval(c, self)) {
+                    if phase
+                        .only_if
+                        .is_some_and(|c| !spec.conditions.eval(c, self))
+                    {
                         self.state.start_step = None;
                         self.after_phase();
                         continue;
                     }
                     let kind = phase.kind as usize;
                     self.state.kind_counts[kind] = self.state.kind_counts[kind].saturating_add(1);
-                    let skip = self.skip_rule(&phase.skip).or_else(|| self.take_skip(SkipTarget::Phase(phase_id)));
+                    let skip = self
+                        .skip_rule(&phase.skip)
+                        .or_else(|| self.take_skip(SkipTarget::Phase(phase_id)));
                     if let Some(rule) = skip {
                         self.state.kind_counts[kind] -= 1;
                         self.state.start_step = None;
-                        sink.event(Event::Skipped { skipped: Skipped::Phase(phase_id), rule });
+                        sink.event(Event::Skipped {
+                            skipped: Skipped::Phase(phase_id),
+                            rule,
+                        });
                         self.after_phase();
                         continue;
                     }
                     let mask = self.masks.phase;
                     self.reset_counters(mask);
-                    sink.event(Event::PhaseBegan { phase: phase_id, number: self.state.kind_counts[kind] });
+                    sink.event(Event::PhaseBegan {
+                        phase: phase_id,
+                        number: self.state.kind_counts[kind],
+                    });
                     self.fire_delayed(Place::Phase(phase_id));
                     let first = self.state.start_step.take().unwrap_or(phase.first_step);
                     self.state.step = first;
@@ -280,11 +328,18 @@ impl Game<'_> {
                         Some((only, rule)) if only != step_id => Some(rule),
                         _ => None,
                     };
-                    let skip = only
-                        .or_else(|| self.skip_rule(&step.skip))
-                        .or_else(|| if step.implicit { None } else { self.take_skip(SkipTarget::Step(step_id)) });
+                    let skip = only.or_else(|| self.skip_rule(&step.skip)).or_else(|| {
+                        if step.implicit {
+                            None
+                        } else {
+                            self.take_skip(SkipTarget::Step(step_id))
+                        }
+                    });
                     if let Some(rule) = skip {
-                        sink.event(Event::Skipped { skipped: Skipped::Step(step_id), rule });
+                        sink.event(Event::Skipped {
+                            skipped: Skipped::Step(step_id),
+                            rule,
+                        });
                         self.after_step();
                         continue;
                     }
@@ -293,11 +348,19 @@ impl Game<'_> {
                     self.state.window_opened = false;
                     self.state.stage = 0;
                     if !step.implicit {
-                        sink.event(Event::StepBegan { step: step_id, repeat: self.state.repeat });
+                        sink.event(Event::StepBegan {
+                            step: step_id,
+                            repeat: self.state.repeat,
+                        });
                         self.fire_delayed(Place::Step(step_id));
                     }
                     let ctx = self.hook_context();
-                    host.step_began(&ctx, &mut Triggers { waiting: &mut self.state.waiting });
+                    host.step_began(
+                        &ctx,
+                        &mut Triggers {
+                            waiting: &mut self.state.waiting,
+                        },
+                    );
                     self.state.point = Point::Stage;
                 }
                 Point::Stage => {
@@ -336,7 +399,9 @@ impl Game<'_> {
                         None => false,
                     };
                     if !step.implicit {
-                        sink.event(Event::StepEnded { step: self.state.step });
+                        sink.event(Event::StepEnded {
+                            step: self.state.step,
+                        });
                     }
                     self.end_of(Scope::Step, sink);
                     if again {
@@ -347,7 +412,9 @@ impl Game<'_> {
                     }
                 }
                 Point::PhaseEnd => {
-                    sink.event(Event::PhaseEnded { phase: self.state.phase });
+                    sink.event(Event::PhaseEnded {
+                        phase: self.state.phase,
+                    });
                     self.end_of(Scope::Phase, sink);
                     self.after_phase();
                 }
@@ -359,7 +426,10 @@ impl Game<'_> {
                     return;
                 }
                 Point::TurnEnd => {
-                    sink.event(Event::TurnEnded { turn: self.state.turn, player: self.state.active });
+                    sink.event(Event::TurnEnded {
+                        turn: self.state.turn,
+                        player: self.state.active,
+                    });
                     self.end_of(Scope::Turn, sink);
                     self.next_turn_player();
                 }
@@ -376,7 +446,15 @@ impl Game<'_> {
             }
         }
         let ctx = self.hook_context();
-        let answer = host.turn_action(&ctx, id, &mut Triggers { waiting: &mut self.state.waiting }).min(action.answer_max);
+        let answer = host
+            .turn_action(
+                &ctx,
+                id,
+                &mut Triggers {
+                    waiting: &mut self.state.waiting,
+                },
+            )
+            .min(action.answer_max);
         if let Some(c) = action.answer_counter {
             self.state.counters[c.index()] = answer;
         }
@@ -393,7 +471,12 @@ impl Game<'_> {
 
     /// A turn-based action that makes the active player play (GA's
     /// materialization): limits still count, nothing else is checked.
-    fn turn_action_play<S: EventSink>(&mut self, action: TurnActionId, timing: TimingId, sink: &mut S) {
+    fn turn_action_play<S: EventSink>(
+        &mut self,
+        action: TurnActionId,
+        timing: TimingId,
+        sink: &mut S,
+    ) {
         let tc = self.spec.timing_class(timing);
         if let Some(limit) = tc.limit {
             let c = &mut self.state.counters[limit.counter.index()];
@@ -405,18 +488,29 @@ impl Game<'_> {
         let player = self.state.active;
         match tc.effect {
             Effect::Stack => {
-                let object = StackObject { controller: player, kind: ObjectKind::TurnAction(action), label: 0 };
+                let object = StackObject {
+                    controller: player,
+                    kind: ObjectKind::TurnAction(action),
+                    label: 0,
+                };
                 self.state.stack.push(object);
                 sink.event(Event::Pushed { object });
             }
             Effect::Special | Effect::StartPhase(_) => {
-                sink.event(Event::SpecialAction { player, timing, label: 0 });
+                sink.event(Event::SpecialAction {
+                    player,
+                    timing,
+                    label: 0,
+                });
             }
         }
     }
 
     fn skip_rule(&self, skips: &[Condition]) -> Option<RuleRef> {
-        skips.iter().find(|c| self.spec.conditions.eval(c.cond, self)).map(|c| c.rule)
+        skips
+            .iter()
+            .find(|c| self.spec.conditions.eval(c.cond, self))
+            .map(|c| c.rule)
     }
 
     /// Uses up one "skip your next ..." of the active player for `target`
@@ -424,18 +518,27 @@ impl Game<'_> {
     fn take_skip(&mut self, target: SkipTarget) -> Option<RuleRef> {
         let active = self.state.active;
         let mods = self.state.mods.as_mut()?;
-        let i = mods.skips.iter().position(|s| s.player == active && s.target == target)?;
+        let i = mods
+            .skips
+            .iter()
+            .position(|s| s.player == active && s.target == target)?;
         Some(mods.skips.remove(i).rule)
     }
 
     fn fire_delayed(&mut self, place: Place) {
         let active = self.state.active;
-        let Some(mods) = self.state.mods.as_mut() else { return };
+        let Some(mods) = self.state.mods.as_mut() else {
+            return;
+        };
         let waiting = &mut self.state.waiting;
         mods.delayed.retain(|d| {
             let fires = d.at == place && (!d.own_turn || d.controller == active);
             if fires {
-                waiting.push(StackObject { controller: d.controller, kind: ObjectKind::Trigger, label: d.label });
+                waiting.push(StackObject {
+                    controller: d.controller,
+                    kind: ObjectKind::Trigger,
+                    label: d.label,
+                });
             }
             !fires
         });
@@ -462,7 +565,11 @@ impl Game<'_> {
             if let Some(mods) = self.state.mods.as_mut() {
                 for (i, pool) in mods.mana.iter_mut().enumerate().take(players) {
                     if *pool > 0 {
-                        sink.event(Event::ManaEmptied { player: PlayerId(i as u8), amount: *pool, burn });
+                        sink.event(Event::ManaEmptied {
+                            player: PlayerId(i as u8),
+                            amount: *pool,
+                            burn,
+                        });
                         *pool = 0;
                     }
                 }
@@ -471,7 +578,9 @@ impl Game<'_> {
     }
 
     fn expire<S: EventSink>(&mut self, which: impl Fn(&Duration) -> bool, sink: &mut S) {
-        let Some(mods) = self.state.mods.as_mut() else { return };
+        let Some(mods) = self.state.mods.as_mut() else {
+            return;
+        };
         mods.durations.retain(|d| {
             if which(d) {
                 sink.event(Event::Expired { label: d.label });
@@ -508,7 +617,11 @@ impl Game<'_> {
         let depth = self.state.returns_len;
         self.state.only_step = None;
         if let Some(mods) = self.state.mods.as_mut() {
-            if mods.upcoming_phases.last().is_some_and(|u| u.depth == depth) {
+            if mods
+                .upcoming_phases
+                .last()
+                .is_some_and(|u| u.depth == depth)
+            {
                 let u = mods.upcoming_phases.pop().expect("checked");
                 self.state.phase = u.phase;
                 self.state.only_step = u.only;
@@ -576,13 +689,21 @@ impl Game<'_> {
     ) {
         let def = self.spec.effect(effect);
         if def.own_turn_only.is_some() && player != self.state.active {
-            sink.event(Event::EffectApplied { effect, player, applied: false });
+            sink.event(Event::EffectApplied {
+                effect,
+                player,
+                applied: false,
+            });
             return;
         }
         let depth = self.state.returns_len;
         match &def.kind {
             EffectKind::ExtraTurn { each_player } => {
-                sink.event(Event::EffectApplied { effect, player, applied: true });
+                sink.event(Event::EffectApplied {
+                    effect,
+                    player,
+                    applied: true,
+                });
                 if *each_player {
                     // Added one at a time in APNAP order; the last added is
                     // taken first (500.7).
@@ -596,32 +717,64 @@ impl Game<'_> {
                 }
             }
             EffectKind::ExtraPhases(phases) => {
-                sink.event(Event::EffectApplied { effect, player, applied: true });
+                sink.event(Event::EffectApplied {
+                    effect,
+                    player,
+                    applied: true,
+                });
                 for phase in phases.iter().rev() {
-                    self.mods().upcoming_phases.push(Upcoming { phase: *phase, only: None, depth });
+                    self.mods().upcoming_phases.push(Upcoming {
+                        phase: *phase,
+                        only: None,
+                        depth,
+                    });
                 }
             }
             EffectKind::ExtraStep { step, after_phase } => {
-                sink.event(Event::EffectApplied { effect, player, applied: true });
+                sink.event(Event::EffectApplied {
+                    effect,
+                    player,
+                    applied: true,
+                });
                 if *after_phase {
                     let phase = self.spec.step(*step).phase;
-                    self.mods().upcoming_phases.push(Upcoming { phase, only: Some((*step, def.rule)), depth });
+                    self.mods().upcoming_phases.push(Upcoming {
+                        phase,
+                        only: Some((*step, def.rule)),
+                        depth,
+                    });
                 } else {
                     self.mods().upcoming_steps.push((*step, depth));
                 }
             }
             EffectKind::Skip(target) => {
-                sink.event(Event::EffectApplied { effect, player, applied: true });
+                sink.event(Event::EffectApplied {
+                    effect,
+                    player,
+                    applied: true,
+                });
                 let rule = def.rule;
-                self.mods().skips.push(SkipEntry { player, target: *target, rule });
+                self.mods().skips.push(SkipEntry {
+                    player,
+                    target: *target,
+                    rule,
+                });
             }
             EffectKind::EndTurn { goto } => {
-                sink.event(Event::EffectApplied { effect, player, applied: true });
+                sink.event(Event::EffectApplied {
+                    effect,
+                    player,
+                    applied: true,
+                });
                 self.end_turn(*goto, host, sink);
             }
             EffectKind::EndPhase { phase, goto } => {
                 let applies = self.state.phase == *phase;
-                sink.event(Event::EffectApplied { effect, player, applied: applies });
+                sink.event(Event::EffectApplied {
+                    effect,
+                    player,
+                    applied: applies,
+                });
                 if applies {
                     self.end_phase(*goto, host, sink);
                 }
@@ -642,7 +795,9 @@ impl Game<'_> {
 
     fn end_current_step<S: EventSink>(&mut self, sink: &mut S) {
         if !self.spec.step(self.state.step).implicit {
-            sink.event(Event::StepEnded { step: self.state.step });
+            sink.event(Event::StepEnded {
+                step: self.state.step,
+            });
         }
         self.end_of(Scope::Step, sink);
     }
@@ -654,10 +809,16 @@ impl Game<'_> {
         self.end_current_step(sink);
         let target = self.spec.step(goto).phase;
         if self.state.returns_len == 0 && self.state.phase == target {
-            self.state.repeat = if self.state.step == goto { self.state.repeat.saturating_add(1) } else { 0 };
+            self.state.repeat = if self.state.step == goto {
+                self.state.repeat.saturating_add(1)
+            } else {
+                0
+            };
         } else {
             loop {
-                sink.event(Event::PhaseEnded { phase: self.state.phase });
+                sink.event(Event::PhaseEnded {
+                    phase: self.state.phase,
+                });
                 self.end_of(Scope::Phase, sink);
                 if self.state.returns_len == 0 {
                     break;
@@ -671,7 +832,10 @@ impl Game<'_> {
             }
             let k = self.spec.phase(target).kind as usize;
             self.state.kind_counts[k] = self.state.kind_counts[k].saturating_add(1);
-            sink.event(Event::PhaseBegan { phase: target, number: self.state.kind_counts[k] });
+            sink.event(Event::PhaseBegan {
+                phase: target,
+                number: self.state.kind_counts[k],
+            });
             self.state.repeat = 0;
         }
         if let Some(mods) = self.state.mods.as_mut() {
@@ -687,7 +851,12 @@ impl Game<'_> {
 
     /// End the current phase now: continue at `goto` inside it, or with
     /// whatever follows it (723.2; GA ENDPH 1.2).
-    fn end_phase<H: Host, S: EventSink>(&mut self, goto: Option<StepId>, host: &mut H, sink: &mut S) {
+    fn end_phase<H: Host, S: EventSink>(
+        &mut self,
+        goto: Option<StepId>,
+        host: &mut H,
+        sink: &mut S,
+    ) {
         self.clear_pending(sink);
         self.end_current_step(sink);
         let depth = self.state.returns_len;
@@ -708,7 +877,12 @@ impl Game<'_> {
 
     /// A player leaves the game (800.4a): their objects leave the stack,
     /// their pending turns are gone, and priority they held moves on.
-    pub(crate) fn leave<H: Host, S: EventSink>(&mut self, player: PlayerId, host: &mut H, sink: &mut S) {
+    pub(crate) fn leave<H: Host, S: EventSink>(
+        &mut self,
+        player: PlayerId,
+        host: &mut H,
+        sink: &mut S,
+    ) {
         self.state.in_game &= !(1 << player.0);
         let stack = &mut self.state.stack;
         let mut i = 0;
@@ -732,7 +906,9 @@ impl Game<'_> {
             self.state.status = Status::NoPlayers;
             return;
         }
-        let Some(holder) = self.state.holder else { return };
+        let Some(holder) = self.state.holder else {
+            return;
+        };
         if self.state.passes >= self.state.players_in() {
             self.round_complete(holder, host, sink);
         } else if holder == player {
@@ -747,7 +923,11 @@ impl Game<'_> {
 
     pub(crate) fn add_duration(&mut self, label: u32, scope: Scope) {
         let depth = self.state.returns_len;
-        self.mods().durations.push(Duration { label, scope, depth });
+        self.mods().durations.push(Duration {
+            label,
+            scope,
+            depth,
+        });
     }
 
     pub(crate) fn add_mana(&mut self, player: PlayerId, amount: u16) {
@@ -757,7 +937,10 @@ impl Game<'_> {
 
     /// Whether a phase is still to come this turn by insertion (for tests).
     pub fn upcoming_phases(&self) -> impl Iterator<Item = PhaseId> + '_ {
-        self.state.mods.iter().flat_map(|m| m.upcoming_phases.iter().rev().map(|u| u.phase))
+        self.state
+            .mods
+            .iter()
+            .flat_map(|m| m.upcoming_phases.iter().rev().map(|u| u.phase))
     }
 }
 

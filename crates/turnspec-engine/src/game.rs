@@ -7,8 +7,8 @@
 //! open only when something is pending — until the next decision.
 
 use turnspec_spec::{
-    Atom, AtomSource, EffectId, FactId, RuleRef, MAX_COUNTERS, MAX_PHASE_KINDS, MAX_PLAYERS, PhaseId, Reset,
-    Spec, StackRequirement, Stage, StepId, TimingId, VariantId, Who, WindowId,
+    Atom, AtomSource, EffectId, FactId, MAX_COUNTERS, MAX_PHASE_KINDS, MAX_PLAYERS, PhaseId, Reset,
+    RuleRef, Spec, StackRequirement, Stage, StepId, TimingId, VariantId, Who, WindowId,
 };
 
 use crate::error::{RuleError, TimingFailure};
@@ -329,11 +329,21 @@ impl<'s> Game<'s> {
                 sink.event(Event::FactChanged { fact, value });
                 return Ok(());
             }
-            Action::Delay { controller, label, at, own_turn } => {
+            Action::Delay {
+                controller,
+                label,
+                at,
+                own_turn,
+            } => {
                 if !self.state.is_in(controller) {
                     return Err(RuleError::NoSuchPlayer { player: controller });
                 }
-                self.add_delayed(Delayed { at, controller, label, own_turn });
+                self.add_delayed(Delayed {
+                    at,
+                    controller,
+                    label,
+                    own_turn,
+                });
                 return Ok(());
             }
             Action::Until { label, scope } => {
@@ -480,7 +490,6 @@ impl<'s> Game<'s> {
             },
         }
     }
-
 }
 
 impl AtomSource for Game<'_> {
@@ -528,7 +537,12 @@ pub enum Action {
     Leave { player: PlayerId },
     /// A delayed trigger: at the beginning of the next `at` (in the
     /// controller's own turn if `own_turn`), it triggers (513.2, GA END 1.1).
-    Delay { controller: PlayerId, label: u32, at: Place, own_turn: bool },
+    Delay {
+        controller: PlayerId,
+        label: u32,
+        at: Place,
+        own_turn: bool,
+    },
     /// An effect lasting until the end of the current step, phase or turn;
     /// an `Expired` event marks its end (500.5, 514.2).
     Until { label: u32, scope: Scope },

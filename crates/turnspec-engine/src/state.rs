@@ -3,7 +3,8 @@
 use std::fmt;
 
 use turnspec_spec::{
-    MAX_COUNTERS, MAX_PHASE_KINDS, MAX_PLAYERS, PhaseId, RuleRef, SkipTarget, StepId, TimingId, TurnActionId,
+    MAX_COUNTERS, MAX_PHASE_KINDS, MAX_PLAYERS, PhaseId, RuleRef, SkipTarget, StepId, TimingId,
+    TurnActionId,
 };
 
 /// A player, numbered from 0 in seat order; shown as `P1`, `P2`, ...

@@ -303,7 +303,11 @@ pub fn describe(spec: &Spec, labels: &dyn Labels, event: &Event) -> Described {
                 fl.rule,
             )
         }
-        Event::EffectApplied { effect, player: p, applied } => {
+        Event::EffectApplied {
+            effect,
+            player: p,
+            applied,
+        } => {
             let e = spec.effect(effect);
             f.insert("effect".into(), json!(e.id));
             f.insert("player".into(), player(p));
@@ -313,12 +317,25 @@ pub fn describe(spec: &Spec, labels: &dyn Labels, event: &Event) -> Described {
             } else {
                 format!("effect for {p}: {} (does nothing now)", e.name)
             };
-            let r = if applied { e.rule } else { e.own_turn_only.unwrap_or(e.rule) };
+            let r = if applied {
+                e.rule
+            } else {
+                e.own_turn_only.unwrap_or(e.rule)
+            };
             ("effect", 3, text, r)
         }
         Event::Removed { object } => {
             f.extend(object_fields(spec, labels, &object));
-            ("removed", 3, format!("leaves the {} without resolving: {}", spec.terms.stack, object_name(spec, labels, &object)), RuleRef::NONE)
+            (
+                "removed",
+                3,
+                format!(
+                    "leaves the {} without resolving: {}",
+                    spec.terms.stack,
+                    object_name(spec, labels, &object)
+                ),
+                RuleRef::NONE,
+            )
         }
         Event::Left { player: p } => {
             f.insert("player".into(), player(p));
@@ -329,19 +346,37 @@ pub fn describe(spec: &Spec, labels: &dyn Labels, event: &Event) -> Described {
                 Some(name) => f.insert("label".into(), json!(name)),
                 None => f.insert("label".into(), json!(label)),
             };
-            let name = labels.label(label).map(str::to_string).unwrap_or_else(|| format!("#{label}"));
+            let name = labels
+                .label(label)
+                .map(str::to_string)
+                .unwrap_or_else(|| format!("#{label}"));
             ("expired", 3, format!("{name} ends"), RuleRef::NONE)
         }
-        Event::ManaEmptied { player: p, amount, burn } => {
+        Event::ManaEmptied {
+            player: p,
+            amount,
+            burn,
+        } => {
             f.insert("player".into(), player(p));
             f.insert("amount".into(), json!(amount));
             f.insert("burn".into(), json!(burn));
             let text = if burn {
-                format!("{p}'s pool empties: {amount} mana lost, {p} loses {amount} life (mana burn)")
+                format!(
+                    "{p}'s pool empties: {amount} mana lost, {p} loses {amount} life (mana burn)"
+                )
             } else {
                 format!("{p}'s pool empties: {amount} mana lost")
             };
-            ("mana_emptied", 3, text, if burn { spec.mana.burn_rule } else { spec.mana.rule })
+            (
+                "mana_emptied",
+                3,
+                text,
+                if burn {
+                    spec.mana.burn_rule
+                } else {
+                    spec.mana.rule
+                },
+            )
         }
     };
     Described {
@@ -461,7 +496,10 @@ pub fn compact(spec: &Spec, labels: &dyn Labels, event: &Event) -> String {
             skipped: Skipped::Step(s),
             ..
         } => format!("skip step {}", spec.step(s).id),
-        Event::Skipped { skipped: Skipped::Turn(p), .. } => format!("skip turn {p}"),
+        Event::Skipped {
+            skipped: Skipped::Turn(p),
+            ..
+        } => format!("skip turn {p}"),
         Event::TurnAction { action, answer } => {
             let a = spec.turn_action(action);
             if a.answer_max > 0 {
@@ -489,15 +527,31 @@ pub fn compact(spec: &Spec, labels: &dyn Labels, event: &Event) -> String {
         Event::FactChanged { fact, value } => {
             format!("fact {} = {value}", spec.facts[fact.index()].id)
         }
-        Event::EffectApplied { effect, player, applied } => {
+        Event::EffectApplied {
+            effect,
+            player,
+            applied,
+        } => {
             let id = &spec.effect(effect).id;
-            if applied { format!("effect {id} {player}") } else { format!("effect {id} {player} ignored") }
+            if applied {
+                format!("effect {id} {player}")
+            } else {
+                format!("effect {id} {player} ignored")
+            }
         }
         Event::Removed { object: o } => format!("removed {}", label(o.label)),
         Event::Left { player } => format!("left {player}"),
         Event::Expired { label: l } => format!("expired {}", label(l)),
-        Event::ManaEmptied { player, amount, burn } => {
-            if burn { format!("mana {player} {amount} burn") } else { format!("mana {player} {amount}") }
+        Event::ManaEmptied {
+            player,
+            amount,
+            burn,
+        } => {
+            if burn {
+                format!("mana {player} {amount} burn")
+            } else {
+                format!("mana {player} {amount}")
+            }
         }
     }
 }
