@@ -464,6 +464,9 @@ impl Game<'_> {
                 self.turn_action_play(id, t, sink);
             }
         }
+        if let Some(t) = action.play {
+            self.turn_action_play(id, t, sink);
+        }
         if action.ends_turn_effects {
             self.expire(|d| d.scope == Scope::Turn, sink);
         }

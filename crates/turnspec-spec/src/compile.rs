@@ -1333,6 +1333,7 @@ impl Ctx {
                             }
                         }
                     }
+                    let play = raw.play.as_ref().and_then(|p| self.timing_ref(p, timing));
                     stages.push(Stage::Action(TurnActionId(actions.len() as u16)));
                     actions.push(TurnAction {
                         id: id.get_ref().clone(),
@@ -1343,6 +1344,7 @@ impl Ctx {
                         answer_counter,
                         answer_max,
                         answer_play,
+                        play,
                         ends_turn_effects: raw
                             .ends_turn_effects
                             .as_ref()
@@ -1403,7 +1405,28 @@ impl Ctx {
         }
     }
 
+    fn timing_ref(&mut self, name: &Text, timing: &[TimingClass]) -> Option<TimingId> {
+        if let Some(i) = timing.iter().position(|t| t.id == *name.get_ref()) {
+            return Some(TimingId(i as u8));
+        }
+        let known: Vec<&str> = timing.iter().map(|t| t.id.as_str()).collect();
+        let hint = suggest(name.get_ref(), &known)
+            .map(|s| format!("did you mean `{s}`?"))
+            .unwrap_or_else(|| "name a `[timing.*]` table".into());
+        self.error(
+            "turnspec::unknown-reference",
+            span_of(name),
+            format!("no timing class named `{}`", name.get_ref()),
+        )
+        .labelled("referenced here")
+        .help = Some(hint);
+        None
+    }
+
     fn reject_action_keys(&mut self, raw: &RawStage) {
+        if let Some(p) = &raw.play {
+            self.error("turnspec::unused-key", span_of(p), "a window takes no `play`");
+        }
         if let Some(e) = &raw.ends_turn_effects {
             self.error(
                 "turnspec::unused-key",

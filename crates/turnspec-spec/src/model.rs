@@ -221,6 +221,9 @@ pub struct TurnAction {
     pub answer_max: u16,
     /// A non-zero answer makes the active player play this timing class.
     pub answer_play: Option<TimingId>,
+    /// Every time the action happens the active player plays this timing
+    /// class, e.g. pre-2009 combat damage going on the stack (310.1).
+    pub play: Option<TimingId>,
     /// Performing this action ends "until end of turn" durations (514.2).
     pub ends_turn_effects: bool,
 }

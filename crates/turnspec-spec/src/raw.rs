@@ -258,6 +258,9 @@ pub struct RawStage {
     #[serde(rename = "if")]
     pub condition: Option<Text>,
     pub answer: Option<Spanned<RawAnswer>>,
+    /// The action puts an object of this timing class on the stack for the
+    /// active player every time it happens (pre-2009 combat damage, 310.1).
+    pub play: Option<Text>,
     /// This action ends "until end of turn" effects (514.2; GA END 3).
     pub ends_turn_effects: Option<Spanned<bool>>,
 }
