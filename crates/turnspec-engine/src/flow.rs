@@ -52,6 +52,15 @@ impl Game<'_> {
         match self.state.stack.pop() {
             Some(object) => {
                 sink.event(Event::Resolved { object });
+                if self.state.stack.is_empty()
+                    && self.state.waiting.is_empty()
+                    && self.closes_when_stack_empty()
+                {
+                    self.state.holder = None;
+                    self.state.stage += 1;
+                    self.run(host, sink);
+                    return;
+                }
                 let to = self.holder_for(self.spec.priority.after_resolve, last);
                 self.give_priority(to, Because::Resolved, sink);
             }
@@ -77,6 +86,7 @@ impl Game<'_> {
             *c = c.saturating_add(1);
         }
         self.state.passes = 0;
+        let ctx = self.hook_context();
         match tc.effect {
             Effect::Stack => {
                 let object = StackObject {
@@ -86,6 +96,15 @@ impl Game<'_> {
                 };
                 self.state.stack.push(object);
                 sink.event(Event::Pushed { object });
+                host.played(
+                    &ctx,
+                    player,
+                    timing,
+                    label,
+                    &mut Triggers {
+                        waiting: &mut self.state.waiting,
+                    },
+                );
                 let to = self.holder_for(self.spec.priority.after_action, player);
                 self.give_priority(to, Because::Acted, sink);
             }
@@ -95,6 +114,15 @@ impl Game<'_> {
                     timing,
                     label,
                 });
+                host.played(
+                    &ctx,
+                    player,
+                    timing,
+                    label,
+                    &mut Triggers {
+                        waiting: &mut self.state.waiting,
+                    },
+                );
                 let to = self.holder_for(self.spec.priority.after_action, player);
                 self.give_priority(to, Because::Acted, sink);
             }
@@ -104,6 +132,15 @@ impl Game<'_> {
                     timing,
                     label,
                 });
+                host.played(
+                    &ctx,
+                    player,
+                    timing,
+                    label,
+                    &mut Triggers {
+                        waiting: &mut self.state.waiting,
+                    },
+                );
                 if (self.state.returns_len as usize) < MAX_NESTING {
                     let s = &mut self.state;
                     s.returns[s.returns_len as usize] = ReturnPoint {
@@ -126,6 +163,13 @@ impl Game<'_> {
                     self.give_priority(to, Because::Acted, sink);
                 }
             }
+        }
+    }
+
+    fn closes_when_stack_empty(&self) -> bool {
+        match self.current_stage() {
+            Some(Stage::Window(w)) => self.spec.window(w).close_when_stack_empty,
+            _ => false,
         }
     }
 

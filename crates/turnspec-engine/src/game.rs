@@ -30,6 +30,9 @@ pub struct GameOptions {
     pub facts: Vec<FactId>,
     /// Begin somewhere other than the first turn's first phase.
     pub start_at: Option<StartAt>,
+    /// Counter values at the start (a scenario starting in the declare
+    /// blockers step says how many creatures attacked).
+    pub counters: Vec<(turnspec_spec::CounterId, u16)>,
     /// Room reserved for the stack, so pushing never allocates in practice.
     pub stack_capacity: usize,
 }
@@ -42,6 +45,7 @@ impl GameOptions {
             variants: Vec::new(),
             facts: Vec::new(),
             start_at: None,
+            counters: Vec::new(),
             stack_capacity: 32,
         }
     }
@@ -161,6 +165,11 @@ impl<'s> Game<'s> {
         };
         if let Some(at) = options.start_at {
             Self::position(spec, &mut state, at)?;
+        }
+        for (c, v) in &options.counters {
+            if let Some(slot) = state.counters.get_mut(c.index()) {
+                *slot = *v;
+            }
         }
         Ok(Game { spec, masks, state })
     }
@@ -451,18 +460,18 @@ impl<'s> Game<'s> {
         };
         match tc.who {
             Who::ActivePlayer if player != self.state.active => {
-                return fail(TimingFailure::NotActivePlayer, tc.rule);
+                return fail(TimingFailure::NotActivePlayer, tc.who_rule);
             }
             Who::NonActivePlayer if player == self.state.active => {
-                return fail(TimingFailure::ActivePlayer, tc.rule);
+                return fail(TimingFailure::ActivePlayer, tc.who_rule);
             }
             _ => {}
         }
         if self.spec.step(self.state.step).timing_mask & (1 << timing.0) == 0 {
-            return fail(TimingFailure::WrongStep, tc.rule);
+            return fail(TimingFailure::WrongStep, tc.during_rule);
         }
         if tc.stack == StackRequirement::Empty && !self.state.stack.is_empty() {
-            return fail(TimingFailure::StackNotEmpty, tc.rule);
+            return fail(TimingFailure::StackNotEmpty, tc.stack_rule);
         }
         if let Some(limit) = tc.limit {
             if self.state.counters[limit.counter.index()] >= limit.max {

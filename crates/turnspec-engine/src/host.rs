@@ -6,7 +6,7 @@
 //! default answers are 0 and "nothing triggered", which is what an all-pass
 //! simulation wants.
 
-use turnspec_spec::{PhaseId, StepId, TurnActionId};
+use turnspec_spec::{PhaseId, StepId, TimingId, TurnActionId};
 
 use crate::state::{ObjectKind, PlayerId, StackObject};
 
@@ -48,6 +48,20 @@ pub trait Host {
     ) -> u16 {
         let _ = (ctx, action, triggers);
         0
+    }
+
+    /// A player has just played something (after it is on the stack, before
+    /// anyone receives priority): triggers it causes go on the stack first
+    /// (117.5).
+    fn played(
+        &mut self,
+        ctx: &HookContext,
+        player: PlayerId,
+        timing: TimingId,
+        label: u32,
+        triggers: &mut Triggers<'_>,
+    ) {
+        let _ = (ctx, player, timing, label, triggers);
     }
 
     /// A step (or a step-less phase) has begun: "at the beginning of" abilities

@@ -56,10 +56,13 @@ pub enum Step {
         target: Place,
         turn: Option<u32>,
     },
+    /// `triggers`: what the play causes to trigger (put on the stack before
+    /// anyone gets priority back, 117.5).
     Play {
         player: PlayerId,
         timing: TimingId,
         label: u32,
+        triggers: ScriptedTriggers,
     },
     Trigger {
         controller: Option<PlayerId>,
@@ -150,11 +153,7 @@ pub const KNOWN_KEYS: &[&str] = &[
 /// receives the spec path as written (relative to the scenario file) and
 /// returns the compiled spec and the path it used, or a message.
 pub fn load(path: &str, source: &str, load_spec: &mut SpecLoader<'_>) -> Result<Scenario, Report> {
-    let mut report = Report {
-        path: path.to_string(),
-        source: Arc::from(source),
-        diagnostics: Vec::new(),
-    };
+    let mut report = Report::new(path, source);
     let raw = match parse(source, &mut report.diagnostics) {
         Some(raw) => raw,
         None => return Err(report),
@@ -412,8 +411,26 @@ impl Resolver<'_> {
         Some(n)
     }
 
+    /// Trigger labels; `"P2: label"` names the controller, otherwise `by`
+    /// (or, when that is absent too, the active player when it triggers).
     fn triggers(&mut self, list: &[Text], by: Option<PlayerId>) -> ScriptedTriggers {
-        list.iter().map(|t| (by, self.label(Some(t)))).collect()
+        list.iter()
+            .map(|t| {
+                let text = t.get_ref();
+                let parsed = text.split_once(':').and_then(|(who, rest)| {
+                    let who = who.trim();
+                    let n = who.strip_prefix('P')?.parse::<u8>().ok()?;
+                    Some((n, rest.trim().to_string()))
+                });
+                match parsed {
+                    Some((n, rest)) if n >= 1 && n <= 8 => {
+                        let label = self.label(Some(&Spanned::new(t.span(), rest)));
+                        (Some(PlayerId(n - 1)), label)
+                    }
+                    _ => (by, self.label(Some(t))),
+                }
+            })
+            .collect()
     }
 
     fn scenario(
@@ -506,6 +523,19 @@ impl Resolver<'_> {
                     phase,
                     step,
                 });
+            }
+        }
+        for (name, v) in &setup.counters {
+            let text = Spanned::new(v.span(), name.clone());
+            let spec = self.spec;
+            let id = self.lookup(
+                &text,
+                "counter",
+                spec.counters.iter().map(|s| s.id.as_str()).collect(),
+                |n| spec.counter_by_id(n),
+            );
+            if let (Some(id), Some(n)) = (id, self.number(v, u16::MAX as i64, "counter value")) {
+                options.counters.push((id, n as u16));
             }
         }
         let mut answers = Vec::new();
@@ -621,10 +651,12 @@ impl Resolver<'_> {
                 return None;
             };
             let label = self.label(r.label.as_ref());
+            let triggers = self.triggers(&r.triggers, None);
             return Some(Step::Play {
                 player,
                 timing,
                 label,
+                triggers,
             });
         }
         if let Some(t) = &r.trigger {

@@ -9,6 +9,33 @@ use turnspec_spec::{Diagnostic, Report, Spec};
 
 use crate::compile::{Scenario, load};
 
+/// Loads a spec file, following `extends` relative to each file. Returns the
+/// spec and its (warnings) report, or the report of its errors.
+pub fn load_spec_file(path: &Path) -> Result<(Spec, Report), Report> {
+    let shown = path.display().to_string();
+    let text = match std::fs::read_to_string(path) {
+        Ok(t) => t,
+        Err(e) => {
+            let mut report = Report::new(shown, "");
+            report.diagnostics.push(Diagnostic::error(
+                "turnspec::read",
+                0..0,
+                format!("cannot read the file: {e}"),
+            ));
+            return Err(report);
+        }
+    };
+    turnspec_spec::load_with(&shown, &text, &mut |base, from| {
+        let dir = Path::new(from)
+            .parent()
+            .map(Path::to_path_buf)
+            .unwrap_or_default();
+        let p = dir.join(base);
+        let text = std::fs::read_to_string(&p).map_err(|e| format!("{}: {e}", p.display()))?;
+        Ok((p.display().to_string(), text))
+    })
+}
+
 /// Specs loaded so far, by canonical path: a suite of scenarios loads each
 /// spec once.
 #[derive(Default)]
@@ -22,9 +49,7 @@ impl SpecCache {
         self.specs
             .entry(key)
             .or_insert_with(|| {
-                let text = std::fs::read_to_string(path)
-                    .map_err(|e| format!("cannot read spec {}: {e}", path.display()))?;
-                turnspec_spec::load_str(&path.display().to_string(), &text)
+                load_spec_file(path)
                     .map(|(spec, _)| Arc::new(spec))
                     .map_err(|report| {
                         format!(
@@ -45,15 +70,13 @@ pub fn load_file(path: &Path, cache: &mut SpecCache) -> Result<Scenario, Report>
     let text = match std::fs::read_to_string(path) {
         Ok(t) => t,
         Err(e) => {
-            return Err(Report {
-                path: shown,
-                source: Arc::from(""),
-                diagnostics: vec![Diagnostic::error(
-                    "scenario::read",
-                    0..0,
-                    format!("cannot read the file: {e}"),
-                )],
-            });
+            let mut report = Report::new(shown, "");
+            report.diagnostics.push(Diagnostic::error(
+                "scenario::read",
+                0..0,
+                format!("cannot read the file: {e}"),
+            ));
+            return Err(report);
         }
     };
     let dir = path.parent().map(Path::to_path_buf).unwrap_or_default();

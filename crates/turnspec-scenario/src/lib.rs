@@ -7,12 +7,13 @@
 //! The format is documented in docs/scenarios.md.
 
 pub mod compile;
+pub mod conformance;
 pub mod fs;
 pub mod raw;
 pub mod run;
 
 pub use compile::{Scenario, load};
-pub use fs::{SpecCache, find_scenarios, load_file};
+pub use fs::{SpecCache, find_scenarios, load_file, load_spec_file};
 pub use run::{Failure, Outcome, run};
 
 use std::path::Path;

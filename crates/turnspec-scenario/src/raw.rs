@@ -39,6 +39,9 @@ pub struct RawSetup {
     pub variants: Vec<Text>,
     #[serde(default)]
     pub facts: Vec<Text>,
+    /// Counter values at the start, by counter id.
+    #[serde(default)]
+    pub counters: BTreeMap<String, Spanned<i64>>,
     /// Standing answers to turn-based action hooks, by action id.
     #[serde(default)]
     pub answers: BTreeMap<String, Spanned<i64>>,

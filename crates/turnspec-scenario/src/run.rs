@@ -4,7 +4,7 @@
 use turnspec_engine::{
     Action, Event, Game, HookContext, Host, PlayerId, RuleError, Status, TimingFailure, Triggers,
 };
-use turnspec_spec::{StepId, TurnActionId, diag::line_col};
+use turnspec_spec::{StepId, TimingId, TurnActionId, diag::line_col};
 use turnspec_trace::{compact, is_end};
 
 use crate::compile::{Expect, Illegal, Place, Scenario, ScriptedTriggers, Step};
@@ -16,6 +16,8 @@ struct ScriptedHost {
     queued: Vec<(TurnActionId, u16, ScriptedTriggers)>,
     standing: Vec<(TurnActionId, u16)>,
     on_begin: Vec<(StepId, ScriptedTriggers)>,
+    /// Triggers the next play causes.
+    next_play: ScriptedTriggers,
 }
 
 impl Host for ScriptedHost {
@@ -37,6 +39,19 @@ impl Host for ScriptedHost {
             .find(|(a, _)| *a == action)
             .map(|(_, v)| *v)
             .unwrap_or(0)
+    }
+
+    fn played(
+        &mut self,
+        ctx: &HookContext,
+        _: PlayerId,
+        _: TimingId,
+        _: u32,
+        triggers: &mut Triggers<'_>,
+    ) {
+        for (by, label) in self.next_play.drain(..) {
+            triggers.add(by.unwrap_or(ctx.active), label);
+        }
     }
 
     fn step_began(&mut self, ctx: &HookContext, triggers: &mut Triggers<'_>) {
@@ -299,7 +314,9 @@ impl Runner<'_, '_> {
                 player,
                 timing,
                 label,
+                triggers,
             } => {
+                self.host.next_play = triggers.clone();
                 self.apply(Action::Play {
                     player: *player,
                     timing: *timing,

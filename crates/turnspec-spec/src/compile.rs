@@ -6,27 +6,73 @@
 
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::ops::Range;
-use std::sync::Arc;
 
 use petgraph::graphmap::DiGraphMap;
 use toml::Spanned;
 
 use crate::cond::{Atom, BUILTIN_ATOMS, CondId, Conditions};
 use crate::diag::{Diagnostic, Report};
+use crate::inherit::ReadBase;
 use crate::model::*;
 use crate::raw::*;
 
-/// Loads a spec from TOML text. `path` is only used in messages.
+/// Loads a spec from TOML text. `path` is only used in messages. A spec
+/// that `extends` another needs [`load_with`], which can read files.
 ///
 /// On success the report holds warnings (possibly none); on failure it holds
 /// every error found.
 pub fn load_str(path: &str, source: &str) -> Result<(Spec, Report), Report> {
-    let mut report = Report {
-        path: path.to_string(),
-        source: Arc::from(source),
-        diagnostics: Vec::new(),
-    };
-    let raw = match parse_raw(source, &mut report.diagnostics) {
+    load_with(path, source, &mut |_, _| {
+        Err("this loader cannot read files; load the spec with the `turnspec` command or `load_with`".into())
+    })
+}
+
+/// Loads a spec that may `extend` others; `read` fetches each base.
+pub fn load_with(
+    path: &str,
+    source: &str,
+    read: &mut ReadBase<'_>,
+) -> Result<(Spec, Report), Report> {
+    let (chain, problems) = crate::inherit::chain(path, source, read);
+    let mut report = Report::new(path, &chain.combined);
+    report.segments = chain.segments.clone();
+    if !problems.is_empty() {
+        report.diagnostics = problems;
+        return Err(report);
+    }
+    let mut tables = Vec::new();
+    for text in &chain.padded {
+        let (table, errors) = toml::de::DeTable::parse_recoverable(text);
+        for e in errors {
+            report.diagnostics.push(
+                Diagnostic::error(
+                    "turnspec::toml-syntax",
+                    e.span().unwrap_or(0..0),
+                    format!("TOML syntax: {}", e.message()),
+                )
+                .label("here")
+                .help("see https://toml.io for the TOML syntax"),
+            );
+        }
+        tables.push(table);
+    }
+    if report.has_errors() {
+        return Err(report);
+    }
+    let mut tables = tables.into_iter();
+    let mut merged = tables.next().expect("a chain has at least one file");
+    for overlay in tables {
+        let span = overlay.span();
+        crate::inherit::merge(
+            merged.get_mut(),
+            overlay.into_inner(),
+            &mut report.diagnostics,
+        );
+        merged = Spanned::new(merged.span().start..span.end, merged.into_inner());
+    }
+    // Merge problems do not stop the load: what merged is still checked, so
+    // every problem is reported together.
+    let raw = match raw_from_table(merged, &mut report.diagnostics) {
         Some(raw) => raw,
         None => return Err(report),
     };
@@ -52,26 +98,14 @@ const KNOWN_KEYS: &[&str] = &[
     "effect", "limit", "counter", "require", "if", "explain", "id", "tags", "counts_as", "on_demand",
     "only_if", "skip", "step", "actions", "priority_rule", "sequence", "repeat", "window", "answer", "play",
     "effects", "kind", "for", "phases", "turn", "after", "goto", "own_turn_only",
-    "own_turn_rule", "mana", "empties", "burn", "burn_rule", "ends_turn_effects",
+    "own_turn_rule", "mana", "empties", "burn", "burn_rule", "ends_turn_effects", "who_rule",
+    "stack_rule", "during_rule", "close", "extends", "remove", "after", "before",
 ];
 
-fn parse_raw(source: &str, diags: &mut Vec<Diagnostic>) -> Option<RawSpec> {
-    let (table, errors) = toml::de::DeTable::parse_recoverable(source);
-    if !errors.is_empty() {
-        for e in errors {
-            let span = e.span().unwrap_or(0..0);
-            diags.push(
-                Diagnostic::error(
-                    "turnspec::toml-syntax",
-                    span,
-                    format!("TOML syntax: {}", e.message()),
-                )
-                .label("here")
-                .help("see https://toml.io for the TOML syntax"),
-            );
-        }
-        return None;
-    }
+fn raw_from_table(
+    table: Spanned<toml::de::DeTable<'_>>,
+    diags: &mut Vec<Diagnostic>,
+) -> Option<RawSpec> {
     let mut ignored: Vec<Vec<PathPart>> = Vec::new();
     let de = toml::de::Deserializer::from(table.clone());
     let raw: Result<RawSpec, _> =
@@ -206,6 +240,7 @@ fn edit_distance(a: &str, b: &str) -> usize {
 #[derive(Default)]
 struct Ctx {
     diags: Vec<Diagnostic>,
+    origins: Vec<Origin>,
     rules: Vec<String>,
     rule_index: HashMap<String, u16>,
     conditions: Conditions,
@@ -688,8 +723,9 @@ impl Ctx {
             &turn,
         );
 
+        self.record_origins(raw);
         let game = game?;
-        Some(Spec::assemble(
+        let mut spec = Spec::assemble(
             game,
             terms,
             priority,
@@ -707,7 +743,58 @@ impl Ctx {
             kinds,
             std::mem::take(&mut self.conditions),
             std::mem::take(&mut self.rules),
-        ))
+        );
+        spec.origins = std::mem::take(&mut self.origins);
+        Some(spec)
+    }
+
+    /// Which entry set each element, for `turnspec check --explain`.
+    fn record_origins(&mut self, raw: &RawSpec) {
+        let mut add =
+            |element: String, offset: usize| self.origins.push(Origin { element, offset });
+        if let Some(g) = &raw.game {
+            add("game".into(), g.span().start);
+        }
+        if let Some(p) = &raw.priority {
+            add("priority".into(), p.span().start);
+        }
+        if let Some(m) = &raw.mana {
+            add("mana".into(), m.span().start);
+        }
+        for (what, table) in [("variant", &raw.variants), ("fact", &raw.facts)] {
+            for (key, _) in in_file_order(table) {
+                add(format!("{what} {}", key.get_ref()), key.span().start);
+            }
+        }
+        for (key, _) in in_file_order(&raw.counters) {
+            add(format!("counter {}", key.get_ref()), key.span().start);
+        }
+        for (key, _) in in_file_order(&raw.timing) {
+            add(format!("timing {}", key.get_ref()), key.span().start);
+        }
+        for (key, _) in in_file_order(&raw.effects) {
+            add(format!("effect {}", key.get_ref()), key.span().start);
+        }
+        for p in &raw.phase {
+            let p = p.get_ref();
+            add(format!("phase {}", p.id.get_ref()), p.id.span().start);
+            let actions = |list: Option<&Spanned<Vec<Spanned<RawStage>>>>,
+                           add: &mut dyn FnMut(String, usize)| {
+                for a in list.map(|l| l.get_ref().as_slice()).unwrap_or(&[]) {
+                    if let Some(id) = &a.get_ref().id {
+                        add(format!("  action {}", id.get_ref()), id.span().start);
+                    }
+                }
+            };
+            actions(p.actions.as_ref(), &mut add);
+            actions(p.sequence.as_ref(), &mut add);
+            for st in &p.step {
+                let st = st.get_ref();
+                add(format!("  step {}", st.id.get_ref()), st.id.span().start);
+                actions(st.actions.as_ref(), &mut add);
+                actions(st.sequence.as_ref(), &mut add);
+            }
+        }
     }
 
     fn unique_id(&mut self, seen: &mut HashMap<String, Range<usize>>, id: &Text, what: &str) {
@@ -1001,8 +1088,11 @@ impl Ctx {
             name: display_name(t.name.as_ref(), key, "timing"),
             rule: self.rule(t.rule.as_ref()),
             who,
+            who_rule: self.rule(t.who_rule.as_ref()),
             stack,
+            stack_rule: self.rule(t.stack_rule.as_ref()),
             during,
+            during_rule: self.rule(t.during_rule.as_ref()),
             effect,
             limit,
             require,
@@ -1268,6 +1358,12 @@ impl Ctx {
                         continue;
                     }
                     let mode = self.window_mode(w);
+                    let close_when_stack_empty = self.choice(
+                        raw.close.as_ref(),
+                        false,
+                        &[("all_pass", false), ("stack_empty", true)],
+                        "window close rule",
+                    );
                     let rule = self.rule(raw.rule.as_ref());
                     self.reject_action_keys(raw);
                     stages.push(Stage::Window(WindowId(windows.len() as u16)));
@@ -1279,6 +1375,7 @@ impl Ctx {
                             .unwrap_or_default(),
                         rule,
                         mode,
+                        close_when_stack_empty,
                         step: step_id,
                     });
                 }
@@ -1333,6 +1430,13 @@ impl Ctx {
                             }
                         }
                     }
+                    if let Some(c) = &raw.close {
+                        self.error(
+                            "turnspec::unused-key",
+                            span_of(c),
+                            "`close` belongs to windows, not turn-based actions",
+                        );
+                    }
                     let play = raw.play.as_ref().and_then(|p| self.timing_ref(p, timing));
                     stages.push(Stage::Action(TurnActionId(actions.len() as u16)));
                     actions.push(TurnAction {
@@ -1366,6 +1470,7 @@ impl Ctx {
                     name: String::new(),
                     rule,
                     mode,
+                    close_when_stack_empty: false,
                     step: step_id,
                 });
             }
@@ -1425,7 +1530,11 @@ impl Ctx {
 
     fn reject_action_keys(&mut self, raw: &RawStage) {
         if let Some(p) = &raw.play {
-            self.error("turnspec::unused-key", span_of(p), "a window takes no `play`");
+            self.error(
+                "turnspec::unused-key",
+                span_of(p),
+                "a window takes no `play`",
+            );
         }
         if let Some(e) = &raw.ends_turn_effects {
             self.error(

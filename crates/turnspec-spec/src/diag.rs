@@ -88,15 +88,66 @@ fn floor_char_boundary(s: &str, mut i: usize) -> usize {
     i
 }
 
-/// The diagnostics of one file, with the file's text so they can be shown.
+/// One file's part of a combined source (a spec and the specs it extends).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Segment {
+    pub path: String,
+    pub range: Range<usize>,
+}
+
+/// The diagnostics of one load, with the text so they can be shown. When a
+/// spec extends others, `source` holds all their texts one after the other
+/// and `segments` says which file each byte range belongs to.
 #[derive(Debug, Clone)]
 pub struct Report {
     pub path: String,
     pub source: Arc<str>,
     pub diagnostics: Vec<Diagnostic>,
+    pub segments: Vec<Segment>,
 }
 
 impl Report {
+    /// A report for one file, no diagnostics yet.
+    pub fn new(path: impl Into<String>, source: &str) -> Report {
+        let path = path.into();
+        Report {
+            segments: vec![Segment {
+                path: path.clone(),
+                range: 0..source.len(),
+            }],
+            path,
+            source: Arc::from(source),
+            diagnostics: Vec::new(),
+        }
+    }
+
+    fn segment(&self, offset: usize) -> Option<&Segment> {
+        self.segments
+            .iter()
+            .find(|s| s.range.start <= offset && offset <= s.range.end)
+    }
+
+    /// The file, 1-based line and column of a byte offset.
+    pub fn position(&self, offset: usize) -> (&str, usize, usize) {
+        match self.segment(offset) {
+            Some(seg) => {
+                let (line, col) =
+                    line_col(&self.source[seg.range.clone()], offset - seg.range.start);
+                (seg.path.as_str(), line, col)
+            }
+            None => {
+                let (line, col) = line_col(&self.source, offset);
+                (self.path.as_str(), line, col)
+            }
+        }
+    }
+
+    /// `file:line` of a byte offset, for provenance listings.
+    pub fn locate(&self, offset: usize) -> String {
+        let (file, line, _) = self.position(offset);
+        format!("{file}:{line}")
+    }
+
     pub fn errors(&self) -> usize {
         self.diagnostics
             .iter()
@@ -112,14 +163,14 @@ impl Report {
     pub fn to_short_text(&self) -> String {
         let mut out = String::new();
         for d in &self.diagnostics {
-            let (line, col) = line_col(&self.source, d.span.start);
+            let (file, line, col) = self.position(d.span.start);
             let sev = match d.severity {
                 Severity::Error => "error",
                 Severity::Warning => "warning",
             };
             out.push_str(&format!(
-                "{}:{line}:{col}: {sev}[{}]: {}",
-                self.path, d.code, d.message
+                "{file}:{line}:{col}: {sev}[{}]: {}",
+                d.code, d.message
             ));
             if let Some(help) = &d.help {
                 out.push_str(&format!(" (help: {help})"));
@@ -134,10 +185,10 @@ impl Report {
         self.diagnostics
             .iter()
             .map(|d| {
-                let (line, column) = line_col(&self.source, d.span.start);
-                let (end_line, end_column) = line_col(&self.source, d.span.end);
+                let (file, line, column) = self.position(d.span.start);
+                let (_, end_line, end_column) = self.position(d.span.end);
                 serde_json::json!({
-                    "file": self.path,
+                    "file": file,
                     "line": line,
                     "column": column,
                     "end_line": end_line,
@@ -154,13 +205,23 @@ impl Report {
 
     /// miette diagnostics, each carrying the file so it renders with context.
     pub fn to_miette(&self) -> Vec<miette::Report> {
-        let source = NamedSource::new(self.path.clone(), self.source.to_string());
         self.diagnostics
             .iter()
             .map(|d| {
+                let (name, text, shift) = match self.segment(d.span.start) {
+                    Some(seg) => (
+                        seg.path.clone(),
+                        self.source[seg.range.clone()].to_string(),
+                        seg.range.start,
+                    ),
+                    None => (self.path.clone(), self.source.to_string(), 0),
+                };
+                let mut diag = d.clone();
+                let start = (d.span.start - shift).min(text.len());
+                diag.span = start..d.span.end.saturating_sub(shift).clamp(start, text.len());
                 miette::Report::new(Rendered {
-                    diag: d.clone(),
-                    source: source.clone(),
+                    diag,
+                    source: NamedSource::new(name, text),
                 })
             })
             .collect()

@@ -8,10 +8,12 @@
 pub mod compile;
 pub mod cond;
 pub mod diag;
+pub mod inherit;
 pub mod model;
 pub mod raw;
 
-pub use compile::load_str;
+pub use compile::{load_str, load_with};
 pub use cond::{Atom, AtomSource, CondId};
 pub use diag::{Diagnostic, Report, Severity};
+pub use inherit::ReadBase;
 pub use model::*;

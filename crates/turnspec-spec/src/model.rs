@@ -98,6 +98,17 @@ pub struct Spec {
     pub kinds: Vec<String>,
     pub conditions: Conditions,
     rules: Vec<String>,
+    /// Where each element was last set: with `extends`, which file (see
+    /// [`crate::Report::locate`] to turn the offset into `file:line`).
+    pub origins: Vec<Origin>,
+}
+
+/// An element of the spec and the byte offset (in the load's combined
+/// source) of the entry that last set it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Origin {
+    pub element: String,
+    pub offset: usize,
 }
 
 #[derive(Debug, Clone)]
@@ -242,6 +253,9 @@ pub struct Window {
     pub name: String,
     pub rule: RuleRef,
     pub mode: WindowMode,
+    /// Close as soon as a resolution leaves the stack empty, without a
+    /// further round of passes (GA state-check windows, TO 2.4).
+    pub close_when_stack_empty: bool,
     pub step: StepId,
 }
 
@@ -275,9 +289,13 @@ pub struct TimingClass {
     pub name: String,
     pub rule: RuleRef,
     pub who: Who,
+    /// The rule a refusal for `who` cites (default: the class's rule).
+    pub who_rule: RuleRef,
     pub stack: StackRequirement,
+    pub stack_rule: RuleRef,
     /// Empty: any step with a window.
     pub during: Vec<String>,
+    pub during_rule: RuleRef,
     pub effect: Effect,
     pub limit: Option<Limit>,
     pub require: Vec<Requirement>,
@@ -360,6 +378,7 @@ impl Spec {
             kinds,
             conditions,
             rules,
+            origins: Vec::new(),
         }
     }
 

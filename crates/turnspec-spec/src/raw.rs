@@ -14,6 +14,9 @@ pub type Text = Spanned<String>;
 
 #[derive(Debug, Deserialize, Default)]
 pub struct RawSpec {
+    /// The spec this one changes (see [`crate::inherit`]); merged before
+    /// deserialising, so only its presence is seen here.
+    pub extends: Option<Text>,
     pub game: Option<Spanned<RawGame>>,
     #[serde(default)]
     pub terms: RawTerms,
@@ -144,8 +147,11 @@ pub struct RawTiming {
     pub rule: Option<Text>,
     pub description: Option<Text>,
     pub who: Option<Text>,
+    pub who_rule: Option<Text>,
     pub stack: Option<Text>,
+    pub stack_rule: Option<Text>,
     pub during: Option<Spanned<Vec<Text>>>,
+    pub during_rule: Option<Text>,
     pub effect: Option<Text>,
     pub phase: Option<Text>,
     pub limit: Option<Spanned<RawLimit>>,
@@ -253,6 +259,9 @@ body_view!(RawStep);
 pub struct RawStage {
     pub id: Option<Text>,
     pub window: Option<Text>,
+    /// Windows: `all_pass` (default) or `stack_empty` (a state-check window
+    /// that ends once what was pending has resolved).
+    pub close: Option<Text>,
     pub name: Option<Text>,
     pub rule: Option<Text>,
     #[serde(rename = "if")]
