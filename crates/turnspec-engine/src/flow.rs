@@ -52,6 +52,12 @@ impl Game<'_> {
         match self.state.stack.pop() {
             Some(object) => {
                 sink.event(Event::Resolved { object });
+                if self.state.stack.is_empty() {
+                    if let Some(goto) = self.state.mods.as_mut().and_then(|m| m.jump_when_stack_empty.take()) {
+                        self.end_turn(goto, host, sink);
+                        return;
+                    }
+                }
                 if self.state.stack.is_empty()
                     && self.state.waiting.is_empty()
                     && self.closes_when_stack_empty()
@@ -948,6 +954,15 @@ impl Game<'_> {
             mods.delayed.retain(|d| d.controller != player);
         }
         sink.event(Event::Left { player });
+        if player == self.state.active && self.state.in_game != 0 {
+            if let Some(goto) = self.spec.leaving.active_player_goto {
+                if self.state.stack.is_empty() {
+                    self.end_turn(goto, host, sink);
+                    return;
+                }
+                self.mods().jump_when_stack_empty = Some(goto);
+            }
+        }
         if self.state.in_game == 0 {
             self.state.holder = None;
             self.state.status = Status::NoPlayers;

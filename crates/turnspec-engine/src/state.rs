@@ -193,6 +193,8 @@ pub(crate) struct Modifiers {
     pub delayed: Vec<Delayed>,
     pub durations: Vec<Duration>,
     pub mana: [u16; MAX_PLAYERS as usize],
+    /// Jump here once the stack is empty (the active player left, GA ENDGAME 8).
+    pub jump_when_stack_empty: Option<StepId>,
 }
 
 impl GameState {

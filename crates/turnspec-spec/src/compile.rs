@@ -99,7 +99,7 @@ const KNOWN_KEYS: &[&str] = &[
     "only_if", "skip", "step", "actions", "priority_rule", "sequence", "repeat", "window", "answer", "play",
     "effects", "kind", "for", "phases", "turn", "after", "goto", "own_turn_only",
     "own_turn_rule", "mana", "empties", "burn", "burn_rule", "ends_turn_effects", "who_rule",
-    "stack_rule", "during_rule", "close", "extends", "remove", "after", "before",
+    "stack_rule", "during_rule", "close", "leaving", "active_player_goto", "extends", "remove", "after", "before",
 ];
 
 fn raw_from_table(
@@ -711,6 +711,16 @@ impl Ctx {
             }
         }
         let mana = self.mana(raw.mana.as_ref());
+        let leaving = match &raw.leaving {
+            Some(l) => {
+                let l = l.get_ref();
+                LeavingRules {
+                    rule: self.rule(l.rule.as_ref()),
+                    active_player_goto: l.active_player_goto.as_ref().and_then(|g| self.step_ref(g, &steps)),
+                }
+            }
+            None => LeavingRules { rule: RuleRef::NONE, active_player_goto: None },
+        };
 
         self.check_structure(
             raw,
@@ -740,6 +750,7 @@ impl Ctx {
             std::mem::take(&mut self.variants),
             effects,
             mana,
+            leaving,
             kinds,
             std::mem::take(&mut self.conditions),
             std::mem::take(&mut self.rules),

@@ -94,6 +94,7 @@ pub struct Spec {
     pub variants: Vec<Flag>,
     pub effects: Vec<EffectDef>,
     pub mana: ManaRules,
+    pub leaving: LeavingRules,
     /// Phase kinds (`counts_as`), for main-phase counting (505.1a).
     pub kinds: Vec<String>,
     pub conditions: Conditions,
@@ -356,6 +357,7 @@ impl Spec {
         variants: Vec<Flag>,
         effects: Vec<EffectDef>,
         mana: ManaRules,
+        leaving: LeavingRules,
         kinds: Vec<String>,
         conditions: Conditions,
         rules: Vec<String>,
@@ -375,6 +377,7 @@ impl Spec {
             variants,
             effects,
             mana,
+            leaving,
             kinds,
             conditions,
             rules,
@@ -528,4 +531,13 @@ pub struct ManaRules {
     /// Unspent mana costs its owner that much life (pre-2009 mana burn).
     pub burn: bool,
     pub burn_rule: RuleRef,
+}
+
+/// What the turn does when its active player leaves the game.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct LeavingRules {
+    pub rule: RuleRef,
+    /// Once the stack is empty, play jumps to this step (GA ENDGAME 8); with
+    /// `None` the turn simply goes on (800.4j).
+    pub active_player_goto: Option<StepId>,
 }

@@ -32,6 +32,7 @@ pub struct RawSpec {
     #[serde(default)]
     pub effects: BTreeMap<String, Spanned<RawEffect>>,
     pub mana: Option<Spanned<RawMana>>,
+    pub leaving: Option<Spanned<RawLeaving>>,
     #[serde(default)]
     pub phase: Vec<Spanned<RawPhase>>,
 }
@@ -62,6 +63,16 @@ pub struct RawEffect {
     /// Only during the player's own turn ("you get", 500.10a).
     pub own_turn_only: Option<Spanned<bool>>,
     pub own_turn_rule: Option<Text>,
+}
+
+/// What happens when a player leaves the game. Without this table the turn
+/// of a player who leaves goes on without them (800.4j).
+#[derive(Debug, Deserialize)]
+pub struct RawLeaving {
+    pub rule: Option<Text>,
+    /// When the active player leaves, once the stack is empty play jumps to
+    /// this step (GA ENDGAME 8: that turn's End phase).
+    pub active_player_goto: Option<Text>,
 }
 
 /// Mana pools: when they empty (500.4; pre-2009: 300.3) and mana burn.
