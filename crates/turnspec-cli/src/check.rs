@@ -59,12 +59,12 @@ fn summary(spec: &Spec) -> String {
     s
 }
 
-pub fn check(paths: &[PathBuf], format: Format) -> Result<ExitCode, String> {
+pub fn check(paths: &[PathBuf], format: Format, explain: bool) -> Result<ExitCode, String> {
     let mut failed = false;
     let mut json = Vec::new();
     for path in paths {
-        let text = read(path)?;
-        let result = turnspec_spec::load_str(&path.display().to_string(), &text);
+        read(path)?;
+        let result = turnspec_scenario::load_spec_file(path);
         let (report, spec) = match result {
             Ok((spec, report)) => (report, Some(spec)),
             Err(report) => (report, None),
@@ -74,11 +74,23 @@ pub fn check(paths: &[PathBuf], format: Format) -> Result<ExitCode, String> {
             Format::Text => {
                 eprint!("{}", render_report(&report));
                 match &spec {
-                    Some(spec) => println!(
-                        "ok: {}\n  {}",
-                        path.display(),
-                        summary(spec).replace('\n', "\n  ")
-                    ),
+                    Some(spec) => {
+                        crate::out::println(&format!(
+                            "ok: {}\n  {}",
+                            path.display(),
+                            summary(spec).replace('\n', "\n  ")
+                        ));
+                        if explain {
+                            crate::out::println("  set by:");
+                            for o in &spec.origins {
+                                crate::out::println(&format!(
+                                    "    {:<40} {}",
+                                    o.element,
+                                    report.locate(o.offset)
+                                ));
+                            }
+                        }
+                    }
                     None => eprintln!("{}: {} error(s)", path.display(), report.errors()),
                 }
             }
@@ -86,6 +98,9 @@ pub fn check(paths: &[PathBuf], format: Format) -> Result<ExitCode, String> {
                 "file": path.display().to_string(),
                 "ok": spec.is_some(),
                 "diagnostics": report.to_json(),
+                "origins": spec.as_ref().filter(|_| explain).map(|s| s.origins.iter().map(|o| {
+                    serde_json::json!({ "element": o.element, "set_by": report.locate(o.offset) })
+                }).collect::<Vec<_>>()),
                 "summary": spec.as_ref().map(|s| serde_json::json!({
                     "name": s.game.name,
                     "edition": s.game.edition,
@@ -99,10 +114,7 @@ pub fn check(paths: &[PathBuf], format: Format) -> Result<ExitCode, String> {
         }
     }
     if format == Format::Json {
-        println!(
-            "{}",
-            serde_json::to_string_pretty(&json).unwrap_or_default()
-        );
+        crate::out::println(&serde_json::to_string_pretty(&json).unwrap_or_default());
     }
     Ok(if failed {
         ExitCode::FAILURE

@@ -2,7 +2,13 @@
 //! Reading files and printing happen here and nowhere else.
 
 mod check;
+mod compare;
+mod diff;
+mod graph;
+mod out;
 mod run;
+mod simulate;
+mod test;
 
 use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
@@ -32,6 +38,17 @@ enum Command {
         /// `text` for people (with source excerpts), `json` for tools.
         #[arg(long, value_enum, default_value_t = Format::Text)]
         format: Format,
+        /// List every phase, step, action, timing class and setting with the
+        /// file and line that set it (useful with `extends`).
+        #[arg(long)]
+        explain: bool,
+    },
+    /// Draw the turn as a diagram: phases, steps, windows, skips, repeats.
+    Graph {
+        /// Spec file.
+        spec: PathBuf,
+        #[arg(long, value_enum, default_value_t = graph::GraphFormat::Mermaid)]
+        format: graph::GraphFormat,
     },
     /// Play turns of a game and print the trace.
     Run {
@@ -52,6 +69,22 @@ enum Command {
         #[arg(long)]
         show_ends: bool,
     },
+    /// Run scenario files, or every scenario under folders; exit 1 if any fails.
+    Test {
+        /// Scenario files or folders.
+        #[arg(required = true)]
+        paths: Vec<PathBuf>,
+        #[arg(long, value_enum, default_value_t = Format::Text)]
+        format: Format,
+    },
+    /// Play many independent games in parallel and print counts, speed and a digest.
+    Simulate(simulate::SimulateArgs),
+    /// Structural diff of two specs: phases, steps, turn-based actions, windows,
+    /// timing classes and settings, each difference with its rule citations.
+    Diff(diff::DiffArgs),
+    /// Run scenarios under several specs (a pass/FAIL/n/a matrix), or, without
+    /// scenario paths, tabulate simulated turns per spec.
+    Compare(compare::CompareArgs),
 }
 
 #[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -71,7 +104,16 @@ pub(crate) enum PolicyName {
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
-        Command::Check { specs, format } => check::check(&specs, format),
+        Command::Check {
+            specs,
+            format,
+            explain,
+        } => check::check(&specs, format, explain),
+        Command::Simulate(args) => simulate::simulate(args),
+        Command::Diff(args) => diff::diff(args),
+        Command::Compare(args) => compare::compare(args),
+        Command::Test { paths, format } => test::test(&paths, format),
+        Command::Graph { spec, format } => graph::graph(&spec, format),
         Command::Run {
             spec,
             players,
@@ -120,8 +162,10 @@ pub(crate) fn render_report(report: &Report) -> String {
 
 /// Loads a spec, printing its diagnostics; `None` if it has errors.
 pub(crate) fn load(path: &Path) -> Result<Option<(Spec, Report)>, String> {
-    let text = read(path)?;
-    match turnspec_spec::load_str(&path.display().to_string(), &text) {
+    if !path.exists() {
+        return Err(format!("cannot read {}: no such file", path.display()));
+    }
+    match turnspec_scenario::load_spec_file(path) {
         Ok((spec, report)) => Ok(Some((spec, report))),
         Err(report) => {
             eprint!("{}", render_report(&report));

@@ -30,22 +30,21 @@ pub fn test(paths: &[PathBuf], format: Format) -> Result<ExitCode, String> {
             _ => failed += 1,
         }
         match format {
-            Format::Text => print!("{}", result.to_text(file)),
+            Format::Text => crate::out::print(&result.to_text(file)),
             Format::Json => json.push(result.to_json(file)),
         }
     }
     match format {
-        Format::Text => println!(
+        Format::Text => crate::out::println(&format!(
             "\n{} scenarios: {passed} passed, {failed} failed, {invalid} invalid",
             files.len()
-        ),
-        Format::Json => println!(
-            "{}",
-            serde_json::to_string_pretty(&serde_json::json!({
+        )),
+        Format::Json => {
+            let summary = serde_json::json!({
                 "scenarios": json, "passed": passed, "failed": failed, "invalid": invalid,
-            }))
-            .unwrap_or_default()
-        ),
+            });
+            crate::out::println(&serde_json::to_string_pretty(&summary).unwrap_or_default())
+        }
     }
     Ok(if failed + invalid > 0 {
         ExitCode::FAILURE

@@ -53,7 +53,12 @@ impl Game<'_> {
             Some(object) => {
                 sink.event(Event::Resolved { object });
                 if self.state.stack.is_empty() {
-                    if let Some(goto) = self.state.mods.as_mut().and_then(|m| m.jump_when_stack_empty.take()) {
+                    if let Some(goto) = self
+                        .state
+                        .mods
+                        .as_mut()
+                        .and_then(|m| m.jump_when_stack_empty.take())
+                    {
                         self.end_turn(goto, host, sink);
                         return;
                     }

@@ -10,6 +10,7 @@ use crate::event::EventSink;
 use crate::game::{Action, Game};
 use crate::host::{HookContext, Host, Triggers};
 use crate::state::Status;
+use turnspec_spec::{Spec, StepId, TimingId, Who, WindowId};
 
 pub trait Policy: Host {
     /// The action for the player who holds priority.
@@ -123,4 +124,112 @@ pub fn play_out<P: Policy, S: EventSink>(game: &mut Game<'_>, policy: &mut P, si
         decisions += 1;
     }
     decisions
+}
+
+/// The `busy` workload: every window that opens sees one instant-speed play.
+///
+/// - When the active player receives priority as a window opens with an empty
+///   stack (the first priority of that window: nobody has passed yet and the
+///   policy has not played in this window), it plays the spec's first timing
+///   class that anyone may use and that goes on the stack (MTG's instant
+///   speed, GA's fast), `depth` times in a row (it keeps priority after each,
+///   117.3c). Then everyone passes until the stack is empty and the window
+///   closes: with N players, (depth + 1) × N passes per window.
+/// - Turn-based actions that ask "how many" (an answer counter with a
+///   maximum above 1: MTG's declare attackers) are answered 1; yes/no
+///   questions (a maximum of 1: MTG's first-strike check, GA's materialize
+///   play) are answered 0. So MTG has one attacker, no blocker question, no
+///   first strike: all five combat steps, no repeated damage step.
+///
+/// The timing class and the answers come from the spec, never from names.
+#[derive(Debug, Clone)]
+pub struct BusyPolicy<'s> {
+    spec: &'s Spec,
+    timing: Option<TimingId>,
+    /// Plays stacked per window before passing (at least 1).
+    depth: u8,
+    /// The window the policy last saw, whether it opened with an empty
+    /// stack, and how often the policy played there.
+    window: Option<(StepId, WindowId)>,
+    opened_empty: bool,
+    played: u8,
+    next_label: u32,
+}
+
+impl<'s> BusyPolicy<'s> {
+    pub fn new(spec: &'s Spec) -> Self {
+        let timing = spec
+            .timing
+            .iter()
+            .position(|t| t.who == Who::Any && t.effect == Effect::Stack)
+            .map(|i| TimingId(i as u8));
+        BusyPolicy {
+            spec,
+            timing,
+            depth: 1,
+            window: None,
+            opened_empty: false,
+            played: 0,
+            next_label: 0,
+        }
+    }
+
+    /// Stack `depth` plays per window instead of one (clamped to 1..=255).
+    pub fn with_depth(mut self, depth: u8) -> Self {
+        self.depth = depth.max(1);
+        self
+    }
+
+    /// The timing class the policy plays at, if the spec has one.
+    pub fn timing(&self) -> Option<TimingId> {
+        self.timing
+    }
+}
+
+impl Host for BusyPolicy<'_> {
+    fn turn_action(&mut self, _: &HookContext, action: TurnActionId, _: &mut Triggers<'_>) -> u16 {
+        let a = self.spec.turn_action(action);
+        (a.answer_counter.is_some() && a.answer_play.is_none() && a.answer_max > 1) as u16
+    }
+
+    fn step_began(&mut self, _: &HookContext, _: &mut Triggers<'_>) {
+        // A new step (or a repetition of one): no window of it has seen a play.
+        self.window = None;
+        self.played = 0;
+    }
+}
+
+impl Policy for BusyPolicy<'_> {
+    fn decide(&mut self, game: &Game<'_>) -> Action {
+        let player = game.holder().unwrap_or_default();
+        if let (Some(timing), Some(window)) = (self.timing, game.window()) {
+            let here = Some((game.step(), window));
+            if self.window != here {
+                // The window's first priority: it counts only if it opened
+                // with an empty stack (not after a trigger or a turn-based
+                // play went on the stack).
+                self.window = here;
+                self.opened_empty = game.stack().is_empty() && game.passes() == 0;
+                self.played = 0;
+            }
+            // Still at the window's opening: nobody passed, and the stack
+            // holds only what this policy played here.
+            if self.opened_empty
+                && player == game.active_player()
+                && self.played < self.depth
+                && game.passes() == 0
+                && game.stack().len() == self.played as usize
+                && game.check_play(player, timing).is_ok()
+            {
+                self.played += 1;
+                self.next_label = self.next_label.wrapping_add(1);
+                return Action::Play {
+                    player,
+                    timing,
+                    label: self.next_label,
+                };
+            }
+        }
+        Action::Pass { player }
+    }
 }

@@ -423,7 +423,7 @@ impl Resolver<'_> {
                     Some((n, rest.trim().to_string()))
                 });
                 match parsed {
-                    Some((n, rest)) if n >= 1 && n <= 8 => {
+                    Some((n, rest)) if (1..=8).contains(&n) => {
                         let label = self.label(Some(&Spanned::new(t.span(), rest)));
                         (Some(PlayerId(n - 1)), label)
                     }

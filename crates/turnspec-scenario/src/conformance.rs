@@ -26,6 +26,10 @@ struct Pending {
     needs: String,
 }
 
+/// Scenarios citing a rule, keyed by the rule's sort key: the rule as
+/// written, and each citing file with its status.
+type ByRule = BTreeMap<Vec<(String, u64)>, (String, Vec<(String, &'static str)>)>;
+
 /// Orders rule citations naturally: `103.8a` < `500.2` < `500.10`, and
 /// `MAIN 2` < `MAIN 2.2` < `MAIN 10`.
 fn rule_key(rule: &str) -> Vec<(String, u64)> {
@@ -85,8 +89,7 @@ pub fn generate(root: &Path) -> String {
     );
     let mut cache = SpecCache::default();
     for (game, files) in &games {
-        let mut by_rule: BTreeMap<Vec<(String, u64)>, (String, Vec<(String, &'static str)>)> =
-            BTreeMap::new();
+        let mut by_rule: ByRule = BTreeMap::new();
         let (mut passed, mut total) = (0, 0);
         for file in files {
             let shown = file

@@ -716,10 +716,16 @@ impl Ctx {
                 let l = l.get_ref();
                 LeavingRules {
                     rule: self.rule(l.rule.as_ref()),
-                    active_player_goto: l.active_player_goto.as_ref().and_then(|g| self.step_ref(g, &steps)),
+                    active_player_goto: l
+                        .active_player_goto
+                        .as_ref()
+                        .and_then(|g| self.step_ref(g, &steps)),
                 }
             }
-            None => LeavingRules { rule: RuleRef::NONE, active_player_goto: None },
+            None => LeavingRules {
+                rule: RuleRef::NONE,
+                active_player_goto: None,
+            },
         };
 
         self.check_structure(

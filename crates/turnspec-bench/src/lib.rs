@@ -1,0 +1,196 @@
+//! Benchmark support: the hand-written MTG baseline ([`hand`]) and the
+//! workloads run through the engine, with counters that make both sides'
+//! work comparable. The criterion benches are in `benches/turns.rs`.
+
+pub mod hand;
+
+use turnspec_engine::policy::{AllPass, BusyPolicy, Policy, play_out};
+use turnspec_engine::{Because, Event, EventSink, Game, GameOptions};
+use turnspec_spec::Spec;
+
+pub const MTG: &str = include_str!("../../../games/mtg.toml");
+pub const GRAND_ARCHIVE: &str = include_str!("../../../games/grand-archive.toml");
+
+pub fn load(src: &str) -> Spec {
+    match turnspec_spec::load_str("spec.toml", src) {
+        Ok((spec, _)) => spec,
+        Err(report) => panic!("spec does not load:\n{}", report.to_short_text()),
+    }
+}
+
+/// The built-in workloads.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Workload {
+    AllPass,
+    /// Busy with this many plays stacked per window (1 = the busy workload).
+    Busy(u8),
+}
+
+/// What both machines count: the work done.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Work {
+    pub turns: u64,
+    /// Steps that began; step-less phases (MTG's main phases) count as one.
+    pub steps: u64,
+    pub windows: u64,
+    pub passes: u64,
+    pub casts: u64,
+    pub resolutions: u64,
+}
+
+/// Counts engine events as [`Work`].
+pub struct EngineWork<'s> {
+    spec: &'s Spec,
+    pub work: Work,
+}
+
+impl<'s> EngineWork<'s> {
+    pub fn new(spec: &'s Spec) -> Self {
+        EngineWork {
+            spec,
+            work: Work::default(),
+        }
+    }
+}
+
+impl EventSink for EngineWork<'_> {
+    fn event(&mut self, event: Event) {
+        let w = &mut self.work;
+        match event {
+            Event::TurnBegan { .. } => w.turns += 1,
+            Event::StepBegan { .. } => w.steps += 1,
+            Event::PhaseBegan { phase, .. } => {
+                w.steps += self.spec.phase(phase).implicit_step as u64
+            }
+            Event::PriorityGiven {
+                because: Because::WindowOpened,
+                ..
+            } => w.windows += 1,
+            Event::Passed { .. } => w.passes += 1,
+            Event::Pushed { .. } => w.casts += 1,
+            Event::Resolved { .. } => w.resolutions += 1,
+            _ => {}
+        }
+    }
+}
+
+/// Counts the hand-written machine's reports as [`Work`].
+#[derive(Debug, Default)]
+pub struct HandWork {
+    pub work: Work,
+}
+
+impl hand::HandSink for HandWork {
+    fn turn_began(&mut self, _: u32) {
+        self.work.turns += 1;
+    }
+    fn step_began(&mut self, _: hand::Step) {
+        self.work.steps += 1;
+    }
+    fn window_opened(&mut self) {
+        self.work.windows += 1;
+    }
+    fn passed(&mut self) {
+        self.work.passes += 1;
+    }
+    fn pushed(&mut self, _: hand::Object) {
+        self.work.casts += 1;
+    }
+    fn resolved(&mut self, _: hand::Object) {
+        self.work.resolutions += 1;
+    }
+}
+
+/// One engine game of `turns` turns; returns the decisions taken.
+pub fn engine_game<S: EventSink>(
+    spec: &Spec,
+    players: u8,
+    turns: u32,
+    workload: Workload,
+    sink: &mut S,
+) -> u64 {
+    let mut game = Game::new(spec, &GameOptions::players(players)).expect("player count");
+    game.set_turn_limit(turns);
+    match workload {
+        Workload::AllPass => run(&mut game, &mut AllPass, sink),
+        Workload::Busy(depth) => run(
+            &mut game,
+            &mut BusyPolicy::new(spec).with_depth(depth),
+            sink,
+        ),
+    }
+}
+
+fn run<P: Policy, S: EventSink>(game: &mut Game<'_>, policy: &mut P, sink: &mut S) -> u64 {
+    play_out(game, policy, sink)
+}
+
+/// One hand-written game of `turns` turns; returns the decisions taken.
+pub fn hand_game<S: hand::HandSink>(
+    players: u8,
+    turns: u32,
+    workload: Workload,
+    sink: &mut S,
+) -> u64 {
+    let mut game = hand::HandGame::new(players);
+    game.set_turn_limit(turns);
+    match workload {
+        Workload::AllPass => hand::play_out(&mut game, &mut hand::HandAllPass, sink),
+        Workload::Busy(depth) => hand::play_out(&mut game, &mut hand::HandBusy::new(depth), sink),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The baseline does exactly the engine's work: same turns, steps,
+    /// windows, passes, casts and resolutions, and the same decisions.
+    #[test]
+    fn hand_written_does_the_same_work_as_the_engine() {
+        let spec = load(MTG);
+        for players in [2u8, 3, 4, 8] {
+            for workload in [
+                Workload::AllPass,
+                Workload::Busy(1),
+                Workload::Busy(3),
+                Workload::Busy(16),
+            ] {
+                for turns in [1u32, 2, 7, 50] {
+                    let mut e = EngineWork::new(&spec);
+                    let ed = engine_game(&spec, players, turns, workload, &mut e);
+                    let mut h = HandWork::default();
+                    let hd = hand_game(players, turns, workload, &mut h);
+                    assert_eq!(e.work, h.work, "{players}p {workload:?} {turns} turns");
+                    assert_eq!(ed, hd, "decisions, {players}p {workload:?} {turns} turns");
+                    assert_eq!(e.work.turns, turns as u64);
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn per_turn_figures_of_the_workloads() {
+        let spec = load(MTG);
+        for players in [2u8, 4] {
+            let n = players as u64;
+            // Turns 3..=12: every turn alike.
+            let count = |w: Workload| {
+                let mut a = EngineWork::new(&spec);
+                engine_game(&spec, players, 2, w, &mut a);
+                let mut b = EngineWork::new(&spec);
+                engine_game(&spec, players, 12, w, &mut b);
+                let d = |x: u64, y: u64| (x - y) / 10;
+                let (a, b) = (a.work, b.work);
+                (
+                    d(b.steps, a.steps),
+                    d(b.windows, a.windows),
+                    d(b.passes, a.passes),
+                    d(b.casts, a.casts),
+                )
+            };
+            assert_eq!(count(Workload::AllPass), (10, 8, 8 * n, 0));
+            assert_eq!(count(Workload::Busy(1)), (12, 10, 20 * n, 10));
+        }
+    }
+}

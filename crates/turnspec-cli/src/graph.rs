@@ -1,0 +1,215 @@
+//! `turnspec graph`: the turn as a diagram (Mermaid or Graphviz dot), for
+//! designers checking a spec at a glance: phases in order, their steps,
+//! which steps give priority, skips, repeats, and phases started by actions.
+
+use std::path::Path;
+use std::process::ExitCode;
+
+use clap::ValueEnum;
+use turnspec_spec::{Effect, Spec, Stage, StepId, WindowMode};
+
+use crate::load;
+
+#[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub(crate) enum GraphFormat {
+    /// Mermaid flowchart (renders on GitHub and in many editors).
+    Mermaid,
+    /// Graphviz dot.
+    Dot,
+}
+
+/// How a step looks in the diagram.
+struct Node {
+    id: String,
+    label: String,
+    /// Dashed: skipped under a condition, or present only under one.
+    conditional: bool,
+}
+
+fn step_node(spec: &Spec, step: StepId) -> Node {
+    let s = spec.step(step);
+    let windows: Vec<&str> = s
+        .stages
+        .iter()
+        .filter_map(|st| match st {
+            Stage::Window(w) => Some(match spec.window(*w).mode {
+                WindowMode::Always => "always",
+                WindowMode::IfPending => "if pending",
+            }),
+            Stage::Action(_) => None,
+        })
+        .collect();
+    let actions = s
+        .stages
+        .iter()
+        .filter(|st| matches!(st, Stage::Action(_)))
+        .count();
+    let mut label = s.name.clone();
+    if let Some(r) = spec.rule(s.rule) {
+        label.push_str(&format!(" [{r}]"));
+    }
+    if actions > 0 {
+        label.push_str(&format!(
+            "\\n{actions} turn-based action{}",
+            if actions == 1 { "" } else { "s" }
+        ));
+    }
+    label.push_str(&match windows.as_slice() {
+        [] => format!("\\nno {}", spec.terms.priority),
+        list => format!("\\n{}: {}", spec.terms.priority, list.join(", ")),
+    });
+    for skip in &s.skip {
+        label.push_str(&format!(
+            "\\nskipped if {}",
+            spec.conditions.source(skip.cond)
+        ));
+    }
+    if let Some(c) = s.only_if {
+        label.push_str(&format!("\\nonly if {}", spec.conditions.source(c)));
+    }
+    Node {
+        id: format!("s{}", step.0),
+        label,
+        conditional: !s.skip.is_empty() || s.only_if.is_some(),
+    }
+}
+
+fn escape(text: &str) -> String {
+    text.replace('"', "'")
+}
+
+/// The diagram text.
+pub(crate) fn render(spec: &Spec, format: GraphFormat) -> String {
+    let mut out = String::new();
+    let mut edges: Vec<(String, String, String, bool)> = Vec::new();
+    let (open, close) = match format {
+        GraphFormat::Mermaid => ("flowchart TD\n".to_string(), String::new()),
+        GraphFormat::Dot => (
+            "digraph turn {\n  rankdir=TB;\n  node [shape=box, fontname=\"Helvetica\"];\n"
+                .to_string(),
+            "}\n".to_string(),
+        ),
+    };
+    out.push_str(&open);
+    let mut previous_last: Option<String> = None;
+    for (pi, phase) in spec.phases.iter().enumerate() {
+        let mut title = phase.name.clone();
+        if let Some(r) = spec.rule(phase.rule) {
+            title.push_str(&format!(" [{r}]"));
+        }
+        for skip in &phase.skip {
+            title.push_str(&format!(
+                " — skipped if {}",
+                spec.conditions.source(skip.cond)
+            ));
+        }
+        if let Some(c) = phase.only_if {
+            title.push_str(&format!(" — only if {}", spec.conditions.source(c)));
+        }
+        if phase.on_demand {
+            title.push_str(" — started by an action");
+        }
+        let nodes: Vec<Node> = phase.steps().map(|s| step_node(spec, s)).collect();
+        match format {
+            GraphFormat::Mermaid => {
+                out.push_str(&format!("  subgraph p{pi}[\"{}\"]\n", escape(&title)));
+                for n in &nodes {
+                    let label = escape(&n.label).replace("\\n", "<br/>");
+                    out.push_str(&format!("    {}[\"{label}\"]\n", n.id));
+                }
+                out.push_str("  end\n");
+            }
+            GraphFormat::Dot => {
+                out.push_str(&format!(
+                    "  subgraph cluster_p{pi} {{\n    label=\"{}\";\n",
+                    escape(&title)
+                ));
+                for n in &nodes {
+                    let style = if n.conditional { ", style=dashed" } else { "" };
+                    out.push_str(&format!(
+                        "    {} [label=\"{}\"{style}];\n",
+                        n.id,
+                        escape(&n.label)
+                    ));
+                }
+                out.push_str("  }\n");
+            }
+        }
+        for pair in nodes.windows(2) {
+            edges.push((pair[0].id.clone(), pair[1].id.clone(), String::new(), false));
+        }
+        for step in phase.steps() {
+            if let Some(r) = spec.step(step).repeat {
+                let id = format!("s{}", step.0);
+                edges.push((
+                    id.clone(),
+                    id,
+                    format!("again if {}", spec.conditions.source(r.cond)),
+                    true,
+                ));
+            }
+        }
+        if !phase.on_demand {
+            if let (Some(prev), Some(first)) = (&previous_last, nodes.first()) {
+                edges.push((prev.clone(), first.id.clone(), String::new(), false));
+            }
+            previous_last = nodes.last().map(|n| n.id.clone());
+        }
+    }
+    // Phases started by actions, from every step where the action is usable.
+    for (ti, t) in spec.timing.iter().enumerate() {
+        if let Effect::StartPhase(target) = t.effect {
+            let target_phase = spec.phase(target);
+            let first = format!("s{}", target_phase.first_step.0);
+            let last = format!(
+                "s{}",
+                target_phase.first_step.0 + target_phase.step_count - 1
+            );
+            for (si, s) in spec.steps.iter().enumerate() {
+                let usable = s.timing_mask & (1 << ti) != 0
+                    && s.stages.iter().any(|st| matches!(st, Stage::Window(_)));
+                if usable && s.phase != target {
+                    edges.push((format!("s{si}"), first.clone(), t.name.clone(), true));
+                    edges.push((last.clone(), format!("s{si}"), "returns".into(), true));
+                }
+            }
+        }
+    }
+    if let (Some(last), Some(first)) = (&previous_last, spec.turn.first()) {
+        edges.push((
+            last.clone(),
+            format!("s{}", spec.phase(*first).first_step.0),
+            "next turn".into(),
+            true,
+        ));
+    }
+    for (from, to, label, dashed) in edges {
+        match format {
+            GraphFormat::Mermaid => {
+                let arrow = if dashed { "-.->" } else { "-->" };
+                if label.is_empty() {
+                    out.push_str(&format!("  {from} {arrow} {to}\n"));
+                } else {
+                    out.push_str(&format!("  {from} {arrow}|\"{}\"| {to}\n", escape(&label)));
+                }
+            }
+            GraphFormat::Dot => {
+                let style = if dashed { ", style=dashed" } else { "" };
+                out.push_str(&format!(
+                    "  {from} -> {to} [label=\"{}\"{style}];\n",
+                    escape(&label)
+                ));
+            }
+        }
+    }
+    out.push_str(&close);
+    out
+}
+
+pub(crate) fn graph(path: &Path, format: GraphFormat) -> Result<ExitCode, String> {
+    let Some((spec, _)) = load(path)? else {
+        return Ok(ExitCode::FAILURE);
+    };
+    crate::out::print(&render(&spec, format));
+    Ok(ExitCode::SUCCESS)
+}

@@ -1,0 +1,331 @@
+//! The `turnspec` binary end to end: `check` on good, bad, garbage and
+//! missing files; `run` printing JSON lines for both reference games.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+use serde_json::Value;
+
+/// The workspace root: commands run there so paths in messages are short.
+fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
+fn turnspec(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_turnspec"))
+        .args(args)
+        .current_dir(root())
+        .output()
+        .expect("the turnspec binary runs")
+}
+
+fn stdout(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+fn assert_no_panic(o: &Output) {
+    let err = stderr(o);
+    assert!(!err.contains("panicked"), "the binary panicked:\n{err}");
+    // 101 is Rust's exit code for a panic.
+    assert_ne!(o.status.code(), Some(101), "stderr:\n{err}");
+}
+
+/// A scratch file in the system temp directory, removed on drop.
+struct TempFile(PathBuf);
+
+impl TempFile {
+    fn new(name: &str, bytes: &[u8]) -> Self {
+        let path =
+            std::env::temp_dir().join(format!("turnspec-cli-test-{}-{name}", std::process::id()));
+        std::fs::write(&path, bytes).expect("write a temp file");
+        TempFile(path)
+    }
+
+    fn arg(&self) -> &str {
+        self.0.to_str().expect("temp path is UTF-8")
+    }
+}
+
+impl Drop for TempFile {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_file(&self.0);
+    }
+}
+
+// --- check ----------------------------------------------------------------------
+
+#[test]
+fn check_accepts_both_reference_specs() {
+    let o = turnspec(&["check", "games/mtg.toml", "games/grand-archive.toml"]);
+    assert_no_panic(&o);
+    assert_eq!(o.status.code(), Some(0), "stderr:\n{}", stderr(&o));
+    let out = stdout(&o);
+    assert!(out.contains("ok: games/mtg.toml"), "{out}");
+    assert!(out.contains("ok: games/grand-archive.toml"), "{out}");
+    assert!(!stderr(&o).contains("error"), "{}", stderr(&o));
+}
+
+/// `line:col: error[code]` of every mistake in several_mistakes.toml.
+const SEVERAL: &[(usize, usize, &str)] = &[
+    (6, 11, "turnspec::players"),
+    (10, 1, "turnspec::unknown-key"),
+    (12, 1, "turnspec::unusable-timing"),
+    (14, 11, "turnspec::unknown-reference"),
+    (15, 21, "turnspec::unknown-reference"),
+    (17, 1, "turnspec::unusable-timing"),
+    (30, 34, "turnspec::condition"),
+    (33, 8, "turnspec::duplicate-id"),
+    (45, 8, "turnspec::never-ends"),
+    (50, 6, "turnspec::unreachable-phase"),
+];
+
+const SEVERAL_PATH: &str = "tests/specs/invalid/several_mistakes.toml";
+
+#[test]
+fn check_reports_every_mistake_with_file_line_and_column() {
+    let o = turnspec(&["check", SEVERAL_PATH]);
+    assert_no_panic(&o);
+    assert_eq!(o.status.code(), Some(1));
+    let err = stderr(&o);
+    for (line, col, code) in SEVERAL {
+        let needle = format!("{SEVERAL_PATH}:{line}:{col}: error[{code}]");
+        assert!(err.contains(&needle), "stderr lacks {needle:?}:\n{err}");
+    }
+    assert!(
+        err.contains(&format!("{} error(s)", SEVERAL.len())),
+        "{err}"
+    );
+    assert!(!stdout(&o).contains("ok:"), "{}", stdout(&o));
+}
+
+#[test]
+fn check_json_lists_every_mistake() {
+    let o = turnspec(&["check", "--format", "json", SEVERAL_PATH]);
+    assert_no_panic(&o);
+    assert_eq!(o.status.code(), Some(1));
+    let v: Value = serde_json::from_str(&stdout(&o)).expect("check --format json prints JSON");
+    let file = &v[0];
+    assert_eq!(file["ok"], false);
+    let diags = file["diagnostics"].as_array().expect("a diagnostics array");
+    let got: Vec<(u64, u64, &str)> = diags
+        .iter()
+        .map(|d| {
+            (
+                d["line"].as_u64().unwrap(),
+                d["column"].as_u64().unwrap(),
+                d["code"].as_str().unwrap(),
+            )
+        })
+        .collect();
+    let want: Vec<(u64, u64, &str)> = SEVERAL
+        .iter()
+        .map(|(l, c, code)| (*l as u64, *c as u64, *code))
+        .collect();
+    assert_eq!(got, want);
+}
+
+#[test]
+fn check_mixed_good_and_bad_files_fails_but_reports_both() {
+    let o = turnspec(&["check", "games/mtg.toml", SEVERAL_PATH]);
+    assert_no_panic(&o);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(stdout(&o).contains("ok: games/mtg.toml"));
+    assert!(stderr(&o).contains(SEVERAL_PATH));
+}
+
+#[test]
+fn check_on_a_binary_file_fails_without_panicking() {
+    let mut bytes: Vec<u8> = (0..=255u8).collect();
+    bytes.extend_from_slice(&[0xff, 0xfe, 0x00, 0xc3, 0x28, b'[', 0x80]);
+    let f = TempFile::new("binary.toml", &bytes);
+    let o = turnspec(&["check", f.arg()]);
+    assert_no_panic(&o);
+    assert!(
+        matches!(o.status.code(), Some(1 | 2)),
+        "exit {:?}",
+        o.status.code()
+    );
+    assert!(!stderr(&o).is_empty(), "a failure says why");
+}
+
+#[test]
+fn check_on_text_garbage_fails_without_panicking() {
+    let f = TempFile::new(
+        "garbage.toml",
+        "]]]] = = [[phase\n\u{1F600} id = \"\ntiming.x = { during = [1, 2 }\n\0\0\n".as_bytes(),
+    );
+    let o = turnspec(&["check", f.arg()]);
+    assert_no_panic(&o);
+    assert_eq!(o.status.code(), Some(1), "stderr:\n{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("turnspec::toml-syntax"),
+        "{}",
+        stderr(&o)
+    );
+}
+
+#[test]
+fn check_on_an_empty_file_fails_without_panicking() {
+    let f = TempFile::new("empty.toml", b"");
+    let o = turnspec(&["check", f.arg()]);
+    assert_no_panic(&o);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(stderr(&o).contains("turnspec::missing"), "{}", stderr(&o));
+}
+
+#[test]
+fn check_on_a_missing_file_fails_without_panicking() {
+    let o = turnspec(&["check", "tests/specs/invalid/no-such-file.toml"]);
+    assert_no_panic(&o);
+    assert!(
+        matches!(o.status.code(), Some(1 | 2)),
+        "exit {:?}",
+        o.status.code()
+    );
+    assert!(stderr(&o).contains("no-such-file.toml"), "{}", stderr(&o));
+}
+
+#[test]
+fn run_on_an_invalid_spec_fails_without_panicking() {
+    let o = turnspec(&["run", SEVERAL_PATH, "--turns", "1"]);
+    assert_no_panic(&o);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(stdout(&o).is_empty(), "{}", stdout(&o));
+}
+
+// --- run ------------------------------------------------------------------------
+
+/// Runs `run <spec> --turns 2 --format json` and parses every line.
+fn run_json(spec: &str, extra: &[&str]) -> Vec<Value> {
+    let mut args = vec!["run", spec, "--turns", "2", "--format", "json"];
+    args.extend_from_slice(extra);
+    let o = turnspec(&args);
+    assert_no_panic(&o);
+    assert_eq!(o.status.code(), Some(0), "stderr:\n{}", stderr(&o));
+    let out = stdout(&o);
+    assert!(!out.is_empty());
+    out.lines()
+        .enumerate()
+        .map(|(i, line)| {
+            serde_json::from_str::<Value>(line)
+                .unwrap_or_else(|e| panic!("line {} is not JSON ({e}): {line}", i + 1))
+        })
+        .collect()
+}
+
+/// The fields of an event that a test cares about, as one short string.
+fn brief(v: &Value) -> String {
+    let mut s = v["event"].as_str().unwrap_or("?").to_string();
+    for key in [
+        "turn", "player", "phase", "step", "action", "because", "rule",
+    ] {
+        match &v[key] {
+            Value::Null => {}
+            Value::String(x) => s.push_str(&format!(" {key}={x}")),
+            other => s.push_str(&format!(" {key}={other}")),
+        }
+    }
+    s
+}
+
+fn turns(events: &[Value]) -> Vec<(u64, String)> {
+    events
+        .iter()
+        .filter(|e| e["event"] == "turn_began")
+        .map(|e| {
+            (
+                e["turn"].as_u64().unwrap(),
+                e["player"].as_str().unwrap().to_string(),
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn run_mtg_prints_json_lines_starting_with_the_beginning_phase() {
+    let events = run_json("games/mtg.toml", &[]);
+    for e in &events {
+        assert!(e.is_object() && e["event"].is_string(), "{e}");
+    }
+    let first: Vec<String> = events.iter().take(8).map(brief).collect();
+    assert_eq!(
+        first,
+        [
+            "turn_began turn=1 player=P1",
+            "phase_began phase=beginning rule=501.1",
+            "step_began step=untap rule=502",
+            "turn_action action=untap rule=502.3",
+            "step_ended step=untap",
+            "step_began step=upkeep rule=503",
+            "priority player=P1 because=window_opened rule=503.1",
+            "pass player=P1",
+        ]
+    );
+    let briefs: Vec<String> = events.iter().map(brief).collect();
+    assert!(
+        briefs.contains(&"skipped step=draw rule=103.8a".to_string()),
+        "{briefs:#?}"
+    );
+    assert!(briefs.contains(&"skipped step=declare_blockers rule=508.8".to_string()));
+    assert_eq!(turns(&events), [(1, "P1".into()), (2, "P2".into())]);
+    assert_eq!(brief(events.last().unwrap()), "turn_ended turn=2 player=P2");
+}
+
+#[test]
+fn run_grand_archive_prints_json_lines_starting_with_the_first_turn_skips() {
+    let events = run_json("games/grand-archive.toml", &[]);
+    let first: Vec<String> = events.iter().take(8).map(brief).collect();
+    assert_eq!(
+        first,
+        [
+            "turn_began turn=1 player=P1",
+            "skipped phase=wake_up rule=TO 1.1",
+            "skipped phase=materialize rule=MAT 1",
+            "skipped phase=recollection rule=TO 1.1",
+            "skipped phase=draw rule=TO 1.2",
+            "phase_began phase=main rule=MAIN",
+            "priority player=P1 because=window_opened rule=MAIN 2",
+            "pass player=P1",
+        ]
+    );
+    assert_eq!(turns(&events), [(1, "P1".into()), (2, "P2".into())]);
+    // The second player draws on their first turn.
+    let briefs: Vec<String> = events.iter().map(brief).collect();
+    assert!(
+        briefs.contains(&"phase_began phase=draw rule=DRAW".to_string()),
+        "{briefs:#?}"
+    );
+    assert_eq!(brief(events.last().unwrap()), "turn_ended turn=2 player=P2");
+}
+
+#[test]
+fn run_grand_archive_with_three_players_draws_on_the_first_turn() {
+    let events = run_json("games/grand-archive.toml", &["--players", "3"]);
+    let briefs: Vec<String> = events.iter().take(5).map(brief).collect();
+    assert_eq!(briefs[4], "phase_began phase=draw rule=DRAW");
+}
+
+#[test]
+fn run_text_output_names_the_game() {
+    let o = turnspec(&["run", "games/grand-archive.toml", "--turns", "1"]);
+    assert_no_panic(&o);
+    assert_eq!(o.status.code(), Some(0));
+    let out = stdout(&o);
+    assert!(out.starts_with("Grand Archive"), "{out}");
+    assert!(out.contains("Opportunity → P1"), "{out}");
+}
+
+#[test]
+fn run_with_an_impossible_player_count_fails_without_panicking() {
+    let o = turnspec(&["run", "games/grand-archive.toml", "--players", "7"]);
+    assert_no_panic(&o);
+    assert!(
+        matches!(o.status.code(), Some(1 | 2)),
+        "exit {:?}",
+        o.status.code()
+    );
+}

@@ -1,0 +1,132 @@
+//! `turnspec diff` and `turnspec compare` end to end: the edition specs,
+//! text and JSON, the statistics mode and argument errors.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+use serde_json::Value;
+
+fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
+fn turnspec(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_turnspec"))
+        .args(args)
+        .current_dir(root())
+        .output()
+        .expect("the turnspec binary runs")
+}
+
+fn stdout(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+const EDITIONS: [&str; 8] = [
+    "--spec",
+    "games/mtg-classic.toml",
+    "--spec",
+    "games/mtg-2011.toml",
+    "--spec",
+    "games/mtg-2024.toml",
+    "--spec",
+    "games/mtg.toml",
+];
+
+#[test]
+fn diff_classic_to_2011_names_mana_burn_pools_and_damage_on_the_stack() {
+    let o = turnspec(&["diff", "games/mtg-classic.toml", "games/mtg-2011.toml"]);
+    assert!(o.status.success());
+    let out = stdout(&o);
+    assert!(out.contains("~ mana · empties: only at the end of each phase → at the end of each step and phase  [300.3 → 500.4]"), "{out}");
+    assert!(out.contains("~ mana · burn: yes"), "{out}");
+    assert!(out.contains("- timing combat_damage"), "{out}");
+    assert!(out.contains("~ action assign_combat_damage · play: puts a combat_damage object on the stack → none  [310.1 → 510.1]"), "{out}");
+}
+
+#[test]
+fn diff_magic_to_grand_archive_names_one_main_phase_and_opportunity() {
+    let o = turnspec(&["diff", "games/mtg.toml", "games/grand-archive.toml"]);
+    let out = stdout(&o);
+    assert!(
+        out.contains("main phases per turn: 2 (precombat_main, postcombat_main) → 1 (main)"),
+        "{out}"
+    );
+    assert!(
+        out.contains("~ terms · priority: priority → Opportunity"),
+        "{out}"
+    );
+}
+
+#[test]
+fn diff_json_is_one_document() {
+    let o = turnspec(&[
+        "diff",
+        "games/mtg-2024.toml",
+        "games/mtg.toml",
+        "--format",
+        "json",
+    ]);
+    let v: Value = serde_json::from_str(&stdout(&o)).expect("JSON");
+    assert_eq!(v["counts"]["removed"], 2);
+    assert!(
+        v["differences"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|d| d["element"] == "action damage_assignment_order")
+    );
+}
+
+#[test]
+fn diff_of_a_broken_spec_fails_cleanly() {
+    let o = turnspec(&["diff", "games/mtg.toml", "does/not/exist.toml"]);
+    assert_eq!(o.status.code(), Some(2));
+}
+
+#[test]
+fn compare_prints_the_matrix_for_the_edition_scenarios() {
+    let mut args = vec!["compare"];
+    args.extend(EDITIONS);
+    args.push("tests/scenarios/mtg-editions");
+    let o = turnspec(&args);
+    assert!(o.status.success());
+    let out = stdout(&o);
+    let row = out
+        .lines()
+        .find(|l| l.starts_with("classic-300.3-mana-burn-when-the-phase-ends"))
+        .expect("a row per scenario");
+    let cells: Vec<&str> = row.split_whitespace().skip(1).collect();
+    assert_eq!(cells, ["pass", "FAIL", "FAIL", "FAIL", "*"]);
+    assert!(out.contains("first difference at event"), "{out}");
+
+    args.extend(["--format", "json"]);
+    let v: Value = serde_json::from_str(&stdout(&turnspec(&args))).expect("JSON");
+    assert_eq!(v["specs"].as_array().unwrap().len(), 4);
+}
+
+#[test]
+fn compare_without_paths_tabulates_simulated_turns() {
+    let mut args = vec!["compare"];
+    args.extend(EDITIONS);
+    args.extend([
+        "--turns", "4", "--policy", "random", "--seed", "9", "--format", "json",
+    ]);
+    let o = turnspec(&args);
+    assert!(o.status.success());
+    let v: Value = serde_json::from_str(&stdout(&o)).expect("JSON");
+    for s in v["specs"].as_array().unwrap() {
+        assert_eq!(s["totals"]["turns"], 4);
+        assert!(s["per_turn"]["windows"].as_f64().unwrap() > 5.0);
+    }
+}
+
+#[test]
+fn compare_needs_two_specs_and_no_policy_with_paths() {
+    let o = turnspec(&["compare", "--spec", "games/mtg.toml", "tests/scenarios/mtg"]);
+    assert_eq!(o.status.code(), Some(2));
+    let mut args = vec!["compare"];
+    args.extend(EDITIONS);
+    args.extend(["--policy", "random", "tests/scenarios/mtg"]);
+    assert_eq!(turnspec(&args).status.code(), Some(2));
+}

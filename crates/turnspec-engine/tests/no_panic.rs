@@ -1,0 +1,421 @@
+//! The engine never panics, whatever it is asked: any sequence of actions
+//! (players and timing classes out of range included) against either
+//! reference spec with 2 to 4 players. Every refusal leaves the state exactly
+//! as it was and emits nothing; every accepted action leaves the game at a
+//! decision or stopped.
+
+use std::sync::LazyLock;
+
+use proptest::prelude::*;
+use turnspec_engine::policy::{Policy, RandomPolicy, SplitMix64, play_out};
+use turnspec_engine::{
+    Action, Event, EventSink, Game, GameOptions, HookContext, Host, PlayerId, StartAt, Status,
+    Triggers,
+};
+use turnspec_spec::{FactId, Spec, TimingId, TurnActionId, VariantId};
+
+fn load(path: &str, text: &str) -> Spec {
+    match turnspec_spec::load_str(path, text) {
+        Ok((spec, _)) => spec,
+        Err(report) => panic!("{path} does not load:\n{}", report.to_short_text()),
+    }
+}
+
+static MTG: LazyLock<Spec> =
+    LazyLock::new(|| load("games/mtg.toml", include_str!("../../../games/mtg.toml")));
+static GRAND_ARCHIVE: LazyLock<Spec> = LazyLock::new(|| {
+    load(
+        "games/grand-archive.toml",
+        include_str!("../../../games/grand-archive.toml"),
+    )
+});
+
+fn spec(grand_archive: bool) -> &'static Spec {
+    if grand_archive { &GRAND_ARCHIVE } else { &MTG }
+}
+
+/// Case count: modest by default so the suite stays fast; set
+/// `PROPTEST_CASES` for a longer run.
+fn cases(default: u32) -> u32 {
+    std::env::var("PROPTEST_CASES")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(default)
+}
+
+/// A host that answers hooks at random and sometimes reports triggers.
+struct FuzzHost {
+    rng: SplitMix64,
+    /// Chance in 256 of a trigger per hook call.
+    trigger_chance: u8,
+    players: u8,
+}
+
+impl FuzzHost {
+    fn maybe_trigger(&mut self, triggers: &mut Triggers<'_>) {
+        if self.rng.below(256) < self.trigger_chance as u64 {
+            let controller = PlayerId(self.rng.below(self.players as u64) as u8);
+            triggers.add(controller, self.rng.next_u64() as u32);
+        }
+    }
+}
+
+impl Host for FuzzHost {
+    fn turn_action(
+        &mut self,
+        _: &HookContext,
+        _: TurnActionId,
+        triggers: &mut Triggers<'_>,
+    ) -> u16 {
+        self.maybe_trigger(triggers);
+        // Mostly small answers, sometimes anything (the engine clamps).
+        if self.rng.below(8) == 0 {
+            self.rng.next_u64() as u16
+        } else {
+            self.rng.below(3) as u16
+        }
+    }
+
+    fn step_began(&mut self, _: &HookContext, triggers: &mut Triggers<'_>) {
+        self.maybe_trigger(triggers);
+    }
+}
+
+/// Counts events, so a refusal can be checked to emit none.
+#[derive(Default)]
+struct Count(u64);
+
+impl EventSink for Count {
+    fn event(&mut self, _: Event) {
+        self.0 += 1;
+    }
+}
+
+/// One step of a fuzz run: an arbitrary action, or one aimed at whoever
+/// holds priority so that games actually move forward.
+#[derive(Debug, Clone)]
+enum Op {
+    Raw(Action),
+    HolderPasses,
+    HolderPlays(u8, u32),
+}
+
+fn action() -> impl Strategy<Value = Action> {
+    prop_oneof![
+        (0u8..9).prop_map(|p| Action::Pass {
+            player: PlayerId(p)
+        }),
+        (0u8..9, 0u8..40, any::<u32>()).prop_map(|(p, t, label)| Action::Play {
+            player: PlayerId(p),
+            timing: TimingId(t),
+            label,
+        }),
+        (0u8..9, any::<u32>()).prop_map(|(p, label)| Action::Trigger {
+            controller: PlayerId(p),
+            label,
+        }),
+        (0u8..70, any::<bool>()).prop_map(|(f, value)| Action::SetFact {
+            fact: FactId(f),
+            value,
+        }),
+    ]
+}
+
+fn op() -> impl Strategy<Value = Op> {
+    prop_oneof![
+        3 => action().prop_map(Op::Raw),
+        5 => Just(Op::HolderPasses),
+        2 => (0u8..40, any::<u32>()).prop_map(|(t, l)| Op::HolderPlays(t, l)),
+    ]
+}
+
+#[derive(Debug, Clone)]
+struct Setup {
+    grand_archive: bool,
+    players: u8,
+    starting: u8,
+    turn_limit: u32,
+    /// (turn, active, index into the regular phases, step offset)
+    start_at: Option<(u32, u8, usize, usize)>,
+    facts: u64,
+    variants: u64,
+    seed: u64,
+    trigger_chance: u8,
+}
+
+fn setup() -> impl Strategy<Value = Setup> {
+    (
+        any::<bool>(),
+        2u8..=4,
+        0u8..4,
+        1u32..8,
+        proptest::option::of((1u32..8, 0u8..4, 0usize..16, 0usize..8)),
+        any::<u64>(),
+        any::<u64>(),
+        any::<u64>(),
+        prop_oneof![Just(0u8), 0u8..80, Just(255u8)],
+    )
+        .prop_map(
+            |(
+                grand_archive,
+                players,
+                starting,
+                turn_limit,
+                start_at,
+                facts,
+                variants,
+                seed,
+                tc,
+            )| {
+                Setup {
+                    grand_archive,
+                    players,
+                    starting: starting % players,
+                    turn_limit,
+                    start_at: start_at.map(|(t, a, p, s)| (t, a % players, p, s)),
+                    facts,
+                    variants,
+                    seed,
+                    trigger_chance: tc,
+                }
+            },
+        )
+}
+
+fn options(spec: &Spec, s: &Setup) -> GameOptions {
+    let start_at = s.start_at.map(|(turn, active, p, step)| {
+        let phase = spec.turn[p % spec.turn.len()];
+        let ph = spec.phase(phase);
+        let step = (!ph.implicit_step && step < ph.step_count as usize)
+            .then(|| turnspec_spec::StepId(ph.first_step.0 + step as u16));
+        StartAt {
+            turn,
+            active: PlayerId(active),
+            phase,
+            step,
+        }
+    });
+    GameOptions {
+        starting_player: PlayerId(s.starting),
+        facts: (0..spec.facts.len())
+            .filter(|i| s.facts >> i & 1 == 1)
+            .map(|i| FactId(i as u8))
+            .collect(),
+        variants: (0..spec.variants.len())
+            .filter(|i| s.variants >> i & 1 == 1)
+            .map(|i| VariantId(i as u8))
+            .collect(),
+        start_at,
+        ..GameOptions::players(s.players)
+    }
+}
+
+/// What must hold whenever `apply` has returned.
+fn check_resting(game: &Game<'_>) {
+    match game.status() {
+        Status::Running => {
+            let holder = game
+                .holder()
+                .expect("a running game rests at a decision: someone holds priority");
+            assert!(holder.0 < game.players(), "holder {holder} out of range");
+            assert!(
+                game.window().is_some(),
+                "{holder} holds priority outside a window"
+            );
+            assert!(
+                game.legal_actions(holder).next().is_some(),
+                "the holder can always at least pass"
+            );
+        }
+        _ => assert_eq!(game.holder(), None, "a stopped game has no holder"),
+    }
+}
+
+fn run(s: &Setup, ops: &[Op]) {
+    let spec = spec(s.grand_archive);
+    // Some start points are invalid (a step of another phase...): setup says so.
+    let Ok(mut game) = Game::new(spec, &options(spec, s)) else {
+        return;
+    };
+    game.set_turn_limit(s.turn_limit.max(s.start_at.map(|a| a.0).unwrap_or(0)));
+    let mut host = FuzzHost {
+        rng: SplitMix64(s.seed),
+        trigger_chance: s.trigger_chance,
+        players: s.players,
+    };
+    let mut sink = Count::default();
+    game.start(&mut host, &mut sink);
+    check_resting(&game);
+    for op in ops {
+        let holder = game.holder().unwrap_or(PlayerId(0));
+        let action = match *op {
+            Op::Raw(a) => a,
+            Op::HolderPasses => Action::Pass { player: holder },
+            Op::HolderPlays(t, label) => Action::Play {
+                player: holder,
+                timing: TimingId(t),
+                label,
+            },
+        };
+        let before = game.state().clone();
+        let events = sink.0;
+        let checked = match action {
+            Action::Play { player, timing, .. } => Some(game.check_play(player, timing)),
+            _ => None,
+        };
+        match game.apply(action, &mut host, &mut sink) {
+            Err(err) => {
+                assert_eq!(
+                    game.state(),
+                    &before,
+                    "refused {action:?} ({err:?}) changed the state"
+                );
+                assert_eq!(
+                    sink.0, events,
+                    "refused {action:?} ({err:?}) emitted events"
+                );
+                let _ = err.describe(spec);
+                if let Some(checked) = checked {
+                    assert_eq!(
+                        checked,
+                        Err(err),
+                        "check_play and apply disagree on {action:?}"
+                    );
+                }
+            }
+            Ok(()) => {
+                if let Some(checked) = checked {
+                    assert_eq!(
+                        checked,
+                        Ok(()),
+                        "check_play refused {action:?} that apply took"
+                    );
+                }
+            }
+        }
+        check_resting(&game);
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: cases(160), ..ProptestConfig::default() })]
+
+    #[test]
+    fn any_action_sequence_never_panics_and_refusals_change_nothing(
+        s in setup(),
+        ops in prop::collection::vec(op(), 0..200),
+    ) {
+        run(&s, &ops);
+    }
+
+    #[test]
+    fn random_play_never_panics_and_never_stalls(
+        grand_archive in any::<bool>(),
+        players in 2u8..=4,
+        seed in any::<u64>(),
+        // Low enough that stacks shrink on average even with 4 players
+        // (see `random_policy_default_finishes_with_three_or_more_players`).
+        act_chance in 0u8..=24,
+    ) {
+        let (status, turn, _) = random_play(grand_archive, players, seed, act_chance, 4);
+        prop_assert_eq!(status, Status::TurnLimit);
+        prop_assert_eq!(turn, 4);
+    }
+}
+
+/// Plays a game with `RandomPolicy` up to `turns` turns, giving up after a
+/// fixed number of decisions. Returns the status, the turn reached and the
+/// largest stack seen.
+fn random_play(
+    grand_archive: bool,
+    players: u8,
+    seed: u64,
+    act_chance: u8,
+    turns: u32,
+) -> (Status, u32, usize) {
+    let spec = spec(grand_archive);
+    let mut game = Game::new(spec, &GameOptions::players(players)).unwrap();
+    game.set_turn_limit(turns);
+    let mut policy = RandomPolicy::new(seed);
+    policy.act_chance = act_chance;
+    let mut sink = Count::default();
+    game.start(&mut policy, &mut sink);
+    let mut deepest = 0;
+    for _ in 0..200_000 {
+        if game.status() != Status::Running {
+            break;
+        }
+        let action = Policy::decide(&mut policy, &game);
+        game.apply(action, &mut policy, &mut sink)
+            .unwrap_or_else(|e| panic!("the random policy chose a refused action: {e:?}"));
+        deepest = deepest.max(game.stack().len());
+    }
+    (game.status(), game.turn(), deepest)
+}
+
+#[test]
+fn play_out_with_the_random_policy_reaches_the_turn_limit_in_two_player_games() {
+    for grand_archive in [false, true] {
+        for seed in 0..8 {
+            let spec = spec(grand_archive);
+            let mut game = Game::new(spec, &GameOptions::players(2)).unwrap();
+            game.set_turn_limit(3);
+            play_out(
+                &mut game,
+                &mut RandomPolicy::new(seed),
+                &mut Count::default(),
+            );
+            assert_eq!(game.status(), Status::TurnLimit);
+        }
+    }
+}
+
+#[test]
+#[ignore = "BUG: RandomPolicy (act_chance 64 of 256 by default) plays far more often than \
+            a full cycle of N passes happens once N >= 3, so the stack grows without end: \
+            `turnspec run --players 3 --policy random` never finishes and eats memory"]
+fn random_policy_default_finishes_with_three_or_more_players() {
+    let default_chance = RandomPolicy::new(0).act_chance;
+    for grand_archive in [false, true] {
+        for players in [3, 4] {
+            let (status, turn, deepest) = random_play(grand_archive, players, 1, default_chance, 2);
+            assert_eq!(
+                (status, turn),
+                (Status::TurnLimit, 2),
+                "{} with {players} players: still running after 200000 decisions, \
+                 stack up to {deepest}",
+                spec(grand_archive).game.name
+            );
+        }
+    }
+}
+
+#[test]
+fn legal_actions_are_always_accepted() {
+    // Along random games: at every decision, each legal action applied to a
+    // copy of the game succeeds.
+    for grand_archive in [false, true] {
+        let spec = spec(grand_archive);
+        for players in 2..=4u8 {
+            let mut game = Game::new(spec, &GameOptions::players(players)).unwrap();
+            game.set_turn_limit(3);
+            let mut policy = RandomPolicy::new(players as u64 * 7 + grand_archive as u64);
+            policy.act_chance = 24;
+            let mut sink = Count::default();
+            game.start(&mut policy, &mut sink);
+            let mut decisions = 0;
+            while game.status() == Status::Running && decisions < 5_000 {
+                let holder = game.holder().unwrap();
+                for action in game.legal_actions(holder) {
+                    let mut copy = game.clone();
+                    let mut p = policy.clone();
+                    assert_eq!(copy.apply(action, &mut p, &mut Count::default()), Ok(()));
+                }
+                let action = Policy::decide(&mut policy, &game);
+                game.apply(action, &mut policy, &mut sink).unwrap();
+                decisions += 1;
+            }
+            assert_eq!(game.status(), Status::TurnLimit);
+        }
+    }
+}
