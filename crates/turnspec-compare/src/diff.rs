@@ -1544,6 +1544,7 @@ fn who(w: Who) -> String {
         Who::Any => "any player",
         Who::ActivePlayer => "active player only",
         Who::NonActivePlayer => "non-active players only",
+        Who::Nobody => "no player (turn-based actions only)",
     }
     .to_string()
 }

@@ -39,6 +39,8 @@ pub enum TimingFailure {
     NotActivePlayer,
     /// Only a non-active player may.
     ActivePlayer,
+    /// No player may; only turn-based actions use this class.
+    Nobody,
     /// The stack must be empty.
     StackNotEmpty,
     /// Not allowed in this phase or step.
@@ -94,6 +96,7 @@ impl RuleError {
                     TimingFailure::ActivePlayer => {
                         format!("the {} may not", spec.terms.active_player)
                     }
+                    TimingFailure::Nobody => "no player may; the game itself does this".to_string(),
                     TimingFailure::StackNotEmpty => {
                         format!("the {} must be empty", spec.terms.stack)
                     }

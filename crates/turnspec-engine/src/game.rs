@@ -462,6 +462,7 @@ impl<'s> Game<'s> {
             Who::ActivePlayer if player != self.state.active => {
                 return fail(TimingFailure::NotActivePlayer, tc.who_rule);
             }
+            Who::Nobody => return fail(TimingFailure::Nobody, tc.who_rule),
             Who::NonActivePlayer if player == self.state.active => {
                 return fail(TimingFailure::ActivePlayer, tc.who_rule);
             }

@@ -411,6 +411,7 @@ fn rule_time_slow_1_2_slow_refused_for_a_non_turn_player(#[case] something_on_th
     assert_eq!(t.holder(), P2);
     let err = t.play(P2, "slow", 2).unwrap_err();
     assert_eq!(timing_failure(err), TimingFailure::NotActivePlayer);
+    assert_eq!(ga().rule(err.rule()), Some("TIME Slow 1.2"));
     let err = t.play(P2, "attack", 3).unwrap_err();
     assert_eq!(timing_failure(err), TimingFailure::NotActivePlayer);
     assert_eq!(t.legal(P2), ["pass", "fast"]);
@@ -611,8 +612,8 @@ fn rule_ret_1_an_attack_trigger_is_answered_before_retaliation() {
             "prio P1 opened (attack triggers)",
         ]
     );
-    t.pass_round();
-    assert_eq!(t.log().last().map(String::as_str), Some("prio P1 resolved"));
+    // Once the trigger has resolved the "attack triggers" window closes by
+    // itself (TO 2.4) and the "before retaliation" one opens.
     t.pass_round();
     assert_eq!(
         t.log(),
@@ -620,7 +621,8 @@ fn rule_ret_1_an_attack_trigger_is_answered_before_retaliation() {
             "pass P1",
             "prio P2 passed",
             "pass P2",
-            "prio P1 opened (before retaliation)"
+            "resolve P1 trigger #5",
+            "prio P1 opened (before retaliation)",
         ]
     );
 }
@@ -658,7 +660,9 @@ fn rule_eoc_1_damage_triggers_open_a_window_after_roles_and_intent_are_cleared()
 #[test]
 fn rule_mat_3_a_materialization_goes_on_the_stack_and_players_may_respond() {
     // #5: the turn player materializes; it goes on the Effects Stack, the
-    // turn player gets Opportunity first, it resolves after a full cycle.
+    // turn player gets Opportunity first, it resolves after a full cycle, and
+    // the game moves on to Recollection with no further window (the
+    // state-check window closes once the stack is empty, TO 2.4).
     let host = TestHost::new(ga()).answer("materialize", 1);
     let mut t = at(2, 3, P1, "materialize", host);
     assert_eq!(
@@ -675,42 +679,56 @@ fn rule_mat_3_a_materialization_goes_on_the_stack_and_players_may_respond() {
     t.pass();
     t.play(P2, "fast", 1).unwrap();
     t.pass_round();
-    t.pass_round();
-    let log = t.log();
-    assert!(log.contains(&"resolve P2 fast #1".to_string()));
-    assert!(log.contains(&"resolve P1 materialize #0".to_string()));
-    assert!(t.game.stack().is_empty());
-    t.pass_round();
-    let log = t.log();
     assert_eq!(
-        &log[log.len() - 3..],
+        t.log(),
         [
+            "pass P1",
+            "prio P2 passed",
+            "push P2 fast #1",
+            "prio P2 acted",
+            "pass P2",
+            "prio P1 passed",
+            "pass P1",
+            "resolve P2 fast #1",
+            "prio P1 resolved",
+        ]
+    );
+    t.pass_round();
+    assert_eq!(
+        t.log(),
+        [
+            "pass P1",
+            "prio P2 passed",
+            "pass P2",
+            "resolve P1 materialize #0",
             "end phase materialize",
             "phase recollection #1",
-            "prio P1 opened (start of Recollection)"
+            "prio P1 opened (start of Recollection)",
         ]
     );
 }
 
 #[test]
-fn rule_matz_2_a_second_materialization_in_the_phase_is_refused() {
-    // #6.
+fn rule_matz_2_no_second_materialization_in_the_same_phase() {
+    // #6: while the first materialization is pending a second is refused
+    // (nothing is materialized over a non-empty stack), the non-turn player
+    // may not materialize at all, and once it resolves the phase is over.
     let host = TestHost::new(ga()).answer("materialize", 1);
     let mut t = at(2, 3, P1, "materialize", host);
-    // While the first is on the stack, the empty-stack requirement fails first.
+    assert_eq!(t.counter("materializations"), 1);
     let err = t.play(P1, "materialize", 1).unwrap_err();
     assert_eq!(timing_failure(err), TimingFailure::StackNotEmpty);
-    t.pass_round();
+    t.pass();
+    let err = t.play(P2, "materialize", 2).unwrap_err();
+    assert_eq!(timing_failure(err), TimingFailure::NotActivePlayer);
+    t.pass();
     assert!(t.game.stack().is_empty());
-    assert_eq!(t.step_id(), "materialize");
-    let err = t.play(P1, "materialize", 2).unwrap_err();
-    assert_eq!(timing_failure(err), TimingFailure::LimitReached { max: 1 });
-    assert_eq!(ga().rule(err.rule()), Some("MATZ 2"));
-    assert!(
-        err.describe(ga()).contains("MATZ 2"),
-        "{}",
-        err.describe(ga())
-    );
+    assert_eq!(t.step_id(), "recollection");
+    // The count starts again with the next Materialize phase (turn 4, P2).
+    t.pass_until_step("materialize");
+    assert_eq!((t.game.turn(), t.holder()), (4, P2));
+    assert_eq!(t.counter("materializations"), 1);
+    assert_eq!(t.host.asked_count("materialize"), 2);
 }
 
 #[test]
@@ -758,17 +776,30 @@ fn rule_mat_2_a_beginning_of_materialize_trigger_opens_the_first_checkpoint() {
 // --- WU, REC, DRAW: state-check windows ------------------------------------------------
 
 #[rstest]
-#[case::wake_up("wake_up", "wake_up", "state-based check")]
-#[case::recollection("recollection", "recollect", "state-based check")]
-#[case::draw("draw", "draw", "state-based check")]
-#[case::clean_up("clean_up", "clean_up", "after clean-up")]
+#[case::wake_up(
+    "wake_up",
+    "wake_up",
+    "state-based check",
+    Some("phase materialize #1")
+)]
+#[case::recollection(
+    "recollection",
+    "recollect",
+    "state-based check",
+    Some("phase draw #1")
+)]
+#[case::draw("draw", "draw", "state-based check", Some("phase main #1"))]
+#[case::clean_up("clean_up", "clean_up", "after clean-up", None)]
 fn rule_to_2_a_trigger_from_a_turn_based_action_opens_a_window_in_that_phase(
     #[case] step: &str,
     #[case] action: &str,
     #[case] window: &str,
+    #[case] next: Option<&str>,
 ) {
     // WU 2, REC 4 (#9), DRAW 2, END 4: the trigger is dealt with in the phase
-    // that caused it, with the turn player first.
+    // that caused it, with the turn player first. A state-check window closes
+    // as soon as the stack is empty (TO 2.4); after clean-up the turn player
+    // gets Opportunity again and a new clean-up follows (END 4).
     let host = TestHost::new(ga()).trigger_on_action(action, P1, 3);
     let mut t = at(2, 3, P1, step, host);
     if step == "recollection" {
@@ -785,6 +816,17 @@ fn rule_to_2_a_trigger_from_a_turn_based_action_opens_a_window_in_that_phase(
         ]
     );
     assert_eq!(t.step_id(), step);
+    t.pass_round();
+    let log = t.log();
+    let after = &log[3..];
+    match next {
+        Some(next) => {
+            assert_eq!(after[0], "resolve P1 trigger #3");
+            assert_eq!(after[1], format!("end phase {step}"));
+            assert_eq!(after[2], next);
+        }
+        None => assert_eq!(after, ["resolve P1 trigger #3", "prio P1 resolved"]),
+    }
 }
 
 #[test]

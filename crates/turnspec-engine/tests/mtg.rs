@@ -530,9 +530,12 @@ fn rule_305_3_the_non_active_player_cannot_play_a_land() {
         ),
         "{err:?}"
     );
-    // The refusal cites the land rules (305.1 is the class's rule; the spec
-    // has no separate citation for 305.3).
-    assert!(mtg().rule(err.rule()).is_some_and(|r| r.starts_with("305")));
+    assert_eq!(mtg().rule(err.rule()), Some("305.3"));
+    assert!(
+        err.describe(mtg()).contains("305.3"),
+        "{}",
+        err.describe(mtg())
+    );
 }
 
 #[rstest]

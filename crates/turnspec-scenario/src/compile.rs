@@ -794,6 +794,7 @@ impl Resolver<'_> {
                 "wrong_step",
                 "limit_reached",
                 "requirement",
+                "nobody",
                 "not_running",
             ];
             if let Some(reason) = &x.reason {

@@ -577,6 +577,7 @@ fn reason_name(e: &RuleError) -> &'static str {
         RuleError::Timing { failure, .. } => match failure {
             TimingFailure::NotActivePlayer => "not_active_player",
             TimingFailure::ActivePlayer => "active_player",
+            TimingFailure::Nobody => "nobody",
             TimingFailure::StackNotEmpty => "stack_not_empty",
             TimingFailure::WrongStep => "wrong_step",
             TimingFailure::LimitReached { .. } => "limit_reached",

@@ -975,6 +975,7 @@ impl Ctx {
                 ("any", Who::Any),
                 ("active_player", Who::ActivePlayer),
                 ("non_active_player", Who::NonActivePlayer),
+                ("nobody", Who::Nobody),
             ],
             "`who`",
         );
@@ -1709,6 +1710,9 @@ impl Ctx {
         }
         // Timing classes nobody can ever use.
         for (ti, t) in timing.iter().enumerate() {
+            if t.who == Who::Nobody {
+                continue;
+            }
             let usable = steps.iter().any(|s| {
                 s.timing_mask & (1 << ti) != 0
                     && s.stages.iter().any(|st| matches!(st, Stage::Window(_)))

@@ -265,6 +265,9 @@ pub enum Who {
     Any,
     ActivePlayer,
     NonActivePlayer,
+    /// No player may: only turn-based actions play this class (pre-2009
+    /// combat damage going on the stack, 310.1).
+    Nobody,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
