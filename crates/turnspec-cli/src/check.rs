@@ -63,7 +63,15 @@ pub fn check(paths: &[PathBuf], format: Format, explain: bool) -> Result<ExitCod
     let mut failed = false;
     let mut json = Vec::new();
     for path in paths {
-        read(path)?;
+        if let Err(message) = read(path) {
+            // Report it and go on with the other files.
+            eprintln!("error: {message}");
+            failed = true;
+            if format == Format::Json {
+                json.push(serde_json::json!({ "file": path.display().to_string(), "ok": false, "error": message }));
+            }
+            continue;
+        }
         let result = turnspec_scenario::load_spec_file(path);
         let (report, spec) = match result {
             Ok((spec, report)) => (report, Some(spec)),

@@ -1,13 +1,53 @@
-//! `turnspec run`: play turns with a policy and print the trace.
+//! `turnspec run`: play turns with a policy and print the trace as it
+//! happens (long random runs stream instead of piling up in memory).
 
-use std::io::Write;
+use std::io::{BufWriter, Stdout, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
 use turnspec_engine::policy::{AllPass, Policy, RandomPolicy, play_out};
-use turnspec_engine::{Event, Game, GameOptions, Status};
+use turnspec_engine::{Event, EventSink, Game, GameOptions, Status};
+use turnspec_spec::Spec;
+use turnspec_trace::{TextOptions, TextTrace};
 
 use crate::{Format, PolicyName, default_spec, load};
+
+/// Renders each event straight to standard output.
+struct Printer<'s> {
+    spec: &'s Spec,
+    format: Format,
+    text: TextTrace,
+    line: String,
+    out: BufWriter<Stdout>,
+}
+
+impl Printer<'_> {
+    fn write(&mut self) {
+        if let Err(e) = self.out.write_all(self.line.as_bytes()) {
+            // `turnspec run | head`: the reader is gone, which is fine.
+            if e.kind() == std::io::ErrorKind::BrokenPipe {
+                std::process::exit(0);
+            }
+        }
+        self.line.clear();
+    }
+}
+
+impl EventSink for Printer<'_> {
+    fn event(&mut self, event: Event) {
+        match self.format {
+            Format::Text => self.text.push(self.spec, &(), &event, &mut self.line),
+            Format::Json => {
+                self.line
+                    .push_str(&turnspec_trace::to_json(self.spec, &(), &event).to_string());
+                self.line.push('\n');
+            }
+        }
+        if !self.line.is_empty() {
+            self.write();
+        }
+    }
+}
 
 #[allow(clippy::too_many_arguments)]
 pub fn run(
@@ -25,32 +65,33 @@ pub fn run(
     };
     let mut game = Game::new(&spec, &GameOptions::players(players)).map_err(|e| e.to_string())?;
     game.set_turn_limit(turns);
-    let mut events: Vec<Event> = Vec::new();
+    let mut printer = Printer {
+        spec: &spec,
+        format,
+        text: TextTrace::new(TextOptions { show_ends }),
+        line: String::new(),
+        out: BufWriter::with_capacity(1 << 16, std::io::stdout()),
+    };
+    if format == Format::Text {
+        printer.line = format!(
+            "{} — {} ({}), {players} players\n",
+            spec.game.name, spec.game.edition, spec.game.edition_date
+        );
+        printer.write();
+    }
     match policy {
-        PolicyName::AllPass => play(&mut game, &mut AllPass, &mut events),
-        PolicyName::Random => play(&mut game, &mut RandomPolicy::new(seed), &mut events),
-    };
-    let stdout = std::io::stdout();
-    let mut out = stdout.lock();
-    let text = match format {
-        Format::Text => {
-            let mut t = format!(
-                "{} — {} ({}), {players} players\n",
-                spec.game.name, spec.game.edition, spec.game.edition_date
-            );
-            t.push_str(&turnspec_trace::to_text(
-                &spec,
-                &(),
-                &events,
-                turnspec_trace::TextOptions { show_ends },
-            ));
-            t
+        PolicyName::AllPass => play(&mut game, &mut AllPass, &mut printer),
+        PolicyName::Random => play(
+            &mut game,
+            &mut RandomPolicy::with_effects(seed),
+            &mut printer,
+        ),
+    }
+    if let Err(e) = printer.out.flush() {
+        if e.kind() != std::io::ErrorKind::BrokenPipe {
+            return Err(format!("cannot write the trace: {e}"));
         }
-        Format::Json => turnspec_trace::to_json_lines(&spec, &(), &events),
-    };
-    // A closed pipe (`| head`) is not an error.
-    let _ = out.write_all(text.as_bytes());
-    let _ = out.flush();
+    }
     Ok(match game.status() {
         Status::Stalled => {
             eprintln!("error: the game stalled: no priority window could open");
@@ -60,6 +101,6 @@ pub fn run(
     })
 }
 
-fn play<P: Policy>(game: &mut Game<'_>, policy: &mut P, events: &mut Vec<Event>) {
-    play_out(game, policy, events);
+fn play<P: Policy>(game: &mut Game<'_>, policy: &mut P, sink: &mut Printer<'_>) {
+    play_out(game, policy, sink);
 }

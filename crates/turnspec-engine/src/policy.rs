@@ -58,20 +58,50 @@ pub struct RandomPolicy {
     next_label: u32,
     /// Chance in 256 that a holder with something legal to play plays it.
     pub act_chance: u8,
+    /// Chance in 1024, at each decision, that the host applies one of the
+    /// spec's structural effects (extra turn, skip, end the turn...) for a
+    /// random player, so random runs exercise them. 0 with [`RandomPolicy::new`].
+    pub effect_chance: u16,
+    /// Chance in 256 that a turn-based action hook reports a trigger, so
+    /// windows that open only when something is pending get exercised.
+    pub trigger_chance: u8,
 }
 
 impl RandomPolicy {
+    /// Random plays and hook answers; no structural effects, no triggers.
     pub fn new(seed: u64) -> Self {
         RandomPolicy {
             rng: SplitMix64(seed),
             next_label: 1,
             act_chance: 64,
+            effect_chance: 0,
+            trigger_chance: 0,
+        }
+    }
+
+    /// Like [`RandomPolicy::new`], plus the spec's structural effects and
+    /// triggers from turn-based actions now and then (what `turnspec run
+    /// --policy random` uses).
+    pub fn with_effects(seed: u64) -> Self {
+        RandomPolicy {
+            effect_chance: 12,
+            trigger_chance: 16,
+            ..RandomPolicy::new(seed)
         }
     }
 }
 
 impl Host for RandomPolicy {
-    fn turn_action(&mut self, _: &HookContext, _: TurnActionId, _: &mut Triggers<'_>) -> u16 {
+    fn turn_action(
+        &mut self,
+        ctx: &HookContext,
+        _: TurnActionId,
+        triggers: &mut Triggers<'_>,
+    ) -> u16 {
+        if self.trigger_chance > 0 && self.rng.below(256) < self.trigger_chance as u64 {
+            self.next_label = self.next_label.wrapping_add(1);
+            triggers.add(ctx.active, self.next_label);
+        }
         // Uniform in 0..=2; the engine clamps to the action's own maximum.
         self.rng.below(3) as u16
     }
@@ -80,11 +110,28 @@ impl Host for RandomPolicy {
 impl Policy for RandomPolicy {
     fn decide(&mut self, game: &Game<'_>) -> Action {
         let player = game.holder().unwrap_or_default();
+        let effects = game.spec().effects.len() as u64;
+        if effects > 0 && self.effect_chance > 0 && self.rng.below(1024) < self.effect_chance as u64
+        {
+            let effect = turnspec_spec::EffectId(self.rng.below(effects) as u8);
+            let seat = crate::PlayerId(self.rng.below(game.players() as u64) as u8);
+            if game.state().is_in(seat) {
+                return Action::Effect {
+                    effect,
+                    player: seat,
+                };
+            }
+        }
         let playable = game
             .legal_actions(player)
             .filter(|a| matches!(a, Action::Play { .. }))
             .count() as u64;
-        if playable > 0 && self.rng.below(256) < self.act_chance as u64 {
+        // Every play needs a full round of passes to resolve, so with more
+        // players each must act less often, and a deep stack stops all
+        // playing: random games always reach the end of their turns.
+        let others = (game.players() as u64).saturating_sub(1).max(1);
+        let chance = self.act_chance as u64 / others;
+        if playable > 0 && game.stack().len() < 16 && self.rng.below(256) < chance {
             let pick = self.rng.below(playable) as usize;
             if let Some(Action::Play { timing, .. }) = game
                 .legal_actions(player)

@@ -198,7 +198,8 @@ pub(crate) struct Modifiers {
 }
 
 impl GameState {
-    pub(crate) fn is_in(&self, p: PlayerId) -> bool {
+    /// Whether `p` is still in the game (800.4).
+    pub fn is_in(&self, p: PlayerId) -> bool {
         p.0 < self.players && self.in_game & p.bit() != 0
     }
 

@@ -1665,6 +1665,24 @@ impl Ctx {
                     .help = Some("an on-demand phase must not be startable from inside itself; narrow the starting timing class's `during`".into());
             }
         }
+        // Phases that can never happen.
+        let always_skipped = |c: &Ctx, skips: &[Condition], only_if: Option<CondId>| {
+            skips
+                .iter()
+                .any(|k| c.conditions.constant(k.cond) == Some(true))
+                || only_if.is_some_and(|o| c.conditions.constant(o) == Some(false))
+        };
+        for (i, p) in phases.iter().enumerate() {
+            if always_skipped(self, &p.skip, p.only_if) {
+                self.error(
+                    "turnspec::unreachable-phase",
+                    span_of(&raw.phase[i].get_ref().id),
+                    format!("phase `{}` never happens", p.id),
+                )
+                .labelled("its skip (or only_if) condition never lets it happen")
+                .help = Some("remove the phase, or make the condition depend on the game".into());
+            }
+        }
         // Steps that can never happen; steps that repeat for ever.
         for (si, s) in steps.iter().enumerate() {
             if s.skip
@@ -1696,7 +1714,8 @@ impl Ctx {
         }
         // The game must stop for players somewhere, or it would run for ever.
         let always_window = turn.iter().any(|p| {
-            phases[p.index()].steps().any(|s| {
+            !always_skipped(self, &phases[p.index()].skip, phases[p.index()].only_if)
+                && phases[p.index()].steps().any(|s| {
                 steps[s.index()].stages.iter().any(|st| matches!(st, Stage::Window(w) if windows[w.index()].mode == WindowMode::Always))
             })
         });

@@ -151,7 +151,17 @@ impl Conditions {
                 (Some(_), Some(_)) => 0,
                 _ => return None,
             },
-            Node::Compare(..) => return None,
+            Node::Compare(op, a, b) => {
+                let (a, b) = (self.const_value(a)?, self.const_value(b)?);
+                (match op {
+                    CompareOp::Eq => a == b,
+                    CompareOp::Ne => a != b,
+                    CompareOp::Lt => a < b,
+                    CompareOp::Le => a <= b,
+                    CompareOp::Gt => a > b,
+                    CompareOp::Ge => a >= b,
+                }) as i32
+            }
         })
     }
 

@@ -420,22 +420,49 @@ pub struct TextOptions {
 /// Text for people: indented by turn, phase and step, rules in brackets.
 pub fn to_text(spec: &Spec, labels: &dyn Labels, events: &[Event], options: TextOptions) -> String {
     let mut out = String::new();
-    let mut in_step = false;
+    let mut text = TextTrace::new(options);
     for e in events {
-        let d = describe(spec, labels, e);
-        if d.kind.ends_with("_ended") && !options.show_ends {
+        text.push(spec, labels, e, &mut out);
+    }
+    out
+}
+
+/// The text form one event at a time, for streaming long traces: it keeps
+/// the little state indentation needs (whether a step is open).
+#[derive(Debug, Clone, Copy, Default)]
+pub struct TextTrace {
+    options: TextOptions,
+    in_step: bool,
+}
+
+impl TextTrace {
+    pub fn new(options: TextOptions) -> Self {
+        TextTrace {
+            options,
+            in_step: false,
+        }
+    }
+
+    /// Appends the line for `event` (if it shows) to `out`.
+    pub fn push(&mut self, spec: &Spec, labels: &dyn Labels, event: &Event, out: &mut String) {
+        let d = describe(spec, labels, event);
+        if d.kind.ends_with("_ended") && !self.options.show_ends {
             if d.kind == "step_ended" {
-                in_step = false;
+                self.in_step = false;
             }
-            continue;
+            return;
         }
         match d.kind {
-            "step_began" => in_step = true,
-            "phase_began" | "turn_began" => in_step = false,
+            "step_began" => self.in_step = true,
+            "phase_began" | "turn_began" => self.in_step = false,
             _ => {}
         }
         // Inside a step-less phase, actions sit one level less deep.
-        let depth = if d.depth == 3 && !in_step { 2 } else { d.depth };
+        let depth = if d.depth == 3 && !self.in_step {
+            2
+        } else {
+            d.depth
+        };
         for _ in 0..depth {
             out.push_str("  ");
         }
@@ -445,7 +472,6 @@ pub fn to_text(spec: &Spec, labels: &dyn Labels, events: &[Event], options: Text
         }
         out.push('\n');
     }
-    out
 }
 
 /// The compact one-line form scenarios use to state expected events, e.g.

@@ -1,0 +1,62 @@
+//! One workload, one thread, no harness: for profilers and instruction
+//! counts (`valgrind --tool=callgrind`, `perf record`).
+//!
+//! `workload engine|hand all-pass|busy|busy-K PLAYERS TURNS [GAMES]`
+
+use turnspec_bench::{EngineWork, HandWork, MTG, Workload, engine_game, hand_game, load};
+
+fn main() {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let usage = "usage: workload engine|hand all-pass|busy|busy-K PLAYERS TURNS [GAMES]";
+    if args.len() < 4 {
+        eprintln!("{usage}");
+        std::process::exit(2);
+    }
+    let workload = match args[1].as_str() {
+        "all-pass" => Workload::AllPass,
+        "busy" => Workload::Busy(1),
+        w => match w.strip_prefix("busy-").and_then(|k| k.parse().ok()) {
+            Some(k) => Workload::Busy(k),
+            None => {
+                eprintln!("{usage}");
+                std::process::exit(2);
+            }
+        },
+    };
+    let players: u8 = args[2].parse().expect("PLAYERS");
+    let turns: u32 = args[3].parse().expect("TURNS");
+    let games: u32 = args.get(4).map_or(1, |g| g.parse().expect("GAMES"));
+    let spec = load(MTG);
+    let mut decisions = 0;
+    let start = std::time::Instant::now();
+    for _ in 0..games {
+        decisions += match args[0].as_str() {
+            "engine" => engine_game(&spec, players, turns, workload, &mut ()),
+            "hand" => hand_game(players, turns, workload, &mut ()),
+            _ => {
+                eprintln!("{usage}");
+                std::process::exit(2);
+            }
+        };
+    }
+    let seconds = start.elapsed().as_secs_f64();
+    // The work, counted once more outside the timed loop.
+    let work = match args[0].as_str() {
+        "engine" => {
+            let mut w = EngineWork::new(&spec);
+            engine_game(&spec, players, turns, workload, &mut w);
+            w.work
+        }
+        _ => {
+            let mut w = HandWork::default();
+            hand_game(players, turns, workload, &mut w);
+            w.work
+        }
+    };
+    println!(
+        "{} {:?} {players}p: {games} x {turns} turns, {decisions} decisions, {:.1} ns/turn; per game {work:?}",
+        args[0],
+        workload,
+        seconds * 1e9 / (games as f64 * turns as f64)
+    );
+}
