@@ -413,6 +413,9 @@ impl HandPolicy for HandBusy {
     #[inline]
     fn decide(&mut self, game: &HandGame) -> HandAction {
         let player = game.holder().unwrap_or_default();
+        if game.passes() != 0 || player != game.active_player() {
+            return HandAction::Pass { player };
+        }
         // Every MTG step has at most one window: the step's first decision
         // is the window's first priority.
         if !self.seen {
@@ -421,9 +424,7 @@ impl HandPolicy for HandBusy {
             self.played = 0;
         }
         if self.opened_empty
-            && player == game.active_player()
             && self.played < self.depth
-            && game.passes() == 0
             && game.stack().len() == self.played as usize
             && game.can_cast(player)
         {

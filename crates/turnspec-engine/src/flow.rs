@@ -97,7 +97,6 @@ impl Game<'_> {
             *c = c.saturating_add(1);
         }
         self.state.passes = 0;
-        let ctx = self.hook_context();
         match tc.effect {
             Effect::Stack => {
                 let object = StackObject {
@@ -107,74 +106,46 @@ impl Game<'_> {
                 };
                 self.state.stack.push(object);
                 sink.event(Event::Pushed { object });
-                host.played(
-                    &ctx,
-                    player,
-                    timing,
-                    label,
-                    &mut Triggers {
-                        waiting: &mut self.state.waiting,
-                    },
-                );
-                let to = self.holder_for(self.spec.priority.after_action, player);
-                self.give_priority(to, Because::Acted, sink);
             }
-            Effect::Special => {
-                sink.event(Event::SpecialAction {
-                    player,
-                    timing,
-                    label,
-                });
-                host.played(
-                    &ctx,
-                    player,
-                    timing,
-                    label,
-                    &mut Triggers {
-                        waiting: &mut self.state.waiting,
-                    },
-                );
-                let to = self.holder_for(self.spec.priority.after_action, player);
-                self.give_priority(to, Because::Acted, sink);
-            }
-            Effect::StartPhase(phase) => {
-                sink.event(Event::SpecialAction {
-                    player,
-                    timing,
-                    label,
-                });
-                host.played(
-                    &ctx,
-                    player,
-                    timing,
-                    label,
-                    &mut Triggers {
-                        waiting: &mut self.state.waiting,
-                    },
-                );
-                if (self.state.returns_len as usize) < MAX_NESTING {
-                    let s = &mut self.state;
-                    s.returns[s.returns_len as usize] = ReturnPoint {
-                        phase: s.phase,
-                        step: s.step,
-                        stage: s.stage,
-                        repeat: s.repeat,
-                        window_opened: s.window_opened,
-                        anchor: s.anchor,
-                    };
-                    s.returns_len += 1;
-                    s.holder = None;
-                    s.phase = phase;
-                    s.point = Point::PhaseStart;
-                    self.run(host, sink);
-                } else {
-                    // Deeper than the engine keeps: the action has no
-                    // structural effect (the validator rejects cycles).
-                    let to = self.holder_for(self.spec.priority.after_action, player);
-                    self.give_priority(to, Because::Acted, sink);
-                }
+            Effect::Special | Effect::StartPhase(_) => sink.event(Event::SpecialAction {
+                player,
+                timing,
+                label,
+            }),
+        }
+        let ctx = self.hook_context();
+        host.played(
+            &ctx,
+            player,
+            timing,
+            label,
+            &mut Triggers {
+                waiting: &mut self.state.waiting,
+            },
+        );
+        if let Effect::StartPhase(phase) = tc.effect {
+            // Deeper nesting than the engine keeps has no structural effect
+            // (the validator rejects cycles of phases starting each other).
+            if (self.state.returns_len as usize) < MAX_NESTING {
+                let s = &mut self.state;
+                s.returns[s.returns_len as usize] = ReturnPoint {
+                    phase: s.phase,
+                    step: s.step,
+                    stage: s.stage,
+                    repeat: s.repeat,
+                    window_opened: s.window_opened,
+                    anchor: s.anchor,
+                };
+                s.returns_len += 1;
+                s.holder = None;
+                s.phase = phase;
+                s.point = Point::PhaseStart;
+                self.run(host, sink);
+                return;
             }
         }
+        let to = self.holder_for(self.spec.priority.after_action, player);
+        self.give_priority(to, Because::Acted, sink);
     }
 
     fn closes_when_stack_empty(&self) -> bool {

@@ -249,6 +249,12 @@ impl Host for BusyPolicy<'_> {
 impl Policy for BusyPolicy<'_> {
     fn decide(&mut self, game: &Game<'_>) -> Action {
         let player = game.holder().unwrap_or_default();
+        // Plays happen only before anyone passed, by the active player; a
+        // window's first priority is such a decision too (it goes to the
+        // active player with no passes), so the rest never misses one.
+        if game.passes() != 0 || player != game.active_player() {
+            return Action::Pass { player };
+        }
         if let (Some(timing), Some(window)) = (self.timing, game.window()) {
             let here = Some((game.step(), window));
             if self.window != here {
@@ -262,9 +268,7 @@ impl Policy for BusyPolicy<'_> {
             // Still at the window's opening: nobody passed, and the stack
             // holds only what this policy played here.
             if self.opened_empty
-                && player == game.active_player()
                 && self.played < self.depth
-                && game.passes() == 0
                 && game.stack().len() == self.played as usize
                 && game.check_play(player, timing).is_ok()
             {

@@ -9,22 +9,24 @@ use turnspec_spec::{Diagnostic, Report, Spec};
 
 use crate::compile::{Scenario, load};
 
+/// A file's text, or a report saying why it cannot be read.
+fn read(path: &Path, shown: &str, code: &'static str) -> Result<String, Report> {
+    std::fs::read_to_string(path).map_err(|e| {
+        let mut report = Report::new(shown, "");
+        report.diagnostics.push(Diagnostic::error(
+            code,
+            0..0,
+            format!("cannot read the file: {e}"),
+        ));
+        report
+    })
+}
+
 /// Loads a spec file, following `extends` relative to each file. Returns the
 /// spec and its (warnings) report, or the report of its errors.
 pub fn load_spec_file(path: &Path) -> Result<(Spec, Report), Report> {
     let shown = path.display().to_string();
-    let text = match std::fs::read_to_string(path) {
-        Ok(t) => t,
-        Err(e) => {
-            let mut report = Report::new(shown, "");
-            report.diagnostics.push(Diagnostic::error(
-                "turnspec::read",
-                0..0,
-                format!("cannot read the file: {e}"),
-            ));
-            return Err(report);
-        }
-    };
+    let text = read(path, &shown, "turnspec::read")?;
     turnspec_spec::load_with(&shown, &text, &mut |base, from| {
         let dir = Path::new(from)
             .parent()
@@ -67,18 +69,7 @@ impl SpecCache {
 /// Loads one scenario file.
 pub fn load_file(path: &Path, cache: &mut SpecCache) -> Result<Scenario, Report> {
     let shown = path.display().to_string();
-    let text = match std::fs::read_to_string(path) {
-        Ok(t) => t,
-        Err(e) => {
-            let mut report = Report::new(shown, "");
-            report.diagnostics.push(Diagnostic::error(
-                "scenario::read",
-                0..0,
-                format!("cannot read the file: {e}"),
-            ));
-            return Err(report);
-        }
-    };
+    let text = read(path, &shown, "scenario::read")?;
     let dir = path.parent().map(Path::to_path_buf).unwrap_or_default();
     load(&shown, &text, &mut |spec| {
         let p = dir.join(spec);

@@ -68,6 +68,19 @@ pub enum CompareOp {
     Ge,
 }
 
+impl CompareOp {
+    fn apply(self, a: i32, b: i32) -> bool {
+        match self {
+            CompareOp::Eq => a == b,
+            CompareOp::Ne => a != b,
+            CompareOp::Lt => a < b,
+            CompareOp::Le => a <= b,
+            CompareOp::Gt => a > b,
+            CompareOp::Ge => a >= b,
+        }
+    }
+}
+
 /// One node of a compiled condition; children are indices into the same
 /// [`Conditions`] arena, so a whole spec's conditions live in one `Vec`.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -109,15 +122,7 @@ impl Conditions {
             Node::And(a, b) => (self.value(a, source) != 0 && self.value(b, source) != 0) as i32,
             Node::Or(a, b) => (self.value(a, source) != 0 || self.value(b, source) != 0) as i32,
             Node::Compare(op, a, b) => {
-                let (a, b) = (self.value(a, source), self.value(b, source));
-                (match op {
-                    CompareOp::Eq => a == b,
-                    CompareOp::Ne => a != b,
-                    CompareOp::Lt => a < b,
-                    CompareOp::Le => a <= b,
-                    CompareOp::Gt => a > b,
-                    CompareOp::Ge => a >= b,
-                }) as i32
+                op.apply(self.value(a, source), self.value(b, source)) as i32
             }
         }
     }
@@ -151,17 +156,7 @@ impl Conditions {
                 (Some(_), Some(_)) => 0,
                 _ => return None,
             },
-            Node::Compare(op, a, b) => {
-                let (a, b) = (self.const_value(a)?, self.const_value(b)?);
-                (match op {
-                    CompareOp::Eq => a == b,
-                    CompareOp::Ne => a != b,
-                    CompareOp::Lt => a < b,
-                    CompareOp::Le => a <= b,
-                    CompareOp::Gt => a > b,
-                    CompareOp::Ge => a >= b,
-                }) as i32
-            }
+            Node::Compare(op, a, b) => op.apply(self.const_value(a)?, self.const_value(b)?) as i32,
         })
     }
 

@@ -1,0 +1,383 @@
+//! Test support shared by the engine's rule suites: a host with scripted
+//! answers and triggers, and a table that logs events as short strings and
+//! checks that every refused action leaves the game untouched.
+
+#![allow(dead_code)]
+
+use turnspec_engine::{
+    Action, Because, Event, EventSink, Game, GameOptions, HookContext, Host, ObjectKind, PlayerId,
+    RuleError, Skipped, StackObject, StartAt, Status, Triggers,
+};
+use turnspec_spec::{FactId, Spec, TimingId, TurnActionId};
+
+pub fn timing(spec: &Spec, id: &str) -> TimingId {
+    spec.timing_by_id(id)
+        .unwrap_or_else(|| panic!("no timing class `{id}`"))
+}
+
+pub fn fact(spec: &Spec, id: &str) -> FactId {
+    spec.fact_by_id(id)
+        .unwrap_or_else(|| panic!("no fact `{id}`"))
+}
+
+/// A start point at the beginning of a step, or of a step-less phase.
+pub fn start_at(spec: &Spec, turn: u32, active: PlayerId, step: &str) -> StartAt {
+    let s = spec
+        .step_by_id(step)
+        .unwrap_or_else(|| panic!("no step `{step}`"));
+    let phase = spec.step(s).phase;
+    let implicit = spec.step(s).implicit;
+    StartAt {
+        turn,
+        active,
+        phase,
+        step: if implicit { None } else { Some(s) },
+    }
+}
+
+/// A host whose answers and triggers are scripted by action and step id.
+pub struct TestHost {
+    spec: &'static Spec,
+    answers: Vec<(String, u16)>,
+    /// Fired once each, the first time the action is performed.
+    on_action: Vec<(String, PlayerId, u32)>,
+    /// Fired once each, the first time the step begins.
+    on_step: Vec<(String, PlayerId, u32)>,
+    asked: Vec<String>,
+}
+
+impl TestHost {
+    pub fn new(spec: &'static Spec) -> Self {
+        TestHost {
+            spec,
+            answers: Vec::new(),
+            on_action: Vec::new(),
+            on_step: Vec::new(),
+            asked: Vec::new(),
+        }
+    }
+
+    pub fn answer(mut self, action: &str, value: u16) -> Self {
+        assert!(
+            self.spec.turn_action_by_id(action).is_some(),
+            "no action `{action}`"
+        );
+        self.answers.push((action.to_string(), value));
+        self
+    }
+
+    pub fn trigger_on_action(mut self, action: &str, controller: PlayerId, label: u32) -> Self {
+        assert!(
+            self.spec.turn_action_by_id(action).is_some(),
+            "no action `{action}`"
+        );
+        self.on_action.push((action.to_string(), controller, label));
+        self
+    }
+
+    pub fn trigger_on_step(mut self, step: &str, controller: PlayerId, label: u32) -> Self {
+        assert!(self.spec.step_by_id(step).is_some(), "no step `{step}`");
+        self.on_step.push((step.to_string(), controller, label));
+        self
+    }
+
+    pub fn asked_count(&self, action: &str) -> usize {
+        self.asked.iter().filter(|a| *a == action).count()
+    }
+}
+
+impl Host for TestHost {
+    fn turn_action(
+        &mut self,
+        _: &HookContext,
+        action: TurnActionId,
+        triggers: &mut Triggers<'_>,
+    ) -> u16 {
+        let id = self.spec.turn_action(action).id.clone();
+        if let Some(i) = self.on_action.iter().position(|(a, _, _)| *a == id) {
+            let (_, controller, label) = self.on_action.remove(i);
+            triggers.add(controller, label);
+        }
+        let answer = self
+            .answers
+            .iter()
+            .find(|(a, _)| *a == id)
+            .map(|(_, v)| *v)
+            .unwrap_or(0);
+        self.asked.push(id);
+        answer
+    }
+
+    fn step_began(&mut self, ctx: &HookContext, triggers: &mut Triggers<'_>) {
+        let id = &self.spec.step(ctx.step).id;
+        let mut i = 0;
+        while i < self.on_step.len() {
+            if self.on_step[i].0 == *id {
+                let (_, controller, label) = self.on_step.remove(i);
+                triggers.add(controller, label);
+            } else {
+                i += 1;
+            }
+        }
+    }
+}
+
+/// Collects events; `Table::log` turns them into short strings.
+#[derive(Default)]
+pub struct Events(pub Vec<Event>);
+
+impl EventSink for Events {
+    fn event(&mut self, event: Event) {
+        self.0.push(event);
+    }
+}
+
+pub struct Table {
+    pub game: Game<'static>,
+    pub host: TestHost,
+    pub events: Events,
+}
+
+impl Table {
+    pub fn new(spec: &'static Spec, options: GameOptions, host: TestHost) -> Self {
+        let game = Game::new(spec, &options).expect("game setup");
+        let mut t = Table {
+            game,
+            host,
+            events: Events::default(),
+        };
+        t.game.start(&mut t.host, &mut t.events);
+        t
+    }
+
+    pub fn spec(&self) -> &'static Spec {
+        self.game.spec()
+    }
+
+    pub fn timing(&self, id: &str) -> TimingId {
+        timing(self.spec(), id)
+    }
+
+    pub fn counter(&self, id: &str) -> u16 {
+        let c = self
+            .spec()
+            .counter_by_id(id)
+            .unwrap_or_else(|| panic!("no counter `{id}`"));
+        self.game.counter(c)
+    }
+
+    /// Applies an action. A refusal must leave the state unchanged and
+    /// emit nothing.
+    pub fn act(&mut self, action: Action) -> Result<(), RuleError> {
+        let before = self.game.state().clone();
+        let events = self.events.0.len();
+        let result = self.game.apply(action, &mut self.host, &mut self.events);
+        if let Err(err) = &result {
+            assert_eq!(
+                self.game.state(),
+                &before,
+                "refused {action:?} ({err:?}) changed the state"
+            );
+            assert_eq!(
+                self.events.0.len(),
+                events,
+                "refused {action:?} ({err:?}) emitted events"
+            );
+        }
+        result
+    }
+
+    /// The action must be refused; returns why.
+    pub fn refused(&mut self, action: Action) -> RuleError {
+        match self.act(action) {
+            Err(e) => e,
+            Ok(()) => panic!("{action:?} was accepted at {}", self.where_()),
+        }
+    }
+
+    pub fn play(&mut self, player: PlayerId, timing: &str, label: u32) -> Result<(), RuleError> {
+        let timing = self.timing(timing);
+        self.act(Action::Play {
+            player,
+            timing,
+            label,
+        })
+    }
+
+    pub fn holder(&self) -> PlayerId {
+        self.game
+            .holder()
+            .unwrap_or_else(|| panic!("nobody holds priority at {}", self.where_()))
+    }
+
+    /// The holder passes.
+    pub fn pass(&mut self) {
+        let player = self.holder();
+        self.act(Action::Pass { player })
+            .unwrap_or_else(|e| panic!("{player} cannot pass: {e:?}"));
+    }
+
+    /// Each player in the game passes once, starting with the holder.
+    pub fn pass_round(&mut self) {
+        for _ in 0..self.game.players() {
+            self.pass();
+        }
+    }
+
+    /// Passes until the game stops (turn limit).
+    pub fn pass_until_stopped(&mut self) {
+        for _ in 0..10_000 {
+            if self.game.status() != Status::Running {
+                return;
+            }
+            self.pass();
+        }
+        panic!("the game never stopped");
+    }
+
+    /// Passes until a player holds priority in the step (or step-less
+    /// phase) `step`, which must be a different one from the current.
+    pub fn pass_until_step(&mut self, step: &str) {
+        for _ in 0..10_000 {
+            self.pass();
+            if self.game.holder().is_some() && self.step_id() == step {
+                return;
+            }
+        }
+        panic!("never reached `{step}`");
+    }
+
+    pub fn step_id(&self) -> &'static str {
+        &self.spec().step(self.game.step()).id
+    }
+
+    pub fn where_(&self) -> String {
+        format!(
+            "turn {} {} (holder {:?}, stack {})",
+            self.game.turn(),
+            self.step_id(),
+            self.game.holder(),
+            self.game.stack().len()
+        )
+    }
+
+    /// Legal actions of `player`, as `pass` or timing class ids.
+    pub fn legal(&self, player: PlayerId) -> Vec<String> {
+        self.game
+            .legal_actions(player)
+            .map(|a| match a {
+                Action::Pass { .. } => "pass".to_string(),
+                Action::Play { timing, .. } => self.spec().timing_class(timing).id.clone(),
+                other => format!("{other:?}"),
+            })
+            .collect()
+    }
+
+    /// The events since the last call, as short strings.
+    pub fn log(&mut self) -> Vec<String> {
+        let spec = self.spec();
+        self.events.0.drain(..).map(|e| show(spec, &e)).collect()
+    }
+}
+
+fn object(spec: &Spec, o: &StackObject) -> String {
+    let what = match o.kind {
+        ObjectKind::Play(t) => spec.timing_class(t).id.clone(),
+        ObjectKind::Trigger => "trigger".to_string(),
+        ObjectKind::TurnAction(a) => spec.turn_action(a).id.clone(),
+    };
+    format!("{} {what} #{}", o.controller, o.label)
+}
+
+/// One event as a short string: `step upkeep`, `prio P1 opened`...
+pub fn show(spec: &Spec, e: &Event) -> String {
+    match *e {
+        Event::TurnBegan { turn, player } => format!("turn {turn} {player}"),
+        Event::TurnEnded { turn, .. } => format!("end turn {turn}"),
+        Event::PhaseBegan { phase, number } => {
+            format!("phase {} #{number}", spec.phase(phase).id)
+        }
+        Event::PhaseEnded { phase } => format!("end phase {}", spec.phase(phase).id),
+        Event::StepBegan { step, repeat: 0 } => format!("step {}", spec.step(step).id),
+        Event::StepBegan { step, repeat } => {
+            format!("step {} again {repeat}", spec.step(step).id)
+        }
+        Event::StepEnded { step } => format!("end step {}", spec.step(step).id),
+        Event::Skipped { skipped, rule } => {
+            let id = match skipped {
+                Skipped::Phase(p) => spec.phase(p).id.clone(),
+                Skipped::Step(s) => spec.step(s).id.clone(),
+                #[allow(unreachable_patterns)]
+                other => format!("{other:?}"),
+            };
+            format!("skip {id} [{}]", spec.rule(rule).unwrap_or("-"))
+        }
+        Event::TurnAction { action, answer } => {
+            let a = spec.turn_action(action);
+            if a.answer_max > 0 {
+                format!("tba {}={answer}", a.id)
+            } else {
+                format!("tba {}", a.id)
+            }
+        }
+        Event::TriggerPut { object: o } => format!("trigger {} #{}", o.controller, o.label),
+        Event::PriorityGiven {
+            player,
+            window,
+            because,
+        } => {
+            let why = match because {
+                Because::WindowOpened => "opened",
+                Because::Passed => "passed",
+                Because::Acted => "acted",
+                Because::Resolved => "resolved",
+                Because::Returned => "returned",
+            };
+            let name = &spec.window(window).name;
+            if because == Because::WindowOpened && !name.is_empty() {
+                format!("prio {player} {why} ({name})")
+            } else {
+                format!("prio {player} {why}")
+            }
+        }
+        Event::Passed { player } => format!("pass {player}"),
+        Event::Pushed { object: o } => format!("push {}", object(spec, &o)),
+        Event::Resolved { object: o } => format!("resolve {}", object(spec, &o)),
+        Event::SpecialAction {
+            player,
+            timing,
+            label,
+        } => format!("special {player} {} #{label}", spec.timing_class(timing).id),
+        Event::FactChanged { fact, value } => {
+            format!("fact {}={value}", spec.facts[fact.index()].id)
+        }
+        // Events added to the engine later show in their Debug form.
+        #[allow(unreachable_patterns)]
+        other => format!("{other:?}"),
+    }
+}
+
+/// Only the structure: turns, phases, steps and skips begun.
+pub fn structure(log: &[String]) -> Vec<String> {
+    log.iter()
+        .filter(|e| {
+            e.starts_with("turn ")
+                || e.starts_with("phase ")
+                || e.starts_with("step ")
+                || e.starts_with("skip ")
+                || e.starts_with("end turn")
+        })
+        .cloned()
+        .collect()
+}
+
+/// The entries strictly between the first `begin` and the next `end`.
+pub fn between(log: &[String], begin: &str, end: &str) -> Vec<String> {
+    let Some(start) = log.iter().position(|e| e == begin) else {
+        panic!("no {begin:?} in {log:#?}");
+    };
+    let Some(len) = log[start + 1..].iter().position(|e| e == end) else {
+        panic!("no {end:?} after {begin:?} in {log:#?}");
+    };
+    log[start + 1..start + 1 + len].to_vec()
+}
