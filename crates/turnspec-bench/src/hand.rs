@@ -91,6 +91,9 @@ pub trait HandSink {
     fn turn_began(&mut self, _turn: u32) {}
     #[inline]
     fn step_began(&mut self, _step: Step) {}
+    /// A turn-based action was performed (untap, draw, declare attackers...).
+    #[inline]
+    fn turn_action(&mut self) {}
     #[inline]
     fn window_opened(&mut self) {}
     #[inline]
@@ -284,11 +287,26 @@ impl HandGame {
                 self.window_opened = false;
                 sink.step_began(step);
                 policy.step_began();
-                // Turn-based actions that ask the host something.
+                // Turn-based actions; phasing, day/night, schemes, sagas,
+                // attractions and choosing a defender need facts or variants
+                // that are never set here, so they never happen.
                 match step {
-                    Step::DeclareAttackers => self.attackers = policy.attackers().min(255),
-                    Step::CombatDamage if self.repeat == 0 => {
-                        self.first_strike = policy.first_strike()
+                    Step::Untap | Step::Draw | Step::DeclareBlockers => sink.turn_action(),
+                    Step::DeclareAttackers => {
+                        self.attackers = policy.attackers().min(255);
+                        sink.turn_action();
+                    }
+                    Step::CombatDamage => {
+                        if self.repeat == 0 {
+                            self.first_strike = policy.first_strike();
+                            sink.turn_action();
+                        }
+                        sink.turn_action(); // assign combat damage
+                        sink.turn_action(); // deal combat damage
+                    }
+                    Step::Cleanup => {
+                        sink.turn_action(); // discard to hand size
+                        sink.turn_action(); // remove damage
                     }
                     _ => {}
                 }

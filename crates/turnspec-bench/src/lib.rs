@@ -32,6 +32,7 @@ pub struct Work {
     pub turns: u64,
     /// Steps that began; step-less phases (MTG's main phases) count as one.
     pub steps: u64,
+    pub turn_actions: u64,
     pub windows: u64,
     pub passes: u64,
     pub casts: u64,
@@ -59,6 +60,7 @@ impl EventSink for EngineWork<'_> {
         match event {
             Event::TurnBegan { .. } => w.turns += 1,
             Event::StepBegan { .. } => w.steps += 1,
+            Event::TurnAction { .. } => w.turn_actions += 1,
             Event::PhaseBegan { phase, .. } => {
                 w.steps += self.spec.phase(phase).implicit_step as u64
             }
@@ -86,6 +88,9 @@ impl hand::HandSink for HandWork {
     }
     fn step_began(&mut self, _: hand::Step) {
         self.work.steps += 1;
+    }
+    fn turn_action(&mut self) {
+        self.work.turn_actions += 1;
     }
     fn window_opened(&mut self) {
         self.work.windows += 1;
@@ -145,7 +150,8 @@ mod tests {
     use super::*;
 
     /// The baseline does exactly the engine's work: same turns, steps,
-    /// windows, passes, casts and resolutions, and the same decisions.
+    /// turn-based actions, windows, passes, casts and resolutions, and the
+    /// same decisions.
     #[test]
     fn hand_written_does_the_same_work_as_the_engine() {
         let spec = load(MTG);

@@ -31,10 +31,8 @@ fn summary(spec: &Spec) -> String {
         .map(|p| p.id.as_str())
         .collect();
     let mut s = format!(
-        "{} — {} ({})\n  players {}–{}, {} phases in a turn ({}), {} steps\n  {} turn-based actions; windows: {} always, {} only when something is pending\n  timing classes: {}",
-        spec.game.name,
-        spec.game.edition,
-        spec.game.edition_date,
+        "{}\n  players {}–{}, {} phases in a turn ({}), {} steps\n  {} turn-based actions; windows: {} always, {} only when something is pending\n  timing classes: {}",
+        spec.title(),
         spec.game.min_players,
         spec.game.max_players,
         spec.turn.len(),

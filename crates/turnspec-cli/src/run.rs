@@ -73,10 +73,7 @@ pub fn run(
         out: BufWriter::with_capacity(1 << 16, std::io::stdout()),
     };
     if format == Format::Text {
-        printer.line = format!(
-            "{} — {} ({}), {players} players\n",
-            spec.game.name, spec.game.edition, spec.game.edition_date
-        );
+        printer.line = format!("{}, {players} players\n", spec.title());
         printer.write();
     }
     match policy {

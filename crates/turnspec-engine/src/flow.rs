@@ -330,8 +330,13 @@ impl Game<'_> {
                         self.after_phase();
                         continue;
                     }
-                    let mask = self.masks.phase;
-                    self.reset_counters(mask);
+                    // A phase started by an action shares its caller's
+                    // per-phase counters (a per-Main-phase limit survives an
+                    // attack); only regular phases reset them.
+                    if self.state.returns_len == 0 {
+                        let mask = self.masks.phase;
+                        self.reset_counters(mask);
+                    }
                     sink.event(Event::PhaseBegan {
                         phase: phase_id,
                         number: self.state.kind_counts[kind],

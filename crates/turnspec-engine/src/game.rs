@@ -69,6 +69,8 @@ pub enum SetupError {
     StartingPlayer(PlayerId),
     #[error("start point: {0}")]
     StartAt(&'static str),
+    #[error("no {0} #{1} in this spec")]
+    Unknown(&'static str, usize),
 }
 
 /// Counters grouped by when they reset, computed once per game.
@@ -100,6 +102,23 @@ impl<'s> Game<'s> {
         }
         if options.starting_player.0 >= n {
             return Err(SetupError::StartingPlayer(options.starting_player));
+        }
+        if let Some(f) = options.facts.iter().find(|f| f.index() >= spec.facts.len()) {
+            return Err(SetupError::Unknown("fact", f.index()));
+        }
+        if let Some(v) = options
+            .variants
+            .iter()
+            .find(|v| v.index() >= spec.variants.len())
+        {
+            return Err(SetupError::Unknown("variant", v.index()));
+        }
+        if let Some((c, _)) = options
+            .counters
+            .iter()
+            .find(|(c, _)| c.index() >= spec.counters.len())
+        {
+            return Err(SetupError::Unknown("counter", c.index()));
         }
         let mut masks = ResetMasks::default();
         for (i, c) in spec.counters.iter().enumerate().take(MAX_COUNTERS) {
@@ -188,8 +207,15 @@ impl<'s> Game<'s> {
                 "the phase is not part of the regular turn",
             ));
         };
+        if at.phase.index() >= spec.phases.len() {
+            return Err(SetupError::StartAt("no such phase"));
+        }
         if let Some(step) = at.step {
-            if spec.step(step).phase != at.phase {
+            if spec
+                .steps
+                .get(step.index())
+                .is_none_or(|st| st.phase != at.phase)
+            {
                 return Err(SetupError::StartAt("the step is not in that phase"));
             }
         }

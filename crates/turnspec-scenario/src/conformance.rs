@@ -131,15 +131,8 @@ pub fn generate(root: &Path) -> String {
                 ));
             }
         }
-        let game_key = if game.starts_with("mtg") {
-            "mtg"
-        } else {
-            game.as_str()
-        };
-        let waiting: Vec<&Pending> = pending
-            .iter()
-            .filter(|p| p.game == game_key && game == game_key)
-            .collect();
+        // Pending facts are listed under the scenario folder named by `game`.
+        let waiting: Vec<&Pending> = pending.iter().filter(|p| p.game == *game).collect();
         if !waiting.is_empty() {
             out.push_str(&format!(
                 "\n### {game}: pending facts\n\nFacts from the rules reference that need a mechanism the engine does not have yet.\n\n| fact | rules | needs |\n|---|---|---|\n"

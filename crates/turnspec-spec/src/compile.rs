@@ -131,7 +131,7 @@ fn raw_from_table(
         Err(e) => {
             let span = e.span().unwrap_or(0..0);
             diags.push(
-                Diagnostic::error("turnspec::schema", span, e.message().trim().to_string())
+                Diagnostic::error("turnspec::schema", span, plain_schema_message(e.message()))
                     .label("this value does not fit the spec format")
                     .help("see docs/spec-format.md for the expected type of each key"),
             );
@@ -211,6 +211,48 @@ fn locate(table: &Spanned<toml::de::DeTable<'_>>, path: &[PathPart]) -> (Range<u
         }
     }
     (span, name)
+}
+
+/// serde's message without the Rust type names behind the schema
+/// ("expected struct RawPlayers" → "expected a table").
+fn plain_schema_message(message: &str) -> String {
+    let words: Vec<&str> = message.split(' ').collect();
+    let mut out: Vec<&str> = Vec::new();
+    let mut i = 0;
+    while i < words.len() {
+        let next_is_schema = words.get(i + 1).is_some_and(|w| w.starts_with("Raw"));
+        if (words[i] == "struct" || words[i] == "enum") && next_is_schema {
+            out.push("a table");
+            // Keep punctuation glued to the type name ("RawGame," → ",").
+            let tail = words[i + 1].trim_start_matches(|c: char| c.is_alphanumeric());
+            if !tail.is_empty() {
+                let last = out.pop().unwrap_or_default();
+                out.push(last);
+                out.push(tail);
+            }
+            i += 2;
+        } else {
+            out.push(words[i]);
+            i += 1;
+        }
+    }
+    out.join(" ")
+        .replace("a table ,", "a table,")
+        .trim()
+        .to_string()
+}
+
+#[cfg(test)]
+#[test]
+fn schema_messages_name_no_rust_types() {
+    assert_eq!(
+        plain_schema_message("invalid type: string \"x\", expected struct RawPlayers"),
+        "invalid type: string \"x\", expected a table"
+    );
+    assert_eq!(
+        plain_schema_message("expected struct RawGame, found integer"),
+        "expected a table, found integer"
+    );
 }
 
 /// The closest known word within two edits, for "did you mean" hints.
@@ -1223,7 +1265,14 @@ impl Ctx {
             "skip" => {
                 let target = match (&e.step, &e.phase, e.turn.as_ref().map(|t| *t.get_ref())) {
                     (Some(s), None, None | Some(false)) => {
-                        SkipTarget::Step(self.step_ref(s, steps)?)
+                        let step = self.step_ref(s, steps)?;
+                        // A step-less phase's id names its body: skipping it
+                        // skips the phase.
+                        if steps[step.index()].implicit {
+                            SkipTarget::Phase(steps[step.index()].phase)
+                        } else {
+                            SkipTarget::Step(step)
+                        }
                     }
                     (None, Some(p), None | Some(false)) => {
                         SkipTarget::Phase(self.phase_ref(p, phases)?)
@@ -1278,11 +1327,15 @@ impl Ctx {
             }
             _ => return None,
         };
-        let own_turn_rule = self.rule(e.own_turn_rule.as_ref());
+        let rule = self.rule(e.rule.as_ref());
+        let own_turn_rule = match e.own_turn_rule.as_ref() {
+            Some(r) => self.rule(Some(r)),
+            None => rule,
+        };
         Some(EffectDef {
             id: key.get_ref().clone(),
             name: display_name(e.name.as_ref(), key, "effect"),
-            rule: self.rule(e.rule.as_ref()),
+            rule,
             kind,
             own_turn_only: e
                 .own_turn_only
@@ -1456,6 +1509,19 @@ impl Ctx {
                         );
                     }
                     let play = raw.play.as_ref().and_then(|p| self.timing_ref(p, timing));
+                    for (t, key) in [(play, &raw.play), (answer_play, &None)] {
+                        if let Some(t) =
+                            t.filter(|t| matches!(timing[t.index()].effect, Effect::StartPhase(_)))
+                        {
+                            let span = key.as_ref().map(span_of).unwrap_or_else(|| span_of(id));
+                            self.error(
+                                "turnspec::bad-value",
+                                span,
+                                format!("a turn-based action cannot play `{}`: it starts a phase", timing[t.index()].id),
+                            )
+                            .help = Some("only players start phases (by playing the class in a window); give the action a class with `effect = \"stack\"` or `\"special\"`".into());
+                        }
+                    }
                     stages.push(Stage::Action(TurnActionId(actions.len() as u16)));
                     actions.push(TurnAction {
                         id: id.get_ref().clone(),

@@ -388,6 +388,19 @@ impl Spec {
         }
     }
 
+    /// "Name — edition (date)", leaving out the parts the spec does not give.
+    pub fn title(&self) -> String {
+        let g = &self.game;
+        let mut t = g.name.clone();
+        if !g.edition.is_empty() {
+            t.push_str(&format!(" — {}", g.edition));
+        }
+        if !g.edition_date.is_empty() {
+            t.push_str(&format!(" ({})", g.edition_date));
+        }
+        t
+    }
+
     /// The citation text, or `None` for [`RuleRef::NONE`].
     pub fn rule(&self, rule: RuleRef) -> Option<&str> {
         self.rules.get(rule.index()).map(|s| s.as_str())

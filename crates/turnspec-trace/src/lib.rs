@@ -226,6 +226,13 @@ pub fn describe(spec: &Spec, labels: &dyn Labels, event: &Event) -> Described {
                 Because::Returned => ("returned", spec.priority.first_rule),
             };
             f.insert("because".into(), json!(why));
+            if let Some(w) = spec
+                .windows
+                .get(window.index())
+                .filter(|w| !w.name.is_empty())
+            {
+                f.insert("window".into(), json!(w.name));
+            }
             let mut text = format!("{} → {p}", spec.terms.priority);
             if let Some(w) = spec.windows.get(window.index()) {
                 if because == Because::WindowOpened && !w.name.is_empty() {
