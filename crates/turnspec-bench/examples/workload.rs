@@ -1,13 +1,16 @@
 //! One workload, one thread, no harness: for profilers and instruction
 //! counts (`valgrind --tool=callgrind`, `perf record`).
 //!
-//! `workload engine|hand all-pass|busy|busy-K PLAYERS TURNS [GAMES]`
+//! `workload engine|hand all-pass|busy|busy-K PLAYERS TURNS [GAMES [count]]`
+//!
+//! With `count`, one more game is played with a counting sink and its work
+//! printed (outside the timed loop, but inside a profiler's totals).
 
 use turnspec_bench::{EngineWork, HandWork, MTG, Workload, engine_game, hand_game, load};
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
-    let usage = "usage: workload engine|hand all-pass|busy|busy-K PLAYERS TURNS [GAMES]";
+    let usage = "usage: workload engine|hand all-pass|busy|busy-K PLAYERS TURNS [GAMES [count]]";
     if args.len() < 4 {
         eprintln!("{usage}");
         std::process::exit(2);
@@ -40,7 +43,15 @@ fn main() {
         };
     }
     let seconds = start.elapsed().as_secs_f64();
-    // The work, counted once more outside the timed loop.
+    println!(
+        "{} {:?} {players}p: {games} x {turns} turns, {decisions} decisions, {:.1} ns/turn",
+        args[0],
+        workload,
+        seconds * 1e9 / (games as f64 * turns as f64)
+    );
+    if args.get(5).map(String::as_str) != Some("count") {
+        return;
+    }
     let work = match args[0].as_str() {
         "engine" => {
             let mut w = EngineWork::new(&spec);
@@ -53,10 +64,5 @@ fn main() {
             w.work
         }
     };
-    println!(
-        "{} {:?} {players}p: {games} x {turns} turns, {decisions} decisions, {:.1} ns/turn; per game {work:?}",
-        args[0],
-        workload,
-        seconds * 1e9 / (games as f64 * turns as f64)
-    );
+    println!("per game: {work:?}");
 }

@@ -31,8 +31,8 @@ pub(crate) enum SimPolicy {
     /// play (the spec's first `who = "any"` stack timing class) and everyone
     /// passes twice round; "how many" questions are answered 1.
     Busy,
-    /// Random legal actions and hook answers, seeded per game; a holder
-    /// plays with chance 1/(4N) for N players.
+    /// Random legal actions and hook answers (`RandomPolicy::new`), seeded
+    /// per game.
     Random,
 }
 
@@ -234,7 +234,7 @@ fn play_game(setup: Setup<'_>, index: u64) -> Result<(Counts, u64), String> {
         ),
         SimPolicy::Random => drive(
             &mut game,
-            random_policy(game_seed(setup.seed, index), setup.players),
+            RandomPolicy::new(game_seed(setup.seed, index)),
             &mut sink,
         ),
     };
@@ -245,19 +245,6 @@ fn play_game(setup: Setup<'_>, index: u64) -> Result<(Counts, u64), String> {
     game.state().hash(&mut h);
     counts.hash(&mut h);
     Ok((counts, h.finish()))
-}
-
-/// The random policy, playing less often as the table grows.
-///
-/// A play resets the run of passes, and an object resolves only after every
-/// player passes in succession: with a play chance p per decision and N
-/// players the stack shrinks on average only if (1 - p)^N > 1/2. The
-/// engine's default (64 in 256) breaks that from 3 players on and the
-/// stack grows for ever, so simulate uses 64/N in 256 (1/8 at 2 players).
-pub(crate) fn random_policy(seed: u64, players: u8) -> RandomPolicy {
-    let mut p = RandomPolicy::new(seed);
-    p.act_chance = (64 / players.max(1) as u32).max(1) as u8;
-    p
 }
 
 fn drive<P: Policy>(game: &mut Game<'_>, policy: P, sink: &mut Sink) -> u64 {
@@ -293,7 +280,7 @@ fn simulate_all(
             indicatif::ProgressDrawTarget::stderr(),
         );
         if let Ok(style) = indicatif::ProgressStyle::with_template(
-            "{spinner} [{elapsed_precise}] {wide_bar} {pos}/{len} games ({per_sec}, eta {eta})",
+            "{spinner} [{elapsed_precise}] {wide_bar} {human_pos}/{human_len} games, eta {eta}",
         ) {
             pb.set_style(style);
         }
