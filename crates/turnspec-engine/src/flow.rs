@@ -184,7 +184,9 @@ impl Game<'_> {
 
     /// Puts waiting triggers on the stack, then gives priority.
     fn give_priority<S: EventSink>(&mut self, player: PlayerId, because: Because, sink: &mut S) {
-        self.put_waiting(sink);
+        if !self.state.waiting.is_empty() {
+            self.put_waiting(sink);
+        }
         self.state.holder = Some(player);
         let window = match self.current_stage() {
             Some(Stage::Window(w)) => w,
@@ -233,14 +235,12 @@ impl Game<'_> {
         }
     }
 
+    #[inline]
     fn reset_counters(&mut self, mask: u16) {
-        if mask == 0 {
-            return;
-        }
-        for (i, c) in self.state.counters.iter_mut().enumerate() {
-            if mask & (1 << i) != 0 {
-                *c = 0;
-            }
+        let mut m = mask;
+        while m != 0 {
+            self.state.counters[m.trailing_zeros() as usize] = 0;
+            m &= m - 1;
         }
     }
 
@@ -549,6 +549,7 @@ impl Game<'_> {
 
     /// Uses up one "skip your next ..." of the active player for `target`
     /// (614.10: one effect, one skip).
+    #[inline]
     fn take_skip(&mut self, target: SkipTarget) -> Option<RuleRef> {
         let active = self.state.active;
         let mods = self.state.mods.as_mut()?;
@@ -559,6 +560,7 @@ impl Game<'_> {
         Some(mods.skips.remove(i).rule)
     }
 
+    #[inline]
     fn fire_delayed(&mut self, place: Place) {
         let active = self.state.active;
         let Some(mods) = self.state.mods.as_mut() else {

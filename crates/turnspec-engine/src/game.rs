@@ -350,6 +350,23 @@ impl<'s> Game<'s> {
         host: &mut H,
         sink: &mut S,
     ) -> Result<(), RuleError> {
+        // The common case first: the holder passes in a running game (the
+        // holder is always a player still in the game).
+        if let Action::Pass { player } = action {
+            if self.state.holder == Some(player) && self.state.status == Status::Running {
+                self.pass(player, host, sink);
+                return Ok(());
+            }
+        }
+        self.apply_slow(action, host, sink)
+    }
+
+    fn apply_slow<H: Host, S: EventSink>(
+        &mut self,
+        action: Action,
+        host: &mut H,
+        sink: &mut S,
+    ) -> Result<(), RuleError> {
         match action {
             Action::SetFact { fact, value } => {
                 if fact.index() >= self.spec.facts.len() {
@@ -529,6 +546,16 @@ impl<'s> Game<'s> {
 }
 
 impl AtomSource for Game<'_> {
+    #[inline]
+    fn fact_bits(&self) -> u64 {
+        self.state.facts
+    }
+
+    #[inline]
+    fn variant_bits(&self) -> u64 {
+        self.state.variants
+    }
+
     fn atom(&self, atom: Atom) -> i32 {
         let s = &self.state;
         match atom {

@@ -100,6 +100,22 @@ pub struct CondId(pub u16);
 /// Where a running game answers atoms from.
 pub trait AtomSource {
     fn atom(&self, atom: Atom) -> i32;
+    /// The facts that are set, one bit each, for a quick rejection of
+    /// conditions that need a fact that is not set.
+    fn fact_bits(&self) -> u64 {
+        u64::MAX
+    }
+    /// The variants in play, one bit each.
+    fn variant_bits(&self) -> u64 {
+        u64::MAX
+    }
+}
+
+/// Facts and variants a condition cannot be true without.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+struct Needs {
+    facts: u64,
+    variants: u64,
 }
 
 /// All compiled conditions of a spec, plus their source text for display.
@@ -107,10 +123,21 @@ pub trait AtomSource {
 pub struct Conditions {
     nodes: Vec<Node>,
     sources: Vec<(CondId, String)>,
+    /// Per node: the facts and variants that must be set for it to be true.
+    needs: Vec<Needs>,
 }
 
 impl Conditions {
     pub fn eval(&self, cond: CondId, source: &impl AtomSource) -> bool {
+        // Most gated conditions ("variant.archenemy and ...") fail here
+        // without walking the tree.
+        if let Some(n) = self.needs.get(cond.0 as usize) {
+            if source.fact_bits() & n.facts != n.facts
+                || source.variant_bits() & n.variants != n.variants
+            {
+                return false;
+            }
+        }
         self.value(cond.0, source) != 0
     }
 
@@ -209,6 +236,7 @@ impl Conditions {
         let errors = std::mem::take(&mut parser.errors);
         if !errors.is_empty() {
             self.nodes.truncate(mark);
+            self.needs.truncate(mark);
             return Err(errors);
         }
         let root = CondId(root);
@@ -217,7 +245,34 @@ impl Conditions {
     }
 
     fn push(&mut self, node: Node) -> u16 {
+        let needs = match node {
+            Node::Atom(Atom::Fact(f)) => Needs {
+                facts: 1 << (f & 63),
+                variants: 0,
+            },
+            Node::Atom(Atom::Variant(v)) => Needs {
+                facts: 0,
+                variants: 1 << (v & 63),
+            },
+            Node::And(a, b) => {
+                let (a, b) = (self.needs[a as usize], self.needs[b as usize]);
+                Needs {
+                    facts: a.facts | b.facts,
+                    variants: a.variants | b.variants,
+                }
+            }
+            Node::Or(a, b) => {
+                let (a, b) = (self.needs[a as usize], self.needs[b as usize]);
+                Needs {
+                    facts: a.facts & b.facts,
+                    variants: a.variants & b.variants,
+                }
+            }
+            // A bare number, a negation or a comparison guarantees nothing.
+            _ => Needs::default(),
+        };
         self.nodes.push(node);
+        self.needs.push(needs);
         (self.nodes.len() - 1) as u16
     }
 }
