@@ -165,17 +165,24 @@ impl Game<'_> {
     /// The active player, or the next player still in the game (800.4j).
     pub(crate) fn first_holder(&self) -> PlayerId {
         if self.state.is_in(self.state.active) {
-            self.state.active
-        } else {
-            self.next_in_game(self.state.active)
+            return self.state.active;
+        }
+        // The active team goes on with its other members (805); a player
+        // alone who left is followed by the next player (800.4j).
+        match self.state.primary_of(self.state.active) {
+            Some(p) if self.state.has_teams => p,
+            _ => self.next_in_game(self.state.active),
         }
     }
 
+    /// The next side in turn order: the next player, or with teams the
+    /// player standing for the next team.
     pub(crate) fn next_in_game(&self, from: PlayerId) -> PlayerId {
+        let s = &self.state;
         let mut p = from;
-        for _ in 0..self.state.players {
-            p = next_seat(self.spec.game.turn_order, self.state.players, p);
-            if self.state.is_in(p) {
+        for _ in 0..s.players {
+            p = next_seat(self.spec.game.turn_order, s.players, p);
+            if s.is_in(p) && s.team(p) != s.team(from) && s.is_primary(p) {
                 return p;
             }
         }
@@ -205,9 +212,16 @@ impl Game<'_> {
         if self.state.waiting.is_empty() {
             return;
         }
+        let mut distances = [0u8; 8];
+        for (i, d) in distances
+            .iter_mut()
+            .enumerate()
+            .take(self.state.players as usize)
+        {
+            *d = self.side_distance(PlayerId(i as u8));
+        }
         let s = &mut self.state;
-        let (order, n, active) = (self.spec.game.turn_order, s.players, s.active);
-        let distance = |p: PlayerId| seat_distance(order, n, active, p);
+        let distance = |p: PlayerId| distances[p.index() & 7];
         // Stable insertion sort by APNAP distance: no allocation.
         for i in 1..s.waiting.len() {
             let mut j = i;
@@ -222,6 +236,23 @@ impl Game<'_> {
             sink.event(Event::TriggerPut { object });
         }
         s.passes = 0;
+    }
+
+    /// How many sides after the active player's side `p` sits (APNAP order,
+    /// by team with shared team turns, 805.6).
+    pub(crate) fn side_distance(&self, p: PlayerId) -> u8 {
+        let s = &self.state;
+        if !s.has_teams {
+            return seat_distance(self.spec.game.turn_order, s.players, s.active, p);
+        }
+        let mut side = s.active;
+        for d in 0..s.players {
+            if s.team(side) == s.team(p) {
+                return d;
+            }
+            side = next_seat_side(self, side);
+        }
+        0
     }
 
     fn hook_context(&self) -> HookContext {
@@ -1002,4 +1033,18 @@ pub(crate) fn seat_distance(order: TurnOrder, players: u8, from: PlayerId, to: P
         TurnOrder::Clockwise => (to.0 + players - from.0) % players,
         TurnOrder::Counterclockwise => (from.0 + players - to.0) % players,
     }
+}
+
+/// The next team's first seat after `from`, counting teams that left too, so
+/// distances stay fixed.
+fn next_seat_side(game: &Game<'_>, from: PlayerId) -> PlayerId {
+    let s = &game.state;
+    let mut p = from;
+    for _ in 0..s.players {
+        p = next_seat(game.spec.game.turn_order, s.players, p);
+        if s.team(p) != s.team(from) {
+            return p;
+        }
+    }
+    from
 }

@@ -30,6 +30,10 @@ pub struct GameOptions {
     pub facts: Vec<FactId>,
     /// Begin somewhere other than the first turn's first phase.
     pub start_at: Option<StartAt>,
+    /// Team of each player, for shared team turns (805, Two-Headed Giant
+    /// 810): teams take turns, priority goes round teams, and any member
+    /// acts for the team. Empty: every player on their own.
+    pub teams: Vec<u8>,
     /// Counter values at the start (a scenario starting in the declare
     /// blockers step says how many creatures attacked).
     pub counters: Vec<(turnspec_spec::CounterId, u16)>,
@@ -45,6 +49,7 @@ impl GameOptions {
             variants: Vec::new(),
             facts: Vec::new(),
             start_at: None,
+            teams: Vec::new(),
             counters: Vec::new(),
             stack_capacity: 32,
         }
@@ -69,6 +74,8 @@ pub enum SetupError {
     StartingPlayer(PlayerId),
     #[error("start point: {0}")]
     StartAt(&'static str),
+    #[error("teams: give one team number (0 to 7) for each player")]
+    Teams,
     #[error("no {0} #{1} in this spec")]
     Unknown(&'static str, usize),
 }
@@ -102,6 +109,17 @@ impl<'s> Game<'s> {
         }
         if options.starting_player.0 >= n {
             return Err(SetupError::StartingPlayer(options.starting_player));
+        }
+        let mut team_of = [0u8; MAX_PLAYERS as usize];
+        for (i, t) in team_of.iter_mut().enumerate() {
+            *t = i as u8;
+        }
+        if !options.teams.is_empty() {
+            if options.teams.len() != n as usize || options.teams.iter().any(|t| *t >= MAX_PLAYERS)
+            {
+                return Err(SetupError::Teams);
+            }
+            team_of[..n as usize].copy_from_slice(&options.teams);
         }
         if let Some(f) = options.facts.iter().find(|f| f.index() >= spec.facts.len()) {
             return Err(SetupError::Unknown("fact", f.index()));
@@ -152,6 +170,8 @@ impl<'s> Game<'s> {
             turn: 0,
             turn_limit: u32::MAX,
             players: n,
+            team_of,
+            has_teams: !options.teams.is_empty(),
             in_game: ((1u16 << n) - 1) as u8,
             had_turn: 0,
             active: options.starting_player,
@@ -182,6 +202,14 @@ impl<'s> Game<'s> {
             waiting: Vec::with_capacity(options.stack_capacity),
             mods: None,
         };
+        if state.has_teams {
+            // A team's first seat stands for it (805.4a: the active team).
+            if let Some(p) = state.primary_of(state.starting) {
+                state.starting = p;
+                state.active = p;
+                state.last_regular = p;
+            }
+        }
         if let Some(at) = options.start_at {
             Self::position(spec, &mut state, at)?;
         }
@@ -473,7 +501,15 @@ impl<'s> Game<'s> {
         if !self.state.is_in(player) {
             return Err(RuleError::NoSuchPlayer { player });
         }
-        if self.state.holder != Some(player) {
+        // With shared team turns any member acts for the team (805.5).
+        let holds = match self.state.holder {
+            Some(h) => {
+                h == player
+                    || (self.state.has_teams && self.state.team(h) == self.state.team(player))
+            }
+            None => false,
+        };
+        if !holds {
             return Err(RuleError::NotHolder {
                 player,
                 holder: self.state.holder,
@@ -502,11 +538,13 @@ impl<'s> Game<'s> {
             })
         };
         match tc.who {
-            Who::ActivePlayer if player != self.state.active => {
+            Who::ActivePlayer if self.state.team(player) != self.state.team(self.state.active) => {
                 return fail(TimingFailure::NotActivePlayer, tc.who_rule);
             }
             Who::Nobody => return fail(TimingFailure::Nobody, tc.who_rule),
-            Who::NonActivePlayer if player == self.state.active => {
+            Who::NonActivePlayer
+                if self.state.team(player) == self.state.team(self.state.active) =>
+            {
                 return fail(TimingFailure::ActivePlayer, tc.who_rule);
             }
             _ => {}
@@ -562,10 +600,11 @@ impl AtomSource for Game<'_> {
             Atom::Variant(v) => (s.variants >> v & 1) as i32,
             Atom::Fact(f) => (s.facts >> f & 1) as i32,
             Atom::Counter(c) => s.counters[c as usize] as i32,
-            Atom::Players => s.players_in() as i32,
+            Atom::Players => s.individuals_in() as i32,
+            Atom::Teams => s.players_in() as i32,
             Atom::Turn => s.turn as i32,
             Atom::FirstTurn => s.first_turn as i32,
-            Atom::StartingPlayer => (s.active == s.starting) as i32,
+            Atom::StartingPlayer => (s.team(s.active) == s.team(s.starting)) as i32,
             Atom::Seat => {
                 seat_distance(self.spec.game.turn_order, s.players, s.starting, s.active) as i32 + 1
             }

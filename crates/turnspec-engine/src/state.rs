@@ -94,6 +94,10 @@ pub struct GameState {
     pub(crate) turn: u32,
     pub(crate) turn_limit: u32,
     pub(crate) players: u8,
+    /// Team of each player (805 shared team turns); without teams every
+    /// player is a team of their own.
+    pub(crate) team_of: [u8; MAX_PLAYERS as usize],
+    pub(crate) has_teams: bool,
     pub(crate) in_game: u8,
     pub(crate) had_turn: u8,
     pub(crate) active: PlayerId,
@@ -209,7 +213,42 @@ impl GameState {
         first
     }
 
+    /// Sides still in the game: teams when playing in teams, else players.
+    /// Priority goes round these (805.5).
     pub(crate) fn players_in(&self) -> u8 {
+        if !self.has_teams {
+            return self.in_game.count_ones() as u8;
+        }
+        self.teams_present().count_ones() as u8
+    }
+
+    /// Players still in the game, teams or not.
+    pub(crate) fn individuals_in(&self) -> u8 {
         self.in_game.count_ones() as u8
+    }
+
+    fn teams_present(&self) -> u16 {
+        (0..self.players)
+            .filter(|p| self.in_game & (1 << p) != 0)
+            .fold(0u16, |acc, p| acc | 1 << self.team_of[p as usize])
+    }
+
+    pub(crate) fn team(&self, p: PlayerId) -> u8 {
+        self.team_of[p.index() & 7]
+    }
+
+    /// Whether `p` stands for its team: its lowest seat still in the game.
+    pub(crate) fn is_primary(&self, p: PlayerId) -> bool {
+        !self.has_teams
+            || (0..p.0).all(|q| {
+                !(self.in_game & (1 << q) != 0 && self.team_of[q as usize] == self.team(p))
+            })
+    }
+
+    /// The player standing for `p`'s team (itself without teams).
+    pub(crate) fn primary_of(&self, p: PlayerId) -> Option<PlayerId> {
+        (0..self.players)
+            .map(PlayerId)
+            .find(|q| self.is_in(*q) && self.team(*q) == self.team(p) && self.is_primary(*q))
     }
 }

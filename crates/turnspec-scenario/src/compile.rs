@@ -146,7 +146,7 @@ pub const KNOWN_KEYS: &[&str] = &[
     "pass_until", "play", "trigger", "set_fact", "clear_fact", "answer", "on_begin", "expect", "expect_illegal",
     "expect_events", "expect_trace", "by", "label", "value", "triggers", "phase_number", "repeat", "holder",
     "stack", "counters", "status", "rule", "reason", "effect", "leave", "delay", "at", "own_turn", "until",
-    "scope", "add_mana", "expect_includes",
+    "scope", "add_mana", "expect_includes", "teams",
 ];
 
 /// Parses a scenario file and resolves it against its spec. `load_spec`
@@ -537,6 +537,20 @@ impl Resolver<'_> {
             if let (Some(id), Some(n)) = (id, self.number(v, u16::MAX as i64, "counter value")) {
                 options.counters.push((id, n as u16));
             }
+        }
+        if !setup.teams.is_empty() {
+            if setup.teams.len() != players as usize {
+                self.diags.push(
+                    Diagnostic::error("scenario::teams", setup.teams[0].span(), format!("{} team numbers for {players} players", setup.teams.len()))
+                        .help("give one team number per player, in seat order, e.g. `teams = [1, 1, 2, 2]`"),
+                );
+            }
+            options.teams = setup
+                .teams
+                .iter()
+                .filter_map(|t| self.number(t, 7, "team"))
+                .map(|t| t as u8)
+                .collect();
         }
         let mut answers = Vec::new();
         for (name, v) in &setup.answers {

@@ -39,6 +39,9 @@ pub struct RawSetup {
     pub variants: Vec<Text>,
     #[serde(default)]
     pub facts: Vec<Text>,
+    /// Team number of each player, in seat order, for shared team turns.
+    #[serde(default)]
+    pub teams: Vec<Spanned<i64>>,
     /// Counter values at the start, by counter id.
     #[serde(default)]
     pub counters: BTreeMap<String, Spanned<i64>>,

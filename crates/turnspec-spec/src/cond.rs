@@ -26,6 +26,9 @@ pub enum Atom {
     Counter(u8),
     /// `players`: players still in the game.
     Players,
+    /// `teams`: sides still in the game: teams with shared team turns (805),
+    /// else the same as `players`.
+    Teams,
     /// `turn`: the turn number, counting from 1.
     Turn,
     /// `first_turn`: this is the active player's first turn.
@@ -48,6 +51,7 @@ pub enum Atom {
 /// The names a condition may use apart from `variant.`, `fact.` and `counter.`.
 pub const BUILTIN_ATOMS: &[(&str, Atom)] = &[
     ("players", Atom::Players),
+    ("teams", Atom::Teams),
     ("turn", Atom::Turn),
     ("first_turn", Atom::FirstTurn),
     ("starting_player", Atom::StartingPlayer),
