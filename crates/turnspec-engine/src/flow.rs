@@ -93,7 +93,7 @@ impl Game<'_> {
     ) {
         let tc = self.spec.timing_class(timing);
         if let Some(limit) = tc.limit {
-            let c = &mut self.state.counters[limit.counter.index()];
+            let c = self.counter_slot(limit.counter, player);
             *c = c.saturating_add(1);
         }
         self.state.passes = 0;
@@ -270,7 +270,13 @@ impl Game<'_> {
     fn reset_counters(&mut self, mask: u16) {
         let mut m = mask;
         while m != 0 {
-            self.state.counters[m.trailing_zeros() as usize] = 0;
+            let i = m.trailing_zeros() as usize;
+            self.state.counters[i] = 0;
+            let c = &self.spec.counters[i];
+            if c.per_player {
+                self.state.player_counters[c.slot as usize] =
+                    [0; turnspec_spec::MAX_PLAYERS as usize];
+            }
             m &= m - 1;
         }
     }
@@ -518,7 +524,8 @@ impl Game<'_> {
             )
             .min(action.answer_max);
         if let Some(c) = action.answer_counter {
-            self.state.counters[c.index()] = answer;
+            let active = self.state.active;
+            *self.counter_slot(c, active) = answer;
         }
         sink.event(Event::TurnAction { action: id, answer });
         if answer > 0 {
@@ -544,7 +551,8 @@ impl Game<'_> {
     ) {
         let tc = self.spec.timing_class(timing);
         if let Some(limit) = tc.limit {
-            let c = &mut self.state.counters[limit.counter.index()];
+            let active = self.state.active;
+            let c = self.counter_slot(limit.counter, active);
             if *c >= limit.max {
                 return;
             }

@@ -196,6 +196,7 @@ impl<'s> Game<'s> {
             returns: [ReturnPoint::default(); MAX_NESTING],
             kind_counts: [0; MAX_PHASE_KINDS],
             counters: [0; MAX_COUNTERS],
+            player_counters: [[0; MAX_PLAYERS as usize]; turnspec_spec::MAX_PLAYER_COUNTERS],
             facts,
             variants,
             stack: Vec::with_capacity(options.stack_capacity),
@@ -213,12 +214,12 @@ impl<'s> Game<'s> {
         if let Some(at) = options.start_at {
             Self::position(spec, &mut state, at)?;
         }
+        let mut game = Game { spec, masks, state };
         for (c, v) in &options.counters {
-            if let Some(slot) = state.counters.get_mut(c.index()) {
-                *slot = *v;
-            }
+            let active = game.state.active;
+            *game.counter_slot(*c, active) = *v;
         }
-        Ok(Game { spec, masks, state })
+        Ok(game)
     }
 
     /// Places a fresh state at a scenario's starting point, as if the earlier
@@ -346,8 +347,37 @@ impl<'s> Game<'s> {
     pub fn stack(&self) -> &[StackObject] {
         &self.state.stack
     }
+    /// A counter's value; per-player counters give the active player's.
     pub fn counter(&self, id: turnspec_spec::CounterId) -> u16 {
-        self.state.counters.get(id.index()).copied().unwrap_or(0)
+        if id.index() >= self.spec.counters.len() {
+            return 0;
+        }
+        self.counter_of(id, self.state.active)
+    }
+
+    /// A counter's value for `player` (the same for all players unless the
+    /// counter is per player).
+    pub fn counter_of(&self, id: turnspec_spec::CounterId, player: PlayerId) -> u16 {
+        let c = &self.spec.counters[id.index()];
+        if c.per_player {
+            self.state.player_counters[c.slot as usize][player.index() & 7]
+        } else {
+            self.state.counters[id.index()]
+        }
+    }
+
+    /// Where a counter's value for `player` lives.
+    pub(crate) fn counter_slot(
+        &mut self,
+        id: turnspec_spec::CounterId,
+        player: PlayerId,
+    ) -> &mut u16 {
+        let c = &self.spec.counters[id.index()];
+        if c.per_player {
+            &mut self.state.player_counters[c.slot as usize][player.index() & 7]
+        } else {
+            &mut self.state.counters[id.index()]
+        }
     }
     pub fn fact(&self, id: FactId) -> bool {
         self.state.facts & (1u64 << (id.0 & 63)) != 0
@@ -556,7 +586,7 @@ impl<'s> Game<'s> {
             return fail(TimingFailure::StackNotEmpty, tc.stack_rule);
         }
         if let Some(limit) = tc.limit {
-            if self.state.counters[limit.counter.index()] >= limit.max {
+            if self.counter_of(limit.counter, player) >= limit.max {
                 return fail(TimingFailure::LimitReached { max: limit.max }, limit.rule);
             }
         }
@@ -599,7 +629,7 @@ impl AtomSource for Game<'_> {
         match atom {
             Atom::Variant(v) => (s.variants >> v & 1) as i32,
             Atom::Fact(f) => (s.facts >> f & 1) as i32,
-            Atom::Counter(c) => s.counters[c as usize] as i32,
+            Atom::Counter(c) => self.counter_of(turnspec_spec::CounterId(c), s.active) as i32,
             Atom::Players => s.individuals_in() as i32,
             Atom::Teams => s.players_in() as i32,
             Atom::Turn => s.turn as i32,

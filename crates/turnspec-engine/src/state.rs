@@ -128,6 +128,8 @@ pub struct GameState {
     pub(crate) returns: [ReturnPoint; MAX_NESTING],
     pub(crate) kind_counts: [u8; MAX_PHASE_KINDS],
     pub(crate) counters: [u16; MAX_COUNTERS],
+    /// Per-player counters (`per = "player"`), by slot then player.
+    pub(crate) player_counters: [[u16; MAX_PLAYERS as usize]; turnspec_spec::MAX_PLAYER_COUNTERS],
     pub(crate) facts: u64,
     pub(crate) variants: u64,
     pub(crate) stack: Vec<StackObject>,

@@ -98,7 +98,7 @@ const KNOWN_KEYS: &[&str] = &[
     "effect", "limit", "counter", "require", "if", "explain", "id", "tags", "counts_as", "on_demand",
     "only_if", "skip", "step", "actions", "priority_rule", "sequence", "repeat", "window", "answer", "play",
     "effects", "kind", "for", "phases", "turn", "after", "goto", "own_turn_only",
-    "own_turn_rule", "mana", "empties", "burn", "burn_rule", "ends_turn_effects", "who_rule",
+    "own_turn_rule", "mana", "empties", "burn", "burn_rule", "ends_turn_effects", "per", "who_rule",
     "stack_rule", "during_rule", "close", "leaving", "active_player_goto", "extends", "remove", "after", "before",
 ];
 
@@ -525,6 +525,21 @@ impl Ctx {
                 "counter reset",
             );
             let rule = self.rule(c.rule.as_ref());
+            let per_player = self.choice(
+                c.per.as_ref(),
+                false,
+                &[("game", false), ("player", true)],
+                "counter `per`",
+            );
+            let slot = self.counters.iter().filter(|c| c.per_player).count() as u8;
+            if per_player && slot as usize >= MAX_PLAYER_COUNTERS {
+                self.error(
+                    "turnspec::too-many",
+                    span_of(key),
+                    format!("more than {MAX_PLAYER_COUNTERS} counters with `per = \"player\"`"),
+                )
+                .help = Some("the engine keeps per-player counters in a small fixed array so game state stays small".into());
+            }
             self.counters.push(Counter {
                 id: key.get_ref().clone(),
                 description: c
@@ -534,6 +549,8 @@ impl Ctx {
                     .unwrap_or_default(),
                 rule,
                 reset,
+                per_player,
+                slot: slot.min(MAX_PLAYER_COUNTERS as u8 - 1),
             });
         }
 

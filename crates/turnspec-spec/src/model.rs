@@ -16,6 +16,8 @@ pub const MAX_PHASE_KINDS: usize = 8;
 pub const MAX_PHASES: usize = 64;
 pub const MAX_STAGES_PER_STEP: usize = 32;
 pub const MAX_EFFECTS: usize = 64;
+/// Counters kept per player (`per = "player"`), in fixed game state.
+pub const MAX_PLAYER_COUNTERS: usize = 2;
 
 macro_rules! index_type {
     ($(#[$m:meta])* $name:ident, $int:ty) => {
@@ -332,6 +334,11 @@ pub struct Counter {
     pub description: String,
     pub rule: RuleRef,
     pub reset: Reset,
+    /// One value per player: limits count the acting player's, conditions
+    /// read the active player's.
+    pub per_player: bool,
+    /// For per-player counters: which of the per-player slots holds it.
+    pub slot: u8,
 }
 
 #[derive(Debug, Clone)]

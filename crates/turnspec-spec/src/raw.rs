@@ -148,6 +148,9 @@ pub struct RawFlag {
 #[derive(Debug, Deserialize, Default)]
 pub struct RawCounter {
     pub reset: Option<Text>,
+    /// `"game"` (default): one number; `"player"`: one per player (lands
+    /// played, 305.2 — each player of a team may play one, 805.4c).
+    pub per: Option<Text>,
     pub description: Option<Text>,
     pub rule: Option<Text>,
 }
