@@ -180,6 +180,15 @@ impl Game<'_> {
     pub(crate) fn next_in_game(&self, from: PlayerId) -> PlayerId {
         let s = &self.state;
         let mut p = from;
+        if !s.has_teams {
+            for _ in 0..s.players {
+                p = next_seat(self.spec.game.turn_order, s.players, p);
+                if s.is_in(p) {
+                    return p;
+                }
+            }
+            return from;
+        }
         for _ in 0..s.players {
             p = next_seat(self.spec.game.turn_order, s.players, p);
             if s.is_in(p) && s.team(p) != s.team(from) && s.is_primary(p) {

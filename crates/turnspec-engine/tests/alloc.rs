@@ -189,7 +189,8 @@ fn legal_actions_and_refusals_allocate_nothing() {
     assert!(legal >= 2 && refused);
 }
 
-/// The figure docs/performance.md quotes (192 bytes on x86_64 when it was
+/// The figure docs/performance.md quotes (232 bytes on x86_64 since per-player
+/// counters; 192 bytes when it was
 /// written), of which 48 are the two `Vec` headers (stack, waiting
 /// triggers); their contents live on the heap, 12 bytes an object.
 #[test]
