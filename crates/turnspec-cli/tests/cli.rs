@@ -1,27 +1,13 @@
 //! The `turnspec` binary end to end: `check` on good, bad, garbage and
 //! missing files; `run` printing JSON lines for both reference games.
 
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+mod common;
 
+use std::path::PathBuf;
+use std::process::Output;
+
+use common::{stdout, turnspec};
 use serde_json::Value;
-
-/// The workspace root: commands run there so paths in messages are short.
-fn root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
-}
-
-fn turnspec(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_turnspec"))
-        .args(args)
-        .current_dir(root())
-        .output()
-        .expect("the turnspec binary runs")
-}
-
-fn stdout(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stdout).into_owned()
-}
 
 fn stderr(o: &Output) -> String {
     String::from_utf8_lossy(&o.stderr).into_owned()

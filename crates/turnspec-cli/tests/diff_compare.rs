@@ -1,26 +1,10 @@
 //! `turnspec diff` and `turnspec compare` end to end: the edition specs,
 //! text and JSON, the statistics mode and argument errors.
 
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+mod common;
 
+use common::{stdout, turnspec};
 use serde_json::Value;
-
-fn root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
-}
-
-fn turnspec(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_turnspec"))
-        .args(args)
-        .current_dir(root())
-        .output()
-        .expect("the turnspec binary runs")
-}
-
-fn stdout(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stdout).into_owned()
-}
 
 const EDITIONS: [&str; 8] = [
     "--spec",

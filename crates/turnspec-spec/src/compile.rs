@@ -602,7 +602,7 @@ impl Ctx {
             let only_if = p_raw.only_if.as_ref().and_then(|c| self.condition(c));
             phases.push(Phase {
                 id: p_raw.id.get_ref().clone(),
-                name: display_name(p_raw.name.as_ref(), &p_raw.id, "phase"),
+                name: display_name(p_raw.name.as_ref(), &p_raw.id),
                 rule,
                 tags: p_raw.tags.iter().map(|t| t.get_ref().clone()).collect(),
                 kind: kind.min(MAX_PHASE_KINDS - 1) as u8,
@@ -709,7 +709,7 @@ impl Ctx {
                     let step = self.step_body(
                         StepHeader {
                             id: s_raw.id.get_ref().clone(),
-                            name: display_name(s_raw.name.as_ref(), &s_raw.id, "step"),
+                            name: display_name(s_raw.name.as_ref(), &s_raw.id),
                             rule,
                             tags: s_raw.tags.iter().map(|t| t.get_ref().clone()).collect(),
                             phase: PhaseId(pi as u8),
@@ -887,9 +887,7 @@ impl Ctx {
             )
             .help = Some("ids use letters, digits, `_` and `-`, e.g. `declare_attackers`".into());
         }
-        if let Some(first) = seen.get(name) {
-            let (line, _) = (first.start, 0);
-            let _ = line;
+        if seen.contains_key(name) {
             self.error(
                 "turnspec::duplicate-id",
                 span_of(id),
@@ -1162,7 +1160,7 @@ impl Ctx {
         }
         TimingClass {
             id: key.get_ref().clone(),
-            name: display_name(t.name.as_ref(), key, "timing"),
+            name: display_name(t.name.as_ref(), key),
             rule: self.rule(t.rule.as_ref()),
             who,
             who_rule: self.rule(t.who_rule.as_ref()),
@@ -1351,7 +1349,7 @@ impl Ctx {
         };
         Some(EffectDef {
             id: key.get_ref().clone(),
-            name: display_name(e.name.as_ref(), key, "effect"),
+            name: display_name(e.name.as_ref(), key),
             rule,
             kind,
             own_turn_only: e
@@ -1468,8 +1466,7 @@ impl Ctx {
                     });
                 }
                 (Some(id), None) => {
-                    if let Some(first) = action_ids.get(id.get_ref()) {
-                        let _ = first;
+                    if action_ids.contains_key(id.get_ref()) {
                         self.error("turnspec::duplicate-id", span_of(id), format!("turn-based action `{}` is defined twice", id.get_ref()))
                             .help = Some("turn-based action ids are unique in a spec, because hosts answer them by id".into());
                     } else {
@@ -1542,7 +1539,7 @@ impl Ctx {
                     stages.push(Stage::Action(TurnActionId(actions.len() as u16)));
                     actions.push(TurnAction {
                         id: id.get_ref().clone(),
-                        name: display_name(raw.name.as_ref(), id, "action"),
+                        name: display_name(raw.name.as_ref(), id),
                         rule,
                         step: step_id,
                         condition,
@@ -1866,7 +1863,7 @@ struct StepHeader {
 }
 
 /// `name` if given, else the id with underscores as spaces.
-fn display_name(name: Option<&Text>, id: &Text, _what: &str) -> String {
+fn display_name(name: Option<&Text>, id: &Text) -> String {
     match name {
         Some(n) => n.get_ref().clone(),
         None => id.get_ref().replace(['_', '-'], " "),

@@ -14,13 +14,7 @@ pub fn root() -> PathBuf {
 
 pub fn spec(file: &str) -> Spec {
     let path = root().join("games").join(file);
-    let text = std::fs::read_to_string(&path).expect("spec file");
-    let mut read = |base: &str, from: &str| {
-        let p = Path::new(from).parent().expect("a folder").join(base);
-        let text = std::fs::read_to_string(&p).map_err(|e| e.to_string())?;
-        Ok((p.display().to_string(), text))
-    };
-    match turnspec_spec::load_with(&path.display().to_string(), &text, &mut read) {
+    match turnspec_scenario::load_spec_file(&path) {
         Ok((spec, _)) => spec,
         Err(report) => panic!("{file} does not load:\n{}", report.to_short_text()),
     }
