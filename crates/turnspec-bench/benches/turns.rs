@@ -57,7 +57,7 @@ fn load_specs(c: &mut Criterion) {
     let mut group = c.benchmark_group("load");
     for src in [MTG, GRAND_ARCHIVE] {
         // Named after the spec's own game name, so no game is named here.
-        let name = load(src).game.name.clone();
+        let name = load(src).game().name.clone();
         group.bench_function(name.as_str(), |b| {
             b.iter(|| turnspec_spec::load_str("spec.toml", black_box(src)).is_ok())
         });

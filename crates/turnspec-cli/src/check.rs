@@ -9,7 +9,7 @@ use crate::{Format, read, render_report};
 
 fn summary(spec: &Spec) -> String {
     let regular_steps: usize = spec
-        .turn
+        .turn()
         .iter()
         .map(|p| {
             spec.phase(*p)
@@ -19,13 +19,13 @@ fn summary(spec: &Spec) -> String {
         })
         .sum();
     let always = spec
-        .windows
+        .windows()
         .iter()
         .filter(|w| w.mode == WindowMode::Always)
         .count();
-    let pending = spec.windows.len() - always;
+    let pending = spec.windows().len() - always;
     let on_demand: Vec<&str> = spec
-        .phases
+        .phases()
         .iter()
         .filter(|p| p.on_demand)
         .map(|p| p.id.as_str())
@@ -33,19 +33,19 @@ fn summary(spec: &Spec) -> String {
     let mut s = format!(
         "{}\n  players {}–{}, {} phases in a turn ({}), {} steps\n  {} turn-based actions; windows: {} always, {} only when something is pending\n  timing classes: {}",
         spec.title(),
-        spec.game.min_players,
-        spec.game.max_players,
-        spec.turn.len(),
-        spec.turn
+        spec.game().min_players,
+        spec.game().max_players,
+        spec.turn().len(),
+        spec.turn()
             .iter()
             .map(|p| spec.phase(*p).id.as_str())
             .collect::<Vec<_>>()
             .join(" → "),
         regular_steps,
-        spec.turn_actions.len(),
+        spec.turn_actions().len(),
         always,
         pending,
-        spec.timing
+        spec.timing()
             .iter()
             .map(|t| t.id.as_str())
             .collect::<Vec<_>>()
@@ -88,7 +88,7 @@ pub fn check(paths: &[PathBuf], format: Format, explain: bool) -> Result<ExitCod
                         ));
                         if explain {
                             crate::out::println("  set by:");
-                            for o in &spec.origins {
+                            for o in spec.origins() {
                                 crate::out::println(&format!(
                                     "    {:<40} {}",
                                     o.element,
@@ -104,17 +104,17 @@ pub fn check(paths: &[PathBuf], format: Format, explain: bool) -> Result<ExitCod
                 "file": path.display().to_string(),
                 "ok": spec.is_some(),
                 "diagnostics": report.to_json(),
-                "origins": spec.as_ref().filter(|_| explain).map(|s| s.origins.iter().map(|o| {
+                "origins": spec.as_ref().filter(|_| explain).map(|s| s.origins().iter().map(|o| {
                     serde_json::json!({ "element": o.element, "set_by": report.locate(o.offset) })
                 }).collect::<Vec<_>>()),
                 "summary": spec.as_ref().map(|s| serde_json::json!({
-                    "name": s.game.name,
-                    "edition": s.game.edition,
-                    "phases": s.turn.len(),
-                    "steps": s.steps.len(),
-                    "turn_actions": s.turn_actions.len(),
-                    "windows": s.windows.len(),
-                    "timing_classes": s.timing.iter().map(|t| t.id.clone()).collect::<Vec<_>>(),
+                    "name": s.game().name,
+                    "edition": s.game().edition,
+                    "phases": s.turn().len(),
+                    "steps": s.steps().len(),
+                    "turn_actions": s.turn_actions().len(),
+                    "windows": s.windows().len(),
+                    "timing_classes": s.timing().iter().map(|t| t.id.clone()).collect::<Vec<_>>(),
                 })),
             })),
         }

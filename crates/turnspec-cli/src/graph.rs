@@ -55,20 +55,20 @@ fn step_node(spec: &Spec, step: StepId) -> Node {
         ));
     }
     label.push_str(&match windows.as_slice() {
-        [] => format!("\\nno {}", spec.terms.priority),
-        list => format!("\\n{}: {}", spec.terms.priority, list.join(", ")),
+        [] => format!("\\nno {}", spec.terms().priority),
+        list => format!("\\n{}: {}", spec.terms().priority, list.join(", ")),
     });
     for skip in &s.skip {
         label.push_str(&format!(
             "\\nskipped if {}",
-            spec.conditions.source(skip.cond)
+            spec.conditions().source(skip.cond)
         ));
     }
     if let Some(c) = s.only_if {
-        label.push_str(&format!("\\nonly if {}", spec.conditions.source(c)));
+        label.push_str(&format!("\\nonly if {}", spec.conditions().source(c)));
     }
     Node {
-        id: format!("s{}", step.0),
+        id: format!("s{}", step.index()),
         label,
         conditional: !s.skip.is_empty() || s.only_if.is_some(),
     }
@@ -92,7 +92,7 @@ pub(crate) fn render(spec: &Spec, format: GraphFormat) -> String {
     };
     out.push_str(&open);
     let mut previous_last: Option<String> = None;
-    for (pi, phase) in spec.phases.iter().enumerate() {
+    for (pi, phase) in spec.phases().iter().enumerate() {
         let mut title = phase.name.clone();
         if let Some(r) = spec.rule(phase.rule) {
             title.push_str(&format!(" [{r}]"));
@@ -100,11 +100,11 @@ pub(crate) fn render(spec: &Spec, format: GraphFormat) -> String {
         for skip in &phase.skip {
             title.push_str(&format!(
                 " — skipped if {}",
-                spec.conditions.source(skip.cond)
+                spec.conditions().source(skip.cond)
             ));
         }
         if let Some(c) = phase.only_if {
-            title.push_str(&format!(" — only if {}", spec.conditions.source(c)));
+            title.push_str(&format!(" — only if {}", spec.conditions().source(c)));
         }
         if phase.on_demand {
             title.push_str(" — started by an action");
@@ -140,11 +140,11 @@ pub(crate) fn render(spec: &Spec, format: GraphFormat) -> String {
         }
         for step in phase.steps() {
             if let Some(r) = spec.step(step).repeat {
-                let id = format!("s{}", step.0);
+                let id = format!("s{}", step.index());
                 edges.push((
                     id.clone(),
                     id,
-                    format!("again if {}", spec.conditions.source(r.cond)),
+                    format!("again if {}", spec.conditions().source(r.cond)),
                     true,
                 ));
             }
@@ -157,15 +157,15 @@ pub(crate) fn render(spec: &Spec, format: GraphFormat) -> String {
         }
     }
     // Phases started by actions, from every step where the action is usable.
-    for (ti, t) in spec.timing.iter().enumerate() {
+    for (ti, t) in spec.timing().iter().enumerate() {
         if let Effect::StartPhase(target) = t.effect {
             let target_phase = spec.phase(target);
-            let first = format!("s{}", target_phase.first_step.0);
+            let first = format!("s{}", target_phase.first_step.index());
             let last = format!(
                 "s{}",
-                target_phase.first_step.0 + target_phase.step_count - 1
+                target_phase.first_step.index() + target_phase.step_count as usize - 1
             );
-            for (si, s) in spec.steps.iter().enumerate() {
+            for (si, s) in spec.steps().iter().enumerate() {
                 let usable = s.timing_mask & (1 << ti) != 0
                     && s.stages.iter().any(|st| matches!(st, Stage::Window(_)));
                 if usable && s.phase != target {
@@ -175,10 +175,10 @@ pub(crate) fn render(spec: &Spec, format: GraphFormat) -> String {
             }
         }
     }
-    if let (Some(last), Some(first)) = (&previous_last, spec.turn.first()) {
+    if let (Some(last), Some(first)) = (&previous_last, spec.turn().first()) {
         edges.push((
             last.clone(),
-            format!("s{}", spec.phase(*first).first_step.0),
+            format!("s{}", spec.phase(*first).first_step.index()),
             "next turn".into(),
             true,
         ));

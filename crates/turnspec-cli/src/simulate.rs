@@ -143,7 +143,7 @@ struct Sink {
 impl Sink {
     fn new(spec: &Spec) -> Self {
         let implicit_phases = spec
-            .phases
+            .phases()
             .iter()
             .enumerate()
             .filter(|(i, p)| p.implicit_step && *i < 64)
@@ -163,7 +163,7 @@ impl EventSink for Sink {
             Event::TurnBegan { .. } => c.turns += 1,
             Event::StepBegan { .. } => c.steps += 1,
             Event::PhaseBegan { phase, .. } => {
-                c.steps += (self.implicit_phases >> (phase.0 & 63)) & 1;
+                c.steps += (self.implicit_phases >> (phase.index() & 63)) & 1;
             }
             Event::PriorityGiven {
                 because: turnspec_engine::Because::WindowOpened,
@@ -382,7 +382,7 @@ pub(crate) fn simulate(args: SimulateArgs) -> Result<ExitCode, String> {
             };
             println!(
                 "{} — {}, {} players, policy {}{depth}, seed {}, {} thread{}",
-                spec.game.name,
+                spec.game().name,
                 path.display(),
                 args.players,
                 args.policy.name(),

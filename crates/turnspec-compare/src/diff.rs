@@ -219,9 +219,9 @@ pub struct Side {
 impl Side {
     fn of(spec: &Spec) -> Side {
         Side {
-            name: spec.game.name.clone(),
-            edition: spec.game.edition.clone(),
-            date: spec.game.edition_date.clone(),
+            name: spec.game().name.clone(),
+            edition: spec.game().edition.clone(),
+            date: spec.game().edition_date.clone(),
         }
     }
 
@@ -348,12 +348,17 @@ pub fn diff(left: &Spec, right: &Spec) -> SpecDiff {
     d.timing();
     d.effects();
     d.counters();
-    d.flags(Section::Facts, "fact", &left.facts, &right.facts);
+    d.flags(
+        Section::Facts,
+        "fact",
+        left.facts().as_slice(),
+        right.facts().as_slice(),
+    );
     d.flags(
         Section::Variants,
         "variant",
-        &left.variants,
-        &right.variants,
+        left.variants().as_slice(),
+        right.variants().as_slice(),
     );
     let mut entries = d.out;
     // A renumbered element rule says nothing new when the element has other
@@ -380,7 +385,7 @@ fn rule(spec: &Spec, r: RuleRef) -> Option<String> {
 }
 
 fn cond(spec: &Spec, c: CondId) -> String {
-    spec.conditions.source(c).to_string()
+    spec.conditions().source(c).to_string()
 }
 
 fn opt_cond(spec: &Spec, c: Option<CondId>) -> String {
@@ -535,7 +540,7 @@ impl Differ<'_> {
     // --- settings ----------------------------------------------------------
 
     fn game(&mut self) {
-        let (l, r) = (&self.l.game, &self.r.game);
+        let (l, r) = (&self.l.game(), &self.r.game());
         let (lr, rr) = (rule(self.l, l.rule), rule(self.r, r.rule));
         let order = |o: TurnOrder| match o {
             TurnOrder::Clockwise => "clockwise".to_string(),
@@ -569,9 +574,9 @@ impl Differ<'_> {
     /// rule, the others the game's rule (terms have no rule of their own).
     fn terms(&mut self) {
         let (ls, rs) = (self.l, self.r);
-        let (l, r) = (&ls.terms, &rs.terms);
-        let (gl, gr) = (rule(ls, ls.game.rule), rule(rs, rs.game.rule));
-        let (pl, pr) = (rule(ls, ls.priority.rule), rule(rs, rs.priority.rule));
+        let (l, r) = (&ls.terms(), &rs.terms());
+        let (gl, gr) = (rule(ls, ls.game().rule), rule(rs, rs.game().rule));
+        let (pl, pr) = (rule(ls, ls.priority().rule), rule(rs, rs.priority().rule));
         let fields = [
             ("priority", &l.priority, &r.priority, pl, pr),
             ("stack", &l.stack, &r.stack, gl.clone(), gr.clone()),
@@ -585,7 +590,7 @@ impl Differ<'_> {
     }
 
     fn priority(&mut self) {
-        let (l, r) = (&self.l.priority, &self.r.priority);
+        let (l, r) = (&self.l.priority(), &self.r.priority());
         let holder = |h: Holder, after_action: bool| match h {
             Holder::ActivePlayer => "active player".to_string(),
             Holder::Actor if after_action => "the player who acted".to_string(),
@@ -636,7 +641,7 @@ impl Differ<'_> {
     }
 
     fn mana(&mut self) {
-        let (l, r) = (&self.l.mana, &self.r.mana);
+        let (l, r) = (&self.l.mana(), &self.r.mana());
         let empties = |e: ManaEmpties| match e {
             ManaEmpties::Step => "at the end of each step and phase".to_string(),
             ManaEmpties::Phase => "only at the end of each phase".to_string(),
@@ -684,9 +689,9 @@ impl Differ<'_> {
 
     fn phases(&mut self) {
         let (ls, rs) = (self.l, self.r);
-        let rmap: HashMap<&str, &Phase> = rs.phases.iter().map(|p| (p.id.as_str(), p)).collect();
-        let lmap: HashMap<&str, &Phase> = ls.phases.iter().map(|p| (p.id.as_str(), p)).collect();
-        for p in &ls.phases {
+        let rmap: HashMap<&str, &Phase> = rs.phases().iter().map(|p| (p.id.as_str(), p)).collect();
+        let lmap: HashMap<&str, &Phase> = ls.phases().iter().map(|p| (p.id.as_str(), p)).collect();
+        for p in ls.phases() {
             if !rmap.contains_key(p.id.as_str()) {
                 self.push(
                     Section::Phases,
@@ -700,7 +705,7 @@ impl Differ<'_> {
                 );
             }
         }
-        for p in &rs.phases {
+        for p in rs.phases() {
             if !lmap.contains_key(p.id.as_str()) {
                 self.push(
                     Section::Phases,
@@ -714,8 +719,8 @@ impl Differ<'_> {
                 );
             }
         }
-        let lturn: Vec<String> = ls.turn.iter().map(|p| ls.phase(*p).id.clone()).collect();
-        let rturn: Vec<String> = rs.turn.iter().map(|p| rs.phase(*p).id.clone()).collect();
+        let lturn: Vec<String> = ls.turn().iter().map(|p| ls.phase(*p).id.clone()).collect();
+        let rturn: Vec<String> = rs.turn().iter().map(|p| rs.phase(*p).id.clone()).collect();
         self.turn_shape(&lturn, &rturn);
         for id in moved(&lturn, &rturn) {
             let (lp, rp) = (lmap[id.as_str()], rmap[id.as_str()]);
@@ -730,7 +735,7 @@ impl Differ<'_> {
                 rule(rs, rp.rule),
             );
         }
-        for lp in &ls.phases {
+        for lp in ls.phases() {
             let Some(rp) = rmap.get(lp.id.as_str()) else {
                 continue;
             };
@@ -742,7 +747,7 @@ impl Differ<'_> {
     /// specs know (Magic's two main phases, Grand Archive's one).
     fn turn_shape(&mut self, lturn: &[String], rturn: &[String]) {
         let (ls, rs) = (self.l, self.r);
-        let (lr, rr) = (rule(ls, ls.game.rule), rule(rs, rs.game.rule));
+        let (lr, rr) = (rule(ls, ls.game().rule), rule(rs, rs.game().rule));
         if lturn != rturn {
             self.field(
                 Section::Phases,
@@ -756,16 +761,16 @@ impl Differ<'_> {
         }
         let per_kind = |spec: &Spec, kind: &str| -> String {
             let regular: Vec<&str> = spec
-                .turn
+                .turn()
                 .iter()
                 .map(|p| spec.phase(*p))
-                .filter(|p| spec.kinds[p.kind as usize] == kind)
+                .filter(|p| spec.kinds()[p.kind as usize] == kind)
                 .map(|p| p.id.as_str())
                 .collect();
             let on_demand: Vec<&str> = spec
-                .phases
+                .phases()
                 .iter()
-                .filter(|p| p.on_demand && spec.kinds[p.kind as usize] == kind)
+                .filter(|p| p.on_demand && spec.kinds()[p.kind as usize] == kind)
                 .map(|p| p.id.as_str())
                 .collect();
             let mut text = regular.len().to_string();
@@ -777,7 +782,11 @@ impl Differ<'_> {
             }
             text
         };
-        let common: Vec<&String> = ls.kinds.iter().filter(|k| rs.kinds.contains(k)).collect();
+        let common: Vec<&String> = ls
+            .kinds()
+            .iter()
+            .filter(|k| rs.kinds().contains(k))
+            .collect();
         for kind in common {
             let (x, y) = (per_kind(ls, kind), per_kind(rs, kind));
             let count = |t: &str| t.split(' ').next().unwrap_or("").to_string();
@@ -821,8 +830,8 @@ impl Differ<'_> {
             ("name", lp.name.clone(), rp.name.clone()),
             (
                 "counts_as",
-                ls.kinds[lp.kind as usize].clone(),
-                rs.kinds[rp.kind as usize].clone(),
+                ls.kinds()[lp.kind as usize].clone(),
+                rs.kinds()[rp.kind as usize].clone(),
             ),
             ("tags", tags(lp), tags(rp)),
             ("occurs", on_demand(lp), on_demand(rp)),
@@ -923,12 +932,11 @@ impl Differ<'_> {
         let (ls, rs) = (self.l, self.r);
         let regular = |spec: &'_ Spec| -> Vec<(String, StepId)> {
             let mut seen = BTreeSet::new();
-            spec.steps
-                .iter()
-                .enumerate()
+            spec.steps()
+                .iter_ids()
                 .filter(|(_, s)| !s.implicit)
                 .filter(|(_, s)| seen.insert(s.id.clone()))
-                .map(|(i, s)| (s.id.clone(), StepId(i as u16)))
+                .map(|(i, s)| (s.id.clone(), i))
                 .collect()
         };
         let (lsteps, rsteps) = (regular(ls), regular(rs));
@@ -965,8 +973,8 @@ impl Differ<'_> {
             }
         }
         // Order within phases that both specs have.
-        for lp in &ls.phases {
-            let Some(rp) = rs.phases.iter().find(|p| p.id == lp.id) else {
+        for lp in ls.phases() {
+            let Some(rp) = rs.phases().iter().find(|p| p.id == lp.id) else {
                 continue;
             };
             if lp.implicit_step || rp.implicit_step {
@@ -1141,11 +1149,17 @@ impl Differ<'_> {
 
     fn actions(&mut self) {
         let (ls, rs) = (self.l, self.r);
-        let rmap: HashMap<&str, &TurnAction> =
-            rs.turn_actions.iter().map(|a| (a.id.as_str(), a)).collect();
-        let lmap: HashMap<&str, &TurnAction> =
-            ls.turn_actions.iter().map(|a| (a.id.as_str(), a)).collect();
-        for a in &ls.turn_actions {
+        let rmap: HashMap<&str, &TurnAction> = rs
+            .turn_actions()
+            .iter()
+            .map(|a| (a.id.as_str(), a))
+            .collect();
+        let lmap: HashMap<&str, &TurnAction> = ls
+            .turn_actions()
+            .iter()
+            .map(|a| (a.id.as_str(), a))
+            .collect();
+        for a in ls.turn_actions() {
             if !rmap.contains_key(a.id.as_str()) {
                 self.push(
                     Section::TurnActions,
@@ -1159,7 +1173,7 @@ impl Differ<'_> {
                 );
             }
         }
-        for a in &rs.turn_actions {
+        for a in rs.turn_actions() {
             if !lmap.contains_key(a.id.as_str()) {
                 self.push(
                     Section::TurnActions,
@@ -1173,7 +1187,7 @@ impl Differ<'_> {
                 );
             }
         }
-        for a in &ls.turn_actions {
+        for a in ls.turn_actions() {
             if let Some(b) = rmap.get(a.id.as_str()) {
                 self.action(a, b);
             }
@@ -1200,7 +1214,7 @@ impl Differ<'_> {
         let answer = |spec: &Spec, t: &TurnAction| {
             let mut parts = Vec::new();
             if let Some(c) = t.answer_counter {
-                parts.push(format!("into counter {}", spec.counters[c.index()].id));
+                parts.push(format!("into counter {}", spec.counters()[c].id));
             }
             if t.answer_max > 0 {
                 parts.push(format!("0..={}", t.answer_max));
@@ -1246,8 +1260,8 @@ impl Differ<'_> {
 
     fn timing(&mut self) {
         let (ls, rs) = (self.l, self.r);
-        for a in &ls.timing {
-            if !rs.timing.iter().any(|b| b.id == a.id) {
+        for a in ls.timing() {
+            if !rs.timing().iter().any(|b| b.id == a.id) {
                 self.push(
                     Section::Timing,
                     Change::Removed,
@@ -1260,8 +1274,8 @@ impl Differ<'_> {
                 );
             }
         }
-        for b in &rs.timing {
-            if !ls.timing.iter().any(|a| a.id == b.id) {
+        for b in rs.timing() {
+            if !ls.timing().iter().any(|a| a.id == b.id) {
                 self.push(
                     Section::Timing,
                     Change::Added,
@@ -1274,8 +1288,8 @@ impl Differ<'_> {
                 );
             }
         }
-        for a in &ls.timing {
-            let Some(b) = rs.timing.iter().find(|b| b.id == a.id) else {
+        for a in ls.timing() {
+            let Some(b) = rs.timing().iter().find(|b| b.id == a.id) else {
                 continue;
             };
             let el = format!("timing {}", a.id);
@@ -1310,7 +1324,7 @@ impl Differ<'_> {
             }
             let limit = |spec: &Spec, t: &TimingClass| match t.limit {
                 Some(l) => (
-                    format!("{} per {}", l.max, spec.counters[l.counter.index()].id),
+                    format!("{} per {}", l.max, spec.counters()[l.counter].id),
                     rule(spec, l.rule),
                 ),
                 None => ("none".to_string(), None),
@@ -1327,8 +1341,8 @@ impl Differ<'_> {
 
     fn effects(&mut self) {
         let (ls, rs) = (self.l, self.r);
-        for a in &ls.effects {
-            if !rs.effects.iter().any(|b| b.id == a.id) {
+        for a in ls.effects() {
+            if !rs.effects().iter().any(|b| b.id == a.id) {
                 self.push(
                     Section::Effects,
                     Change::Removed,
@@ -1341,8 +1355,8 @@ impl Differ<'_> {
                 );
             }
         }
-        for b in &rs.effects {
-            if !ls.effects.iter().any(|a| a.id == b.id) {
+        for b in rs.effects() {
+            if !ls.effects().iter().any(|a| a.id == b.id) {
                 self.push(
                     Section::Effects,
                     Change::Added,
@@ -1355,8 +1369,8 @@ impl Differ<'_> {
                 );
             }
         }
-        for a in &ls.effects {
-            let Some(b) = rs.effects.iter().find(|b| b.id == a.id) else {
+        for a in ls.effects() {
+            let Some(b) = rs.effects().iter().find(|b| b.id == a.id) else {
                 continue;
             };
             let el = format!("effect {}", a.id);
@@ -1394,8 +1408,8 @@ impl Differ<'_> {
             }
             .to_string()
         };
-        for a in &ls.counters {
-            if !rs.counters.iter().any(|b| b.id == a.id) {
+        for a in ls.counters() {
+            if !rs.counters().iter().any(|b| b.id == a.id) {
                 self.push(
                     Section::Counters,
                     Change::Removed,
@@ -1408,8 +1422,8 @@ impl Differ<'_> {
                 );
             }
         }
-        for b in &rs.counters {
-            if !ls.counters.iter().any(|a| a.id == b.id) {
+        for b in rs.counters() {
+            if !ls.counters().iter().any(|a| a.id == b.id) {
                 self.push(
                     Section::Counters,
                     Change::Added,
@@ -1422,8 +1436,8 @@ impl Differ<'_> {
                 );
             }
         }
-        for a in &ls.counters {
-            let Some(b) = rs.counters.iter().find(|b| b.id == a.id) else {
+        for a in ls.counters() {
+            let Some(b) = rs.counters().iter().find(|b| b.id == a.id) else {
                 continue;
             };
             let el = format!("counter {}", a.id);
@@ -1501,8 +1515,8 @@ fn body_summary(spec: &Spec, st: &Step) -> String {
         .map(|s| match s {
             Stage::Action(a) => spec.turn_action(*a).id.clone(),
             Stage::Window(w) => match spec.window(*w).mode {
-                WindowMode::Always => format!("{} always", spec.terms.priority),
-                WindowMode::IfPending => format!("{} if pending", spec.terms.priority),
+                WindowMode::Always => format!("{} always", spec.terms().priority),
+                WindowMode::IfPending => format!("{} if pending", spec.terms().priority),
             },
         })
         .collect();

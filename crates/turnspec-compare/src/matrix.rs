@@ -11,7 +11,7 @@ use std::sync::Arc;
 
 use serde_json::{Value, json};
 use turnspec_scenario::{Failure, Outcome};
-use turnspec_spec::diag::line_col;
+use turnspec_spec::line_col;
 use turnspec_spec::{Report, RuleRef, Severity, Spec, Stage};
 
 /// One column: a spec and the label shown for it (usually the file stem).
@@ -246,19 +246,19 @@ pub fn rule_for_line(spec: &Spec, lines: &[String], index: usize) -> Option<Stri
             None => r(spec.turn_action(spec.turn_action_by_id(what)?).rule),
         },
         ["special", _, what, ..] => r(spec.timing_class(spec.timing_by_id(what)?).rule),
-        ["resolve", ..] => r(spec.priority.close_rule),
-        ["mana", _, _, "burn"] => r(spec.mana.burn_rule),
-        ["mana", ..] => r(spec.mana.rule),
+        ["resolve", ..] => r(spec.priority().close_rule),
+        ["mana", _, _, "burn"] => r(spec.mana().burn_rule),
+        ["mana", ..] => r(spec.mana().rule),
         ["effect", id, ..] => r(spec.effect(spec.effect_by_id(id)?).rule),
-        ["fact", id, ..] => r(spec.facts[spec.fact_by_id(id)?.index()].rule),
+        ["fact", id, ..] => r(spec.facts()[spec.fact_by_id(id)?].rule),
         ["priority", ..] => {
             let before = index.checked_sub(1).and_then(|i| lines.get(i));
             let prev = before.map(|l| l.split_whitespace().next().unwrap_or(""));
             match prev {
-                Some("pass") => r(spec.priority.pass_rule),
-                Some("resolve") => r(spec.priority.after_resolve_rule),
-                Some("push") | Some("special") => r(spec.priority.after_action_rule),
-                _ => window_rule(spec, &lines[..index]).or_else(|| r(spec.priority.first_rule)),
+                Some("pass") => r(spec.priority().pass_rule),
+                Some("resolve") => r(spec.priority().after_resolve_rule),
+                Some("push") | Some("special") => r(spec.priority().after_action_rule),
+                _ => window_rule(spec, &lines[..index]).or_else(|| r(spec.priority().first_rule)),
             }
         }
         _ => None,
@@ -434,9 +434,9 @@ impl Matrix {
         json!({
             "specs": self.columns.iter().zip(&totals).map(|(c, (p, f, n))| json!({
                 "label": c.label,
-                "name": c.spec.game.name,
-                "edition": c.spec.game.edition,
-                "edition_date": c.spec.game.edition_date,
+                "name": c.spec.game().name,
+                "edition": c.spec.game().edition,
+                "edition_date": c.spec.game().edition_date,
                 "pass": p, "fail": f, "not_applicable": n,
             })).collect::<Vec<_>>(),
             "scenarios": self.rows.iter().map(|row| json!({

@@ -1,7 +1,7 @@
 //! Why an action was refused. Every refusal names the rule it enforces and
 //! leaves the game exactly as it was.
 
-use turnspec_spec::{RuleRef, Spec, TimingId};
+use turnspec_model::{RuleRef, Spec, TimingId};
 
 use crate::state::{PlayerId, Status};
 
@@ -71,14 +71,17 @@ impl RuleError {
             },
             RuleError::NoSuchPlayer { player } => format!("{player} is not in the game"),
             RuleError::NotHolder { player, holder, .. } => match holder {
-                Some(h) => format!("{player} does not hold {} ({h} does)", spec.terms.priority),
+                Some(h) => format!(
+                    "{player} does not hold {} ({h} does)",
+                    spec.terms().priority
+                ),
                 None => format!(
                     "{player} does not hold {} (nobody does)",
-                    spec.terms.priority
+                    spec.terms().priority
                 ),
             },
             RuleError::NoSuchTiming { timing } => {
-                format!("timing class #{} does not exist", timing.0)
+                format!("timing class #{} does not exist", timing.index())
             }
             RuleError::NoSuchFact => "unknown fact or variant".to_string(),
             RuleError::NoSuchEffect => "unknown effect".to_string(),
@@ -91,14 +94,14 @@ impl RuleError {
                 let tc = spec.timing_class(timing);
                 let why = match failure {
                     TimingFailure::NotActivePlayer => {
-                        format!("only the {} may", spec.terms.active_player)
+                        format!("only the {} may", spec.terms().active_player)
                     }
                     TimingFailure::ActivePlayer => {
-                        format!("the {} may not", spec.terms.active_player)
+                        format!("the {} may not", spec.terms().active_player)
                     }
                     TimingFailure::Nobody => "no player may; the game itself does this".to_string(),
                     TimingFailure::StackNotEmpty => {
-                        format!("the {} must be empty", spec.terms.stack)
+                        format!("the {} must be empty", spec.terms().stack)
                     }
                     TimingFailure::WrongStep => {
                         format!("not allowed now (only during {})", tc.during.join(", "))

@@ -4,10 +4,10 @@
 //! (`turnspec-trace`) turns them into text or JSON with names and rule
 //! citations. Emitting one never allocates unless the sink does.
 
-use turnspec_spec::{PhaseId, RuleRef, StepId, TimingId, TurnActionId, WindowId};
+use turnspec_model::{PhaseId, RuleRef, StepId, TimingId, TurnActionId, WindowId};
 
 use crate::state::{PlayerId, StackObject};
-use turnspec_spec::EffectId;
+use turnspec_model::EffectId;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Event {
@@ -49,7 +49,8 @@ pub enum Event {
     },
     PriorityGiven {
         player: PlayerId,
-        window: WindowId,
+        /// The window priority was given in; `None` outside any window.
+        window: Option<WindowId>,
         because: Because,
     },
     Passed {
@@ -69,7 +70,7 @@ pub enum Event {
         label: u32,
     },
     FactChanged {
-        fact: turnspec_spec::FactId,
+        fact: turnspec_model::FactId,
         value: bool,
     },
     /// A structural effect was applied for `player`; `applied` is false when

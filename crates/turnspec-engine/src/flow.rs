@@ -6,9 +6,9 @@
 //! name the Magic rule the mechanism was first built for, but nothing here
 //! knows any game.
 
-use turnspec_spec::{
+use turnspec_model::{
     Condition, Effect, EffectId, EffectKind, Holder, MAX_PHASE_KINDS, ManaEmpties, PhaseId,
-    RuleRef, SkipTarget, Stage, StepId, TimingId, TurnActionId, TurnOrder, WindowId, WindowMode,
+    RuleRef, SkipTarget, Stage, StepId, TimingId, TurnActionId, TurnOrder, WindowMode,
 };
 
 use crate::event::{Because, Event, EventSink, Skipped};
@@ -72,7 +72,7 @@ impl Game<'_> {
                     self.run(host, sink);
                     return;
                 }
-                let to = self.holder_for(self.spec.priority.after_resolve, last);
+                let to = self.holder_for(self.spec.priority().after_resolve, last);
                 self.give_priority(to, Because::Resolved, sink);
             }
             None => {
@@ -144,7 +144,7 @@ impl Game<'_> {
                 return;
             }
         }
-        let to = self.holder_for(self.spec.priority.after_action, player);
+        let to = self.holder_for(self.spec.priority().after_action, player);
         self.give_priority(to, Because::Acted, sink);
     }
 
@@ -182,7 +182,7 @@ impl Game<'_> {
         let mut p = from;
         if !s.has_teams {
             for _ in 0..s.players {
-                p = next_seat(self.spec.game.turn_order, s.players, p);
+                p = next_seat(self.spec.game().turn_order, s.players, p);
                 if s.is_in(p) {
                     return p;
                 }
@@ -190,7 +190,7 @@ impl Game<'_> {
             return from;
         }
         for _ in 0..s.players {
-            p = next_seat(self.spec.game.turn_order, s.players, p);
+            p = next_seat(self.spec.game().turn_order, s.players, p);
             if s.is_in(p) && s.team(p) != s.team(from) && s.is_primary(p) {
                 return p;
             }
@@ -205,8 +205,8 @@ impl Game<'_> {
         }
         self.state.holder = Some(player);
         let window = match self.current_stage() {
-            Some(Stage::Window(w)) => w,
-            _ => WindowId(0),
+            Some(Stage::Window(w)) => Some(w),
+            _ => None,
         };
         sink.event(Event::PriorityGiven {
             player,
@@ -252,7 +252,7 @@ impl Game<'_> {
     pub(crate) fn side_distance(&self, p: PlayerId) -> u8 {
         let s = &self.state;
         if !s.has_teams {
-            return seat_distance(self.spec.game.turn_order, s.players, s.active, p);
+            return seat_distance(self.spec.game().turn_order, s.players, s.active, p);
         }
         let mut side = s.active;
         for d in 0..s.players {
@@ -281,10 +281,15 @@ impl Game<'_> {
         while m != 0 {
             let i = m.trailing_zeros() as usize;
             self.state.counters[i] = 0;
-            let c = &self.spec.counters[i];
-            if c.per_player {
+            if let Some(c) = self
+                .spec
+                .counters()
+                .as_slice()
+                .get(i)
+                .filter(|c| c.per_player)
+            {
                 self.state.player_counters[c.slot as usize] =
-                    [0; turnspec_spec::MAX_PLAYERS as usize];
+                    [0; turnspec_model::MAX_PLAYERS as usize];
             }
             m &= m - 1;
         }
@@ -342,7 +347,7 @@ impl Game<'_> {
                         turn: self.state.turn,
                         player: self.state.active,
                     });
-                    match spec.turn.first() {
+                    match spec.turn().first() {
                         Some(p) => {
                             self.state.phase = *p;
                             self.state.point = Point::PhaseStart;
@@ -355,7 +360,7 @@ impl Game<'_> {
                     let phase = spec.phase(phase_id);
                     if phase
                         .only_if
-                        .is_some_and(|c| !spec.conditions.eval(c, self))
+                        .is_some_and(|c| !spec.conditions().eval(c, self))
                     {
                         self.state.start_step = None;
                         self.after_phase();
@@ -397,7 +402,10 @@ impl Game<'_> {
                 Point::StepStart => {
                     let step_id = self.state.step;
                     let step = spec.step(step_id);
-                    if step.only_if.is_some_and(|c| !spec.conditions.eval(c, self)) {
+                    if step
+                        .only_if
+                        .is_some_and(|c| !spec.conditions().eval(c, self))
+                    {
                         self.after_step();
                         continue;
                     }
@@ -472,7 +480,7 @@ impl Game<'_> {
                 Point::StepEnd => {
                     let step = spec.step(self.state.step);
                     let again = match step.repeat {
-                        Some(r) => spec.conditions.eval(r.cond, self),
+                        Some(r) => spec.conditions().eval(r.cond, self),
                         None => false,
                     };
                     if !step.implicit {
@@ -518,7 +526,7 @@ impl Game<'_> {
         let spec = self.spec;
         let action = spec.turn_action(id);
         if let Some(c) = action.condition {
-            if !spec.conditions.eval(c, self) {
+            if !spec.conditions().eval(c, self) {
                 return;
             }
         }
@@ -591,7 +599,7 @@ impl Game<'_> {
     fn skip_rule(&self, skips: &[Condition]) -> Option<RuleRef> {
         skips
             .iter()
-            .find(|c| self.spec.conditions.eval(c.cond, self))
+            .find(|c| self.spec.conditions().eval(c.cond, self))
             .map(|c| c.rule)
     }
 
@@ -639,12 +647,12 @@ impl Game<'_> {
             Scope::Phase => self.expire(|d| d.scope != Scope::Turn && d.depth >= depth, sink),
             Scope::Turn => self.expire(|_| true, sink),
         }
-        let empties = match (scope, self.spec.mana.empties) {
+        let empties = match (scope, self.spec.mana().empties) {
             (Scope::Step, ManaEmpties::Step) | (Scope::Phase, _) => true,
             (Scope::Step, ManaEmpties::Phase) | (Scope::Turn, _) => false,
         };
         if empties {
-            let burn = self.spec.mana.burn;
+            let burn = self.spec.mana().burn;
             let players = self.state.players as usize;
             if let Some(mods) = self.state.mods.as_mut() {
                 for (i, pool) in mods.mana.iter_mut().enumerate().take(players) {
@@ -687,10 +695,9 @@ impl Game<'_> {
             }
         }
         let phase = self.spec.phase(self.state.phase);
-        let next = self.state.anchor.0 + 1;
-        if next < phase.first_step.0 + phase.step_count {
-            self.state.step = StepId(next);
-            self.state.anchor = StepId(next);
+        if let Some(next) = phase.step_after(self.state.anchor) {
+            self.state.step = next;
+            self.state.anchor = next;
             self.state.point = Point::StepStart;
         } else {
             self.state.point = Point::PhaseEnd;
@@ -727,7 +734,7 @@ impl Game<'_> {
             return;
         }
         s.turn_pos += 1;
-        match self.spec.turn.get(s.turn_pos as usize) {
+        match self.spec.turn().get(s.turn_pos as usize) {
             Some(p) => {
                 s.phase = *p;
                 s.point = Point::PhaseStart;
@@ -911,7 +918,7 @@ impl Game<'_> {
                 self.state.phase = self.state.returns[self.state.returns_len as usize].phase;
             }
             self.state.phase = target;
-            if let Some(pos) = self.spec.turn.iter().position(|p| *p == target) {
+            if let Some(pos) = self.spec.turn().iter().position(|p| *p == target) {
                 self.state.turn_pos = pos as u8;
             }
             let k = self.spec.phase(target).kind as usize;
@@ -986,7 +993,7 @@ impl Game<'_> {
         }
         sink.event(Event::Left { player });
         if player == self.state.active && self.state.in_game != 0 {
-            if let Some(goto) = self.spec.leaving.active_player_goto {
+            if let Some(goto) = self.spec.leaving().active_player_goto {
                 if self.state.stack.is_empty() {
                     self.end_turn(goto, host, sink);
                     return;
@@ -1058,7 +1065,7 @@ fn next_seat_side(game: &Game<'_>, from: PlayerId) -> PlayerId {
     let s = &game.state;
     let mut p = from;
     for _ in 0..s.players {
-        p = next_seat(game.spec.game.turn_order, s.players, p);
+        p = next_seat(game.spec.game().turn_order, s.players, p);
         if s.team(p) != s.team(from) {
             return p;
         }

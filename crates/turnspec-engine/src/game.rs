@@ -6,7 +6,7 @@
 //! runs the turn forward — turn-based actions, skips, repeats, windows that
 //! open only when something is pending — until the next decision.
 
-use turnspec_spec::{
+use turnspec_model::{
     Atom, AtomSource, EffectId, FactId, MAX_COUNTERS, MAX_PHASE_KINDS, MAX_PLAYERS, PhaseId, Reset,
     RuleRef, Spec, StackRequirement, Stage, StepId, TimingId, VariantId, Who, WindowId,
 };
@@ -36,7 +36,7 @@ pub struct GameOptions {
     pub teams: Vec<u8>,
     /// Counter values at the start (a scenario starting in the declare
     /// blockers step says how many creatures attacked).
-    pub counters: Vec<(turnspec_spec::CounterId, u16)>,
+    pub counters: Vec<(turnspec_model::CounterId, u16)>,
     /// Room reserved for the stack, so pushing never allocates in practice.
     pub stack_capacity: usize,
 }
@@ -100,11 +100,11 @@ impl<'s> Game<'s> {
     /// Sets up a game. Nothing happens until [`Game::start`].
     pub fn new(spec: &'s Spec, options: &GameOptions) -> Result<Self, SetupError> {
         let n = options.players;
-        if n < spec.game.min_players || n > spec.game.max_players || n > MAX_PLAYERS || n == 0 {
+        if n < spec.game().min_players || n > spec.game().max_players || n > MAX_PLAYERS || n == 0 {
             return Err(SetupError::PlayerCount {
                 players: n,
-                min: spec.game.min_players,
-                max: spec.game.max_players,
+                min: spec.game().min_players,
+                max: spec.game().max_players,
             });
         }
         if options.starting_player.0 >= n {
@@ -121,25 +121,29 @@ impl<'s> Game<'s> {
             }
             team_of[..n as usize].copy_from_slice(&options.teams);
         }
-        if let Some(f) = options.facts.iter().find(|f| f.index() >= spec.facts.len()) {
+        if let Some(f) = options
+            .facts
+            .iter()
+            .find(|f| f.index() >= spec.facts().len())
+        {
             return Err(SetupError::Unknown("fact", f.index()));
         }
         if let Some(v) = options
             .variants
             .iter()
-            .find(|v| v.index() >= spec.variants.len())
+            .find(|v| v.index() >= spec.variants().len())
         {
             return Err(SetupError::Unknown("variant", v.index()));
         }
         if let Some((c, _)) = options
             .counters
             .iter()
-            .find(|(c, _)| c.index() >= spec.counters.len())
+            .find(|(c, _)| c.index() >= spec.counters().len())
         {
             return Err(SetupError::Unknown("counter", c.index()));
         }
         let mut masks = ResetMasks::default();
-        for (i, c) in spec.counters.iter().enumerate().take(MAX_COUNTERS) {
+        for (i, c) in spec.counters().iter().enumerate().take(MAX_COUNTERS) {
             match c.reset {
                 Reset::Turn => masks.turn |= 1 << i,
                 Reset::Phase => masks.phase |= 1 << i,
@@ -151,7 +155,7 @@ impl<'s> Game<'s> {
             |ids: &mut dyn Iterator<Item = usize>| ids.fold(0u64, |acc, i| acc | (1u64 << i));
         let facts = bits(
             &mut spec
-                .facts
+                .facts()
                 .iter()
                 .enumerate()
                 .filter(|(_, f)| f.default)
@@ -159,13 +163,13 @@ impl<'s> Game<'s> {
         ) | bits(&mut options.facts.iter().map(|f| f.index()));
         let variants = bits(
             &mut spec
-                .variants
+                .variants()
                 .iter()
                 .enumerate()
                 .filter(|(_, f)| f.default)
                 .map(|(i, _)| i),
         ) | bits(&mut options.variants.iter().map(|f| f.index()));
-        let first_phase = spec.turn.first().copied().unwrap_or_default();
+        let first_phase = spec.turn().first().copied().unwrap_or_default();
         let mut state = GameState {
             turn: 0,
             turn_limit: u32::MAX,
@@ -196,7 +200,7 @@ impl<'s> Game<'s> {
             returns: [ReturnPoint::default(); MAX_NESTING],
             kind_counts: [0; MAX_PHASE_KINDS],
             counters: [0; MAX_COUNTERS],
-            player_counters: [[0; MAX_PLAYERS as usize]; turnspec_spec::MAX_PLAYER_COUNTERS],
+            player_counters: [[0; MAX_PLAYERS as usize]; turnspec_model::MAX_PLAYER_COUNTERS],
             facts,
             variants,
             stack: Vec::with_capacity(options.stack_capacity),
@@ -231,20 +235,16 @@ impl<'s> Game<'s> {
         if at.active.0 >= state.players {
             return Err(SetupError::StartAt("the active player is not in the game"));
         }
-        let Some(pos) = spec.turn.iter().position(|p| *p == at.phase) else {
+        let Some(pos) = spec.turn().iter().position(|p| *p == at.phase) else {
             return Err(SetupError::StartAt(
                 "the phase is not part of the regular turn",
             ));
         };
-        if at.phase.index() >= spec.phases.len() {
+        if at.phase.index() >= spec.phases().len() {
             return Err(SetupError::StartAt("no such phase"));
         }
         if let Some(step) = at.step {
-            if spec
-                .steps
-                .get(step.index())
-                .is_none_or(|st| st.phase != at.phase)
-            {
+            if spec.steps().get(step).is_none_or(|st| st.phase != at.phase) {
                 return Err(SetupError::StartAt("the step is not in that phase"));
             }
         }
@@ -252,7 +252,7 @@ impl<'s> Game<'s> {
         let mut p = state.starting;
         for _ in 1..at.turn.min(state.players as u32 + 1) {
             state.had_turn |= 1 << p.0;
-            p = next_seat(spec.game.turn_order, state.players, p);
+            p = next_seat(spec.game().turn_order, state.players, p);
         }
         if at.turn > state.players as u32 {
             state.had_turn = state.in_game;
@@ -262,7 +262,7 @@ impl<'s> Game<'s> {
         state.turn = at.turn;
         state.active = at.active;
         state.last_regular = at.active;
-        for earlier in &spec.turn[..pos] {
+        for earlier in &spec.turn()[..pos] {
             let k = spec.phase(*earlier).kind as usize;
             state.kind_counts[k] = state.kind_counts[k].saturating_add(1);
         }
@@ -348,31 +348,30 @@ impl<'s> Game<'s> {
         &self.state.stack
     }
     /// A counter's value; per-player counters give the active player's.
-    pub fn counter(&self, id: turnspec_spec::CounterId) -> u16 {
-        if id.index() >= self.spec.counters.len() {
-            return 0;
-        }
-        self.counter_of(id, self.state.active)
+    pub fn counter(&self, id: turnspec_model::CounterId) -> u16 {
+        self.counter_of(id, self.state.active).unwrap_or(0)
     }
 
     /// A counter's value for `player` (the same for all players unless the
-    /// counter is per player).
-    pub fn counter_of(&self, id: turnspec_spec::CounterId, player: PlayerId) -> u16 {
-        let c = &self.spec.counters[id.index()];
-        if c.per_player {
-            self.state.player_counters[c.slot as usize][player.index() & 7]
+    /// counter is per player); `None` for a counter of another spec.
+    pub fn counter_of(&self, id: turnspec_model::CounterId, player: PlayerId) -> Option<u16> {
+        let c = self.spec.counters().get(id)?;
+        let value = if c.per_player {
+            self.state.player_counters[c.slot as usize % turnspec_model::MAX_PLAYER_COUNTERS]
+                [player.index() & 7]
         } else {
-            self.state.counters[id.index()]
-        }
+            self.state.counters[id.index() % turnspec_model::MAX_COUNTERS]
+        };
+        Some(value)
     }
 
     /// Where a counter's value for `player` lives.
     pub(crate) fn counter_slot(
         &mut self,
-        id: turnspec_spec::CounterId,
+        id: turnspec_model::CounterId,
         player: PlayerId,
     ) -> &mut u16 {
-        let c = &self.spec.counters[id.index()];
+        let c = &self.spec.counters()[id];
         if c.per_player {
             &mut self.state.player_counters[c.slot as usize][player.index() & 7]
         } else {
@@ -380,10 +379,10 @@ impl<'s> Game<'s> {
         }
     }
     pub fn fact(&self, id: FactId) -> bool {
-        self.state.facts & (1u64 << (id.0 & 63)) != 0
+        self.state.facts & (1u64 << (id.index() & 63)) != 0
     }
     pub fn variant(&self, id: VariantId) -> bool {
-        self.state.variants & (1u64 << (id.0 & 63)) != 0
+        self.state.variants & (1u64 << (id.index() & 63)) != 0
     }
     /// Whether `player` is taking the first turn of theirs in this game.
     pub fn first_turn(&self) -> bool {
@@ -427,10 +426,10 @@ impl<'s> Game<'s> {
     ) -> Result<(), RuleError> {
         match action {
             Action::SetFact { fact, value } => {
-                if fact.index() >= self.spec.facts.len() {
+                if fact.index() >= self.spec.facts().len() {
                     return Err(RuleError::NoSuchFact);
                 }
-                let bit = 1u64 << fact.0;
+                let bit = 1u64 << fact.index();
                 if value {
                     self.state.facts |= bit
                 } else {
@@ -506,7 +505,7 @@ impl<'s> Game<'s> {
                 if !self.state.is_in(player) {
                     return Err(RuleError::NoSuchPlayer { player });
                 }
-                if effect.index() >= self.spec.effects.len() {
+                if effect.index() >= self.spec.effects().len() {
                     return Err(RuleError::NoSuchEffect);
                 }
                 self.apply_effect(effect, player, host, sink);
@@ -543,7 +542,7 @@ impl<'s> Game<'s> {
             return Err(RuleError::NotHolder {
                 player,
                 holder: self.state.holder,
-                rule: self.spec.priority.rule,
+                rule: self.spec.priority().rule,
             });
         }
         Ok(())
@@ -555,7 +554,7 @@ impl<'s> Game<'s> {
             return Err(RuleError::NotRunning(self.state.status));
         }
         self.check_holder(player)?;
-        let Some(tc) = self.spec.timing.get(timing.index()) else {
+        let Some(tc) = self.spec.timing().get(timing) else {
             return Err(RuleError::NoSuchTiming { timing });
         };
         let fail = |failure, rule: RuleRef| {
@@ -579,19 +578,19 @@ impl<'s> Game<'s> {
             }
             _ => {}
         }
-        if self.spec.step(self.state.step).timing_mask & (1 << timing.0) == 0 {
+        if self.spec.step(self.state.step).timing_mask & (1 << timing.index()) == 0 {
             return fail(TimingFailure::WrongStep, tc.during_rule);
         }
         if tc.stack == StackRequirement::Empty && !self.state.stack.is_empty() {
             return fail(TimingFailure::StackNotEmpty, tc.stack_rule);
         }
         if let Some(limit) = tc.limit {
-            if self.counter_of(limit.counter, player) >= limit.max {
+            if self.counter_of(limit.counter, player).unwrap_or(0) >= limit.max {
                 return fail(TimingFailure::LimitReached { max: limit.max }, limit.rule);
             }
         }
         for (i, r) in tc.require.iter().enumerate() {
-            if !self.spec.conditions.eval(r.condition.cond, self) {
+            if !self.spec.conditions().eval(r.condition.cond, self) {
                 return fail(TimingFailure::Requirement(i as u8), r.condition.rule);
             }
         }
@@ -627,16 +626,17 @@ impl AtomSource for Game<'_> {
     fn atom(&self, atom: Atom) -> i32 {
         let s = &self.state;
         match atom {
-            Atom::Variant(v) => (s.variants >> v & 1) as i32,
-            Atom::Fact(f) => (s.facts >> f & 1) as i32,
-            Atom::Counter(c) => self.counter_of(turnspec_spec::CounterId(c), s.active) as i32,
+            Atom::Variant(v) => (s.variants >> v.index() & 1) as i32,
+            Atom::Fact(f) => (s.facts >> f.index() & 1) as i32,
+            Atom::Counter(c) => self.counter_of(c, s.active).unwrap_or(0) as i32,
             Atom::Players => s.individuals_in() as i32,
             Atom::Teams => s.players_in() as i32,
             Atom::Turn => s.turn as i32,
             Atom::FirstTurn => s.first_turn as i32,
             Atom::StartingPlayer => (s.team(s.active) == s.team(s.starting)) as i32,
             Atom::Seat => {
-                seat_distance(self.spec.game.turn_order, s.players, s.starting, s.active) as i32 + 1
+                seat_distance(self.spec.game().turn_order, s.players, s.starting, s.active) as i32
+                    + 1
             }
             Atom::PhaseNumber => s.kind_counts[self.spec.phase(s.phase).kind as usize] as i32,
             Atom::RepeatCount => s.repeat as i32,
@@ -693,7 +693,7 @@ impl Iterator for LegalActions<'_, '_> {
     type Item = Action;
 
     fn next(&mut self) -> Option<Action> {
-        let timing_count = self.game.spec.timing.len() as u16;
+        let timing_count = self.game.spec.timing().len() as u16;
         while self.next != u16::MAX && self.next <= timing_count {
             let i = self.next;
             self.next += 1;
@@ -702,7 +702,9 @@ impl Iterator for LegalActions<'_, '_> {
                     player: self.player,
                 });
             }
-            let timing = TimingId((i - 1) as u8);
+            let Some(timing) = self.game.spec.timing().ids().nth(i as usize - 1) else {
+                break;
+            };
             if self.game.check_play(self.player, timing).is_ok() {
                 return Some(Action::Play {
                     player: self.player,

@@ -6,7 +6,7 @@
 //! default answers are 0 and "nothing triggered", which is what an all-pass
 //! simulation wants.
 
-use turnspec_spec::{PhaseId, StepId, TimingId, TurnActionId};
+use turnspec_model::{PhaseId, StepId, TimingId, TurnActionId};
 
 use crate::state::{ObjectKind, PlayerId, StackObject};
 

@@ -1,6 +1,6 @@
 //! The generic turn engine: phases, steps, turn-based actions, priority
 //! windows, the stack and timing classes, all as described by a compiled
-//! [`turnspec_spec::Spec`].
+//! [`turnspec_model::Spec`].
 //!
 //! Architecture invariants:
 //! - no I/O, no randomness of its own (policies carry seeded generators);

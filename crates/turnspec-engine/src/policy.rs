@@ -4,13 +4,13 @@
 //! decisions and the turn-based action hooks. All are deterministic: the
 //! random policy draws from a seeded SplitMix64 generator.
 
-use turnspec_spec::{Effect, TurnActionId};
+use turnspec_model::{Effect, TurnActionId};
 
 use crate::event::EventSink;
 use crate::game::{Action, Game};
 use crate::host::{HookContext, Host, Triggers};
 use crate::state::Status;
-use turnspec_spec::{Spec, StepId, TimingId, Who, WindowId};
+use turnspec_model::{Spec, StepId, TimingId, Who, WindowId};
 
 pub trait Policy: Host {
     /// The action for the player who holds priority.
@@ -110,12 +110,16 @@ impl Host for RandomPolicy {
 impl Policy for RandomPolicy {
     fn decide(&mut self, game: &Game<'_>) -> Action {
         let player = game.holder().unwrap_or_default();
-        let effects = game.spec().effects.len() as u64;
+        let effects = game.spec().effects().len() as u64;
         if effects > 0 && self.effect_chance > 0 && self.rng.below(1024) < self.effect_chance as u64
         {
-            let effect = turnspec_spec::EffectId(self.rng.below(effects) as u8);
+            let effect = game
+                .spec()
+                .effects()
+                .ids()
+                .nth(self.rng.below(effects) as usize);
             let seat = crate::PlayerId(self.rng.below(game.players() as u64) as u8);
-            if game.state().is_in(seat) {
+            if let Some(effect) = effect.filter(|_| game.state().is_in(seat)) {
                 return Action::Effect {
                     effect,
                     player: seat,
@@ -206,10 +210,10 @@ pub struct BusyPolicy<'s> {
 impl<'s> BusyPolicy<'s> {
     pub fn new(spec: &'s Spec) -> Self {
         let timing = spec
-            .timing
-            .iter()
-            .position(|t| t.who == Who::Any && t.effect == Effect::Stack)
-            .map(|i| TimingId(i as u8));
+            .timing()
+            .iter_ids()
+            .find(|(_, t)| t.who == Who::Any && t.effect == Effect::Stack)
+            .map(|(id, _)| id);
         BusyPolicy {
             spec,
             timing,

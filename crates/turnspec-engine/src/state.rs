@@ -2,7 +2,7 @@
 
 use std::fmt;
 
-use turnspec_spec::{
+use turnspec_model::{
     MAX_COUNTERS, MAX_PHASE_KINDS, MAX_PLAYERS, PhaseId, RuleRef, SkipTarget, StepId, TimingId,
     TurnActionId,
 };
@@ -129,7 +129,7 @@ pub struct GameState {
     pub(crate) kind_counts: [u8; MAX_PHASE_KINDS],
     pub(crate) counters: [u16; MAX_COUNTERS],
     /// Per-player counters (`per = "player"`), by slot then player.
-    pub(crate) player_counters: [[u16; MAX_PLAYERS as usize]; turnspec_spec::MAX_PLAYER_COUNTERS],
+    pub(crate) player_counters: [[u16; MAX_PLAYERS as usize]; turnspec_model::MAX_PLAYER_COUNTERS],
     pub(crate) facts: u64,
     pub(crate) variants: u64,
     pub(crate) stack: Vec<StackObject>,

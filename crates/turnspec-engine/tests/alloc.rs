@@ -128,7 +128,7 @@ fn all_pass_allocates_nothing() {
     for spec in [mtg(), ga()] {
         for players in [2, 4] {
             let (allocs, c) = measure(&spec, players, &mut AllPass, &mut ());
-            assert_eq!(allocs, 0, "{} {players}p: {c:?}", spec.game.name);
+            assert_eq!(allocs, 0, "{} {players}p: {c:?}", spec.game().name);
             assert!(c.passes >= MEASURED as u64 * 3 * players as u64);
             let (allocs, _) = measure(&spec, players, &mut AllPass, &mut EventCounts::default());
             assert_eq!(allocs, 0);
@@ -143,7 +143,7 @@ fn busy_allocates_nothing() {
             for depth in [1, 8] {
                 let mut busy = BusyPolicy::new(&spec).with_depth(depth);
                 let (allocs, c) = measure(&spec, players, &mut busy, &mut ());
-                assert_eq!(allocs, 0, "{} {players}p depth {depth}", spec.game.name);
+                assert_eq!(allocs, 0, "{} {players}p depth {depth}", spec.game().name);
                 assert!(c.pushes >= MEASURED as u64 * 3 * depth as u64);
                 assert_eq!(c.pushes, c.resolutions);
                 let mut busy = BusyPolicy::new(&spec).with_depth(depth);
@@ -163,7 +163,7 @@ fn random_play_allocates_nothing() {
                 // playing at 16 objects, under the 32 reserved.
                 let mut random = RandomPolicy::new(seed);
                 let (allocs, c) = measure(&spec, players, &mut random, &mut ());
-                assert_eq!(allocs, 0, "{} {players}p seed {seed}", spec.game.name);
+                assert_eq!(allocs, 0, "{} {players}p seed {seed}", spec.game().name);
                 assert!(c.pushes > 1000 && c.special_actions > 0, "{c:?}");
             }
         }

@@ -10,7 +10,7 @@ use std::sync::LazyLock;
 
 use rstest::rstest;
 use turnspec_engine::{Action, GameOptions, PlayerId, RuleError, Status, TimingFailure};
-use turnspec_spec::{FactId, Spec, TimingId};
+use turnspec_spec::Spec;
 
 use support::*;
 
@@ -961,11 +961,6 @@ fn every_refused_action_returns_a_rule_error_and_leaves_the_state_unchanged() {
             label: 0,
         },
         Action::Play {
-            player: P1,
-            timing: TimingId(ga().timing.len() as u8),
-            label: 0,
-        },
-        Action::Play {
             player: P2,
             timing: t.timing("fast"),
             label: 0,
@@ -978,10 +973,6 @@ fn every_refused_action_returns_a_rule_error_and_leaves_the_state_unchanged() {
         Action::Trigger {
             controller: P3,
             label: 0,
-        },
-        Action::SetFact {
-            fact: FactId(ga().facts.len() as u8),
-            value: true,
         },
     ];
     for action in refusals {

@@ -13,13 +13,44 @@ use turnspec_engine::{
     Action, Event, EventSink, Game, GameOptions, HookContext, Host, Place, PlayerId, Scope,
     StartAt, Status, Triggers,
 };
-use turnspec_spec::{EffectId, FactId, PhaseId, Spec, StepId, TimingId, TurnActionId, VariantId};
+use turnspec_spec::{EffectId, FactId, PhaseId, Spec, StepId, TimingId, TurnActionId};
 
 fn load(path: &str, text: &str) -> Spec {
     match turnspec_spec::load_str(path, text) {
         Ok((spec, _)) => spec,
         Err(report) => panic!("{path} does not load:\n{}", report.to_short_text()),
     }
+}
+
+/// A spec with as many elements of each kind as the model allows. Ids can
+/// only come from a spec, so ids "out of range" for the game under test are
+/// this spec's: a host mixing up two specs is the only way to get one.
+static DONOR: LazyLock<Spec> = LazyLock::new(|| {
+    let mut text = String::from("[game]\nname = \"donor\"\nplayers = { min = 1, max = 8 }\n");
+    for i in 0..64 {
+        text += &format!(
+            "[facts.f{i}]\n[variants.v{i}]\n[effects.e{i}]\nkind = \"skip\"\nphase = \"p{}\"\n",
+            i % 63
+        );
+    }
+    for i in 0..32 {
+        text += &format!("[timing.t{i}]\n");
+    }
+    for i in 0..63 {
+        text += &format!("[[phase]]\nid = \"p{i}\"\ncounts_as = \"p\"\npriority = \"always\"\n");
+    }
+    text += "[[phase]]\nid = \"last\"\n[[phase.step]]\nid = \"a\"\npriority = \"always\"\n[[phase.step]]\nid = \"b\"\n";
+    load("donor.toml", &text)
+});
+
+fn donor_id<I>(mut ids: impl ExactSizeIterator<Item = I>, n: usize) -> I {
+    let len = ids.len();
+    ids.nth(n % len)
+        .expect("the donor has every kind of element")
+}
+
+fn timing_id(t: u8) -> TimingId {
+    donor_id(DONOR.timing().ids(), t as usize)
 }
 
 static MTG: LazyLock<Spec> =
@@ -106,7 +137,7 @@ fn action() -> impl Strategy<Value = Action> {
         4 => (0u8..9).prop_map(|p| Action::Pass { player: PlayerId(p) }),
         4 => (0u8..9, 0u8..40, any::<u32>()).prop_map(|(p, t, label)| Action::Play {
             player: PlayerId(p),
-            timing: TimingId(t),
+            timing: timing_id(t),
             label,
         }),
         2 => (0u8..9, any::<u32>()).prop_map(|(p, label)| Action::Trigger {
@@ -114,13 +145,13 @@ fn action() -> impl Strategy<Value = Action> {
             label,
         }),
         2 => (0u8..70, any::<bool>()).prop_map(|(f, value)| Action::SetFact {
-            fact: FactId(f),
+            fact: donor_id::<FactId>(DONOR.facts().ids(), f as usize),
             value,
         }),
         // The structural actions: effects declared in the spec (and ids past
         // their end), players leaving, delayed triggers, durations, mana.
         2 => (0u8..24, 0u8..9).prop_map(|(e, p)| Action::Effect {
-            effect: EffectId(e),
+            effect: donor_id::<EffectId>(DONOR.effects().ids(), e as usize),
             player: PlayerId(p),
         }),
         1 => (0u8..9).prop_map(|p| Action::Leave { player: PlayerId(p) }),
@@ -144,8 +175,8 @@ fn action() -> impl Strategy<Value = Action> {
 /// A phase or step, valid or not (ids up to 70).
 fn place() -> impl Strategy<Value = Place> {
     prop_oneof![
-        (0u8..70).prop_map(|p| Place::Phase(PhaseId(p))),
-        (0u16..70).prop_map(|s| Place::Step(StepId(s))),
+        (0u8..70).prop_map(|p| Place::Phase(donor_id::<PhaseId>(DONOR.phases().ids(), p as usize))),
+        (0u16..70).prop_map(|s| Place::Step(donor_id::<StepId>(DONOR.steps().ids(), s as usize))),
     ]
 }
 
@@ -212,10 +243,13 @@ fn setup() -> impl Strategy<Value = Setup> {
 
 fn options(spec: &Spec, s: &Setup) -> GameOptions {
     let start_at = s.start_at.map(|(turn, active, p, step)| {
-        let phase = spec.turn[p % spec.turn.len()];
+        let phase = spec.turn()[p % spec.turn().len()];
         let ph = spec.phase(phase);
-        let step = (!ph.implicit_step && step < ph.step_count as usize)
-            .then(|| StepId(ph.first_step.0 + step as u16));
+        let step = if ph.implicit_step {
+            None
+        } else {
+            ph.steps().nth(step)
+        };
         StartAt {
             turn,
             active: PlayerId(active),
@@ -225,13 +259,15 @@ fn options(spec: &Spec, s: &Setup) -> GameOptions {
     });
     GameOptions {
         starting_player: PlayerId(s.starting),
-        facts: (0..spec.facts.len())
-            .filter(|i| s.facts >> i & 1 == 1)
-            .map(|i| FactId(i as u8))
+        facts: spec
+            .facts()
+            .ids()
+            .filter(|i| s.facts >> i.index() & 1 == 1)
             .collect(),
-        variants: (0..spec.variants.len())
-            .filter(|i| s.variants >> i & 1 == 1)
-            .map(|i| VariantId(i as u8))
+        variants: spec
+            .variants()
+            .ids()
+            .filter(|i| s.variants >> i.index() & 1 == 1)
             .collect(),
         start_at,
         ..GameOptions::players(s.players)
@@ -285,7 +321,7 @@ fn run(s: &Setup, ops: &[Op]) {
             Op::HolderPasses => Action::Pass { player: holder },
             Op::HolderPlays(t, label) => Action::Play {
                 player: holder,
-                timing: TimingId(t),
+                timing: timing_id(t),
                 label,
             },
         };
@@ -416,7 +452,7 @@ fn random_policy_default_finishes_with_three_or_more_players() {
                 (Status::TurnLimit, 2),
                 "{} with {players} players: still running after 200000 decisions, \
                  stack up to {deepest}",
-                spec(grand_archive).game.name
+                spec(grand_archive).game().name
             );
         }
     }

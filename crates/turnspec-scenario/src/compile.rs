@@ -6,7 +6,7 @@ use std::sync::Arc;
 
 use toml::Spanned;
 use turnspec_engine::{GameOptions, PlayerId, Scope, StartAt};
-use turnspec_spec::compile::suggest;
+use turnspec_spec::suggest;
 use turnspec_spec::{
     CounterId, Diagnostic, EffectId, FactId, PhaseId, Report, Spec, StepId, TimingId, TurnActionId,
     VariantId,
@@ -321,16 +321,16 @@ impl Resolver<'_> {
         self.lookup(
             name,
             "timing class",
-            spec.timing.iter().map(|t| t.id.as_str()).collect(),
+            spec.timing().iter().map(|t| t.id.as_str()).collect(),
             |n| spec.timing_by_id(n),
         )
     }
 
     fn place(&mut self, name: &Text) -> Option<Place> {
         let spec = self.spec;
-        let mut known: Vec<&str> = spec.phases.iter().map(|p| p.id.as_str()).collect();
+        let mut known: Vec<&str> = spec.phases().iter().map(|p| p.id.as_str()).collect();
         known.extend(
-            spec.steps
+            spec.steps()
                 .iter()
                 .filter(|s| !s.implicit)
                 .map(|s| s.id.as_str()),
@@ -348,7 +348,7 @@ impl Resolver<'_> {
         self.lookup(
             name,
             "step",
-            spec.steps.iter().map(|s| s.id.as_str()).collect(),
+            spec.steps().iter().map(|s| s.id.as_str()).collect(),
             |n| spec.step_by_id(n),
         )
     }
@@ -358,7 +358,7 @@ impl Resolver<'_> {
         self.lookup(
             name,
             "phase",
-            spec.phases.iter().map(|s| s.id.as_str()).collect(),
+            spec.phases().iter().map(|s| s.id.as_str()).collect(),
             |n| spec.phase_by_id(n),
         )
     }
@@ -368,7 +368,7 @@ impl Resolver<'_> {
         self.lookup(
             name,
             "fact",
-            spec.facts.iter().map(|s| s.id.as_str()).collect(),
+            spec.facts().iter().map(|s| s.id.as_str()).collect(),
             |n| spec.fact_by_id(n),
         )
     }
@@ -378,7 +378,7 @@ impl Resolver<'_> {
         self.lookup(
             name,
             "turn-based action",
-            spec.turn_actions.iter().map(|s| s.id.as_str()).collect(),
+            spec.turn_actions().iter().map(|s| s.id.as_str()).collect(),
             |n| spec.turn_action_by_id(n),
         )
     }
@@ -446,14 +446,15 @@ impl Resolver<'_> {
         let players = match &setup.players {
             Some(p) => {
                 let n = *p.get_ref();
-                if n < spec.game.min_players as i64 || n > spec.game.max_players as i64 {
+                if n < spec.game().min_players as i64 || n > spec.game().max_players as i64 {
                     self.diags.push(
                         Diagnostic::error(
                             "scenario::players",
                             p.span(),
                             format!(
                                 "{n} players: the spec allows {} to {}",
-                                spec.game.min_players, spec.game.max_players
+                                spec.game().min_players,
+                                spec.game().max_players
                             ),
                         )
                         .label("here"),
@@ -461,7 +462,7 @@ impl Resolver<'_> {
                 }
                 n.clamp(1, 8) as u8
             }
-            None => spec.game.min_players,
+            None => spec.game().min_players,
         };
         let mut options = GameOptions::players(players);
         if let Some(p) = &setup.starting_player {
@@ -472,7 +473,7 @@ impl Resolver<'_> {
             let id: Option<VariantId> = self.lookup(
                 v,
                 "variant",
-                spec.variants.iter().map(|s| s.id.as_str()).collect(),
+                spec.variants().iter().map(|s| s.id.as_str()).collect(),
                 |n| spec.variant_by_id(n),
             );
             options.variants.extend(id);
@@ -499,7 +500,7 @@ impl Resolver<'_> {
             let phase = match (&setup.phase, step) {
                 (Some(p), _) => self.phase_id(p),
                 (None, Some(s)) => Some(spec.step(s).phase),
-                (None, None) => spec.turn.first().copied(),
+                (None, None) => spec.turn().first().copied(),
             };
             if let Some(phase) = phase {
                 if spec.phase(phase).on_demand {
@@ -531,7 +532,7 @@ impl Resolver<'_> {
             let id = self.lookup(
                 &text,
                 "counter",
-                spec.counters.iter().map(|s| s.id.as_str()).collect(),
+                spec.counters().iter().map(|s| s.id.as_str()).collect(),
                 |n| spec.counter_by_id(n),
             );
             if let (Some(id), Some(n)) = (id, self.number(v, u16::MAX as i64, "counter value")) {
@@ -685,7 +686,7 @@ impl Resolver<'_> {
             let effect = self.lookup(
                 name,
                 "effect",
-                spec.effects.iter().map(|s| s.id.as_str()).collect(),
+                spec.effects().iter().map(|s| s.id.as_str()).collect(),
                 |n| spec.effect_by_id(n),
             )?;
             return Some(Step::Effect { effect, player: by });
@@ -895,7 +896,7 @@ impl Resolver<'_> {
             let id = self.lookup(
                 &text,
                 "counter",
-                spec.counters.iter().map(|s| s.id.as_str()).collect(),
+                spec.counters().iter().map(|s| s.id.as_str()).collect(),
                 |n| spec.counter_by_id(n),
             );
             if let (Some(id), Some(n)) = (id, self.number(v, u16::MAX as i64, "counter value")) {

@@ -4,7 +4,7 @@
 use turnspec_engine::{
     Action, Event, Game, HookContext, Host, PlayerId, RuleError, Status, TimingFailure, Triggers,
 };
-use turnspec_spec::{StepId, TimingId, TurnActionId, diag::line_col};
+use turnspec_spec::{StepId, TimingId, TurnActionId, line_col};
 use turnspec_trace::{compact, is_end};
 
 use crate::compile::{Expect, Illegal, Place, Scenario, ScriptedTriggers, Step};
@@ -255,7 +255,7 @@ impl Runner<'_, '_> {
         self.game.holder().ok_or_else(|| {
             fail(format!(
                 "nobody holds {} (game status: {:?})",
-                self.scenario.spec.terms.priority,
+                self.scenario.spec.terms().priority,
                 self.game.status()
             ))
         })
@@ -518,7 +518,7 @@ impl Runner<'_, '_> {
         if let Some(h) = x.holder {
             let show =
                 |p: Option<PlayerId>| p.map(|p| p.to_string()).unwrap_or_else(|| "none".into());
-            check(&spec.terms.priority, show(h), show(g.holder()));
+            check(&spec.terms().priority, show(h), show(g.holder()));
         }
         if let Some(stack) = &x.stack {
             let labels = &self.scenario.labels;
@@ -534,21 +534,21 @@ impl Runner<'_, '_> {
                 })
                 .collect();
             check(
-                &spec.terms.stack,
+                &spec.terms().stack,
                 format!("{stack:?}"),
                 format!("{actual:?}"),
             );
         }
         for (c, v) in &x.counters {
             check(
-                &format!("counter {}", spec.counters[c.index()].id),
+                &format!("counter {}", spec.counters()[*c].id),
                 v.to_string(),
                 g.counter(*c).to_string(),
             );
         }
         for (f, v) in &x.facts {
             check(
-                &format!("fact {}", spec.facts[f.index()].id),
+                &format!("fact {}", spec.facts()[*f].id),
                 v.to_string(),
                 g.fact(*f).to_string(),
             );

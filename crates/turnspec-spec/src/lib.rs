@@ -1,19 +1,19 @@
 //! The turn-spec format: TOML in, a validated [`Spec`] out.
 //!
-//! Two stages, as in cargo and ripgrep: [`raw`] mirrors the file (every value
-//! keeps its span), [`compile`] resolves names to indices, parses conditions
-//! and checks the whole structure, reporting every problem together as
-//! [`Diagnostic`]s. Nothing here touches the file system: callers pass text.
+//! Two stages, as in cargo and ripgrep: the raw schema mirrors the file
+//! (every value keeps its span); compiling resolves names to ids, parses
+//! conditions and checks the whole structure, reporting every problem
+//! together as [`Diagnostic`]s. The result is a [`turnspec_model::Spec`],
+//! re-exported here. Nothing here touches the file system: callers pass
+//! text.
 
-pub mod compile;
-pub mod cond;
-pub mod diag;
-pub mod inherit;
-pub mod model;
-pub mod raw;
+mod compile;
+mod cond;
+mod diag;
+mod inherit;
+mod raw;
 
-pub use compile::{load_str, load_with};
-pub use cond::{Atom, AtomSource, CondId};
-pub use diag::{Diagnostic, Report, Severity};
+pub use compile::{load_str, load_with, suggest};
+pub use diag::{Diagnostic, Report, Severity, line_col};
 pub use inherit::ReadBase;
-pub use model::*;
+pub use turnspec_model::*;

@@ -16,6 +16,7 @@ pub type Text = Spanned<String>;
 pub struct RawSpec {
     /// The spec this one changes (see [`crate::inherit`]); merged before
     /// deserialising, so only its presence is seen here.
+    #[allow(dead_code)]
     pub extends: Option<Text>,
     pub game: Option<Spanned<RawGame>>,
     #[serde(default)]
@@ -44,6 +45,8 @@ pub struct RawEffect {
     pub kind: Text,
     pub name: Option<Text>,
     pub rule: Option<Text>,
+    /// For the designer and documentation tools only.
+    #[allow(dead_code)]
     pub description: Option<Text>,
     /// `extra_turn`: `"player"` (default) or `"each_player"`.
     #[serde(rename = "for")]
@@ -140,6 +143,8 @@ pub struct RawPriority {
 #[derive(Debug, Deserialize, Default)]
 pub struct RawFlag {
     pub name: Option<Text>,
+    /// For the designer and documentation tools only.
+    #[allow(dead_code)]
     pub description: Option<Text>,
     pub rule: Option<Text>,
     pub default: Option<Spanned<bool>>,
@@ -151,6 +156,8 @@ pub struct RawCounter {
     /// `"game"` (default): one number; `"player"`: one per player (lands
     /// played, 305.2 — each player of a team may play one, 805.4c).
     pub per: Option<Text>,
+    /// For the designer and documentation tools only.
+    #[allow(dead_code)]
     pub description: Option<Text>,
     pub rule: Option<Text>,
 }
@@ -159,6 +166,8 @@ pub struct RawCounter {
 pub struct RawTiming {
     pub name: Option<Text>,
     pub rule: Option<Text>,
+    /// For the designer and documentation tools only.
+    #[allow(dead_code)]
     pub description: Option<Text>,
     pub who: Option<Text>,
     pub who_rule: Option<Text>,

@@ -20,7 +20,7 @@ fn load(name: &str) -> Result<(Spec, Report), Report> {
 }
 
 fn ids(spec: &Spec) -> Vec<String> {
-    spec.turn
+    spec.turn()
         .iter()
         .map(|p| spec.phase(*p).id.clone())
         .collect()
@@ -29,8 +29,12 @@ fn ids(spec: &Spec) -> Vec<String> {
 #[test]
 fn child_changes_adds_moves_and_removes_by_id() {
     let (spec, _) = load("child.toml").expect("loads");
-    assert_eq!(spec.game.edition, "child");
-    assert_eq!(spec.game.name, "Tiny", "untouched keys come from the base");
+    assert_eq!(spec.game().edition, "child");
+    assert_eq!(
+        spec.game().name,
+        "Tiny",
+        "untouched keys come from the base"
+    );
     assert_eq!(ids(&spec), ["start", "bonus", "middle", "finish"]);
     let middle = spec.phase(spec.phase_by_id("middle").expect("middle"));
     assert_eq!(spec.rule(middle.rule), Some("3"));
@@ -47,14 +51,14 @@ fn child_changes_adds_moves_and_removes_by_id() {
 #[test]
 fn chains_of_extends_merge_in_order() {
     let (spec, report) = load("grandchild.toml").expect("loads");
-    assert_eq!(spec.game.edition, "grandchild");
+    assert_eq!(spec.game().edition, "grandchild");
     assert_eq!(ids(&spec), ["start", "bonus", "middle", "finish"]);
     let draw = spec.turn_action(spec.turn_action_by_id("draw").expect("draw"));
     assert_eq!(spec.rule(draw.rule), Some("2.2"));
     // Provenance: each element names the file that last set it.
     let origin = |what: &str| {
         let o = spec
-            .origins
+            .origins()
             .iter()
             .find(|o| o.element.trim() == what)
             .expect(what);

@@ -3,7 +3,7 @@
 //! `Err` has errors, an `Ok` has none) and every diagnostic can be shown.
 
 use proptest::prelude::*;
-use turnspec_spec::diag::line_col;
+use turnspec_spec::line_col;
 use turnspec_spec::{Report, load_str};
 
 const MTG: &str = include_str!("../../../games/mtg.toml");

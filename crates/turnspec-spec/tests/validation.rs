@@ -6,7 +6,7 @@
 use std::path::PathBuf;
 
 use rstest::rstest;
-use turnspec_spec::diag::line_col;
+use turnspec_spec::line_col;
 use turnspec_spec::{Diagnostic, Report, Severity, load_str};
 
 const MTG: &str = include_str!("../../../games/mtg.toml");
@@ -29,7 +29,7 @@ fn load_err(path: &str, source: &str) -> Report {
     match load_str(path, source) {
         Ok((spec, report)) => panic!(
             "{path} loaded as `{}` but should have failed; diagnostics:\n{}",
-            spec.game.name,
+            spec.game().name,
             report.to_short_text()
         ),
         Err(report) => report,
@@ -220,7 +220,7 @@ fn several_mistakes_fixture_on_disk_matches_the_included_copy() {
 #[case::phase_body_with_steps("phase_body_with_steps.toml", "turnspec::phase-body-with-steps", 7, 6, &[])]
 #[case::sequence_and_actions("sequence_and_actions.toml", "turnspec::sequence-and-actions", 7, 6, &[])]
 #[case::stage_kind("stage_kind.toml", "turnspec::stage-kind", 10, 3, &[])]
-#[case::too_many("too_many.toml", "turnspec::too-many", 22, 1, &[])]
+#[case::too_many("too_many.toml", "turnspec::limit", 22, 1, &[])]
 #[case::unknown_reference("unknown_reference.toml", "turnspec::unknown-reference", 7, 21, &[])]
 #[case::unreachable_phase("unreachable_phase.toml", "turnspec::unreachable-phase", 11, 6, &[])]
 #[case::unused_key("unused_key.toml", "turnspec::unused-key", 7, 9, &[])]

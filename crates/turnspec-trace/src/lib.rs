@@ -104,7 +104,7 @@ pub fn describe(spec: &Spec, labels: &dyn Labels, event: &Event) -> Described {
             (
                 "turn_began",
                 0,
-                format!("Turn {turn} ({}: {p})", spec.terms.active_player),
+                format!("Turn {turn} ({}: {p})", spec.terms().active_player),
                 RuleRef::NONE,
             )
         }
@@ -122,13 +122,13 @@ pub fn describe(spec: &Spec, labels: &dyn Labels, event: &Event) -> Described {
             let ph = spec.phase(phase);
             f.insert("phase".into(), json!(ph.id));
             f.insert("number".into(), json!(number));
-            let kind_name = &spec.kinds[ph.kind as usize];
-            let text = if number > 1 || spec.phases.iter().filter(|p| p.kind == ph.kind).count() > 1
-            {
-                format!("{} ({kind_name} phase #{number})", ph.name)
-            } else {
-                ph.name.clone()
-            };
+            let kind_name = &spec.kinds()[ph.kind as usize];
+            let text =
+                if number > 1 || spec.phases().iter().filter(|p| p.kind == ph.kind).count() > 1 {
+                    format!("{} ({kind_name} phase #{number})", ph.name)
+                } else {
+                    ph.name.clone()
+                };
             ("phase_began", 1, text, ph.rule)
         }
         Event::PhaseEnded { phase } => {
@@ -199,7 +199,7 @@ pub fn describe(spec: &Spec, labels: &dyn Labels, event: &Event) -> Described {
                 3,
                 format!(
                     "trigger onto the {}: {}",
-                    spec.terms.stack,
+                    spec.terms().stack,
                     object_name(spec, labels, &object)
                 ),
                 RuleRef::NONE,
@@ -213,28 +213,27 @@ pub fn describe(spec: &Spec, labels: &dyn Labels, event: &Event) -> Described {
             f.insert("player".into(), player(p));
             let (why, r) = match because {
                 Because::WindowOpened => {
-                    let w = spec.windows.get(window.index());
+                    let w = window.and_then(|w| spec.windows().get(w));
                     let r = w
                         .map(|w| w.rule)
                         .filter(|r| !r.is_none())
-                        .unwrap_or(spec.priority.first_rule);
+                        .unwrap_or(spec.priority().first_rule);
                     ("window_opened", r)
                 }
-                Because::Passed => ("passed", spec.priority.pass_rule),
-                Because::Acted => ("acted", spec.priority.after_action_rule),
-                Because::Resolved => ("resolved", spec.priority.after_resolve_rule),
-                Because::Returned => ("returned", spec.priority.first_rule),
+                Because::Passed => ("passed", spec.priority().pass_rule),
+                Because::Acted => ("acted", spec.priority().after_action_rule),
+                Because::Resolved => ("resolved", spec.priority().after_resolve_rule),
+                Because::Returned => ("returned", spec.priority().first_rule),
             };
             f.insert("because".into(), json!(why));
-            if let Some(w) = spec
-                .windows
-                .get(window.index())
+            if let Some(w) = window
+                .and_then(|w| spec.windows().get(w))
                 .filter(|w| !w.name.is_empty())
             {
                 f.insert("window".into(), json!(w.name));
             }
-            let mut text = format!("{} → {p}", spec.terms.priority);
-            if let Some(w) = spec.windows.get(window.index()) {
+            let mut text = format!("{} → {p}", spec.terms().priority);
+            if let Some(w) = window.and_then(|w| spec.windows().get(w)) {
                 if because == Because::WindowOpened && !w.name.is_empty() {
                     text = format!("{text} ({})", w.name);
                 }
@@ -273,7 +272,7 @@ pub fn describe(spec: &Spec, labels: &dyn Labels, event: &Event) -> Described {
                 "resolve",
                 3,
                 format!("resolves: {}", object_name(spec, labels, &object)),
-                spec.priority.close_rule,
+                spec.priority().close_rule,
             )
         }
         Event::SpecialAction {
@@ -300,7 +299,7 @@ pub fn describe(spec: &Spec, labels: &dyn Labels, event: &Event) -> Described {
             )
         }
         Event::FactChanged { fact, value } => {
-            let fl = &spec.facts[fact.index()];
+            let fl = &spec.facts()[fact];
             f.insert("fact".into(), json!(fl.id));
             f.insert("value".into(), json!(value));
             (
@@ -338,7 +337,7 @@ pub fn describe(spec: &Spec, labels: &dyn Labels, event: &Event) -> Described {
                 3,
                 format!(
                     "leaves the {} without resolving: {}",
-                    spec.terms.stack,
+                    spec.terms().stack,
                     object_name(spec, labels, &object)
                 ),
                 RuleRef::NONE,
@@ -379,9 +378,9 @@ pub fn describe(spec: &Spec, labels: &dyn Labels, event: &Event) -> Described {
                 3,
                 text,
                 if burn {
-                    spec.mana.burn_rule
+                    spec.mana().burn_rule
                 } else {
-                    spec.mana.rule
+                    spec.mana().rule
                 },
             )
         }
@@ -506,7 +505,7 @@ pub fn compact(spec: &Spec, labels: &dyn Labels, event: &Event) -> String {
         Event::TurnEnded { turn, .. } => format!("end turn {turn}"),
         Event::PhaseBegan { phase, number } => {
             let ph = spec.phase(phase);
-            if spec.phases.iter().filter(|p| p.kind == ph.kind).count() > 1 || number > 1 {
+            if spec.phases().iter().filter(|p| p.kind == ph.kind).count() > 1 || number > 1 {
                 format!("phase {} #{number}", ph.id)
             } else {
                 format!("phase {}", ph.id)
@@ -558,7 +557,7 @@ pub fn compact(spec: &Spec, labels: &dyn Labels, event: &Event) -> String {
             )
         }
         Event::FactChanged { fact, value } => {
-            format!("fact {} = {value}", spec.facts[fact.index()].id)
+            format!("fact {} = {value}", spec.facts()[fact].id)
         }
         Event::EffectApplied {
             effect,

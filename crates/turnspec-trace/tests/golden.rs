@@ -68,7 +68,7 @@ fn busy_turn(spec: &Spec, first: &str, extra: &[&str]) -> Vec<Event> {
         start_at: Some(StartAt {
             turn: 3,
             active: PlayerId(0),
-            phase: spec.turn[0],
+            phase: spec.turn()[0],
             step: None,
         }),
         ..GameOptions::players(2)

@@ -333,7 +333,7 @@ pub fn show(spec: &Spec, e: &Event) -> String {
                 Because::Resolved => "resolved",
                 Because::Returned => "returned",
             };
-            let name = &spec.window(window).name;
+            let name = window.map(|w| spec.window(w).name.as_str()).unwrap_or("");
             if because == Because::WindowOpened && !name.is_empty() {
                 format!("prio {player} {why} ({name})")
             } else {
@@ -349,7 +349,7 @@ pub fn show(spec: &Spec, e: &Event) -> String {
             label,
         } => format!("special {player} {} #{label}", spec.timing_class(timing).id),
         Event::FactChanged { fact, value } => {
-            format!("fact {}={value}", spec.facts[fact.index()].id)
+            format!("fact {}={value}", spec.facts()[fact].id)
         }
         // Events added to the engine later show in their Debug form.
         #[allow(unreachable_patterns)]

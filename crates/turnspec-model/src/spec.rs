@@ -1,110 +1,265 @@
 //! The compiled spec: what the engine runs on.
 //!
-//! Every cross-reference is an index, every condition a [`CondId`], every rule
-//! citation a [`RuleRef`]. Names stay only for display. A `Spec` is built
-//! by [`crate::compile`] and never changes afterwards.
+//! Every cross-reference is an id from one of the spec's arenas, every
+//! condition a [`CondId`], every rule citation a [`RuleRef`]. Names stay only
+//! for display and by-name lookups. A [`Spec`] is made once from
+//! [`SpecParts`], which checks that every reference is in range, and never
+//! changes afterwards.
 
-use crate::cond::{CondId, Conditions};
+use crate::arena::{Arena, Named};
+use crate::cond::Conditions;
+use crate::ids::*;
 
-/// Engine limits, checked when a spec is compiled so the engine can use
-/// fixed-size state.
-pub const MAX_PLAYERS: u8 = 8;
-pub const MAX_COUNTERS: usize = 16;
-pub const MAX_FLAGS: usize = 64;
-pub const MAX_TIMING_CLASSES: usize = 32;
-pub const MAX_PHASE_KINDS: usize = 8;
-pub const MAX_PHASES: usize = 64;
-pub const MAX_STAGES_PER_STEP: usize = 32;
-pub const MAX_EFFECTS: usize = 64;
-/// Counters kept per player (`per = "player"`), in fixed game state.
-pub const MAX_PLAYER_COUNTERS: usize = 2;
-
-macro_rules! index_type {
-    ($(#[$m:meta])* $name:ident, $int:ty) => {
-        $(#[$m])*
-        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
-        pub struct $name(pub $int);
-        impl $name {
-            pub fn index(self) -> usize {
-                self.0 as usize
-            }
-        }
-    };
-}
-
-index_type!(
-    /// A phase definition.
-    PhaseId,
-    u8
-);
-index_type!(
-    /// A step definition (phases without steps get one implicit step).
-    StepId,
-    u16
-);
-index_type!(
-    /// A turn-based action definition.
-    TurnActionId,
-    u16
-);
-index_type!(
-    /// A priority window definition.
-    WindowId,
-    u16
-);
-index_type!(
-    /// A timing class (sorcery speed, a land play, GA's slow...).
-    TimingId,
-    u8
-);
-index_type!(CounterId, u8);
-index_type!(
-    /// A structural effect (extra turn, skip, end the turn...).
-    EffectId,
-    u8
-);
-index_type!(FactId, u8);
-index_type!(VariantId, u8);
-index_type!(
-    /// A rule citation; `RuleRef::NONE` when the spec cites nothing.
-    RuleRef,
-    u16
-);
-
-impl RuleRef {
-    pub const NONE: RuleRef = RuleRef(u16::MAX);
-    pub fn is_none(self) -> bool {
-        self == Self::NONE
-    }
-}
-
+/// A compiled, validated turn spec.
 #[derive(Debug, Clone)]
 pub struct Spec {
+    parts: SpecParts,
+}
+
+/// Everything a [`Spec`] holds, for the loader that builds one.
+/// [`Spec::new`] checks that the parts fit together.
+#[derive(Debug, Clone, Default)]
+#[non_exhaustive]
+pub struct SpecParts {
+    /// `[game]`.
     pub game: GameInfo,
+    /// `[terms]`.
     pub terms: Terms,
+    /// `[priority]`.
     pub priority: PriorityModel,
     /// Phases in definition order; regular phases appear in `turn`.
-    pub phases: Vec<Phase>,
+    pub phases: Arena<PhaseId, Phase>,
     /// The regular order of phases in a turn.
     pub turn: Vec<PhaseId>,
-    pub steps: Vec<Step>,
-    pub turn_actions: Vec<TurnAction>,
-    pub windows: Vec<Window>,
-    pub timing: Vec<TimingClass>,
-    pub counters: Vec<Counter>,
-    pub facts: Vec<Flag>,
-    pub variants: Vec<Flag>,
-    pub effects: Vec<EffectDef>,
+    /// Steps, each phase's steps together and in order.
+    pub steps: Arena<StepId, Step>,
+    /// Turn-based actions.
+    pub turn_actions: Arena<TurnActionId, TurnAction>,
+    /// Priority windows.
+    pub windows: Arena<WindowId, Window>,
+    /// Timing classes.
+    pub timing: Arena<TimingId, TimingClass>,
+    /// Counters.
+    pub counters: Arena<CounterId, Counter>,
+    /// Facts the host sets.
+    pub facts: Arena<FactId, Flag>,
+    /// Variants chosen at set-up.
+    pub variants: Arena<VariantId, Flag>,
+    /// Structural effects.
+    pub effects: Arena<EffectId, EffectDef>,
+    /// `[mana]`.
     pub mana: ManaRules,
+    /// `[leaving]`.
     pub leaving: LeavingRules,
     /// Phase kinds (`counts_as`), for main-phase counting (505.1a).
     pub kinds: Vec<String>,
+    /// Every condition of the spec.
     pub conditions: Conditions,
-    rules: Vec<String>,
-    /// Where each element was last set: with `extends`, which file (see
-    /// [`crate::Report::locate`] to turn the offset into `file:line`).
+    /// The text of every rule citation.
+    pub rules: Arena<RuleRef, String>,
+    /// Where each element was last set (`turnspec check --explain`).
     pub origins: Vec<Origin>,
 }
+
+/// A [`SpecParts`] whose references do not fit together: a bug in the
+/// loader that made it, never a designer's mistake.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ModelError {
+    /// What is wrong, in words.
+    pub problems: Vec<String>,
+}
+
+impl std::fmt::Display for ModelError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "inconsistent spec model: {}", self.problems.join("; "))
+    }
+}
+
+impl std::error::Error for ModelError {}
+
+impl Spec {
+    /// Checks that every id in `parts` names an element of `parts`, that
+    /// every condition is one of its conditions and that the counts fit
+    /// the engine's limits, and makes the spec.
+    pub fn new(parts: SpecParts) -> Result<Spec, ModelError> {
+        let problems = crate::integrity::check(&parts);
+        if problems.is_empty() {
+            Ok(Spec { parts })
+        } else {
+            Err(ModelError { problems })
+        }
+    }
+
+    /// `[game]`: names, edition, player counts, turn order.
+    pub fn game(&self) -> &GameInfo {
+        &self.parts.game
+    }
+    /// `[terms]`: what the game calls priority, the stack, the active player.
+    pub fn terms(&self) -> &Terms {
+        &self.parts.terms
+    }
+    /// `[priority]`: who gets priority when, and the rules cited.
+    pub fn priority(&self) -> &PriorityModel {
+        &self.parts.priority
+    }
+    /// Every phase, regular and on-demand.
+    pub fn phases(&self) -> &Arena<PhaseId, Phase> {
+        &self.parts.phases
+    }
+    /// The regular phases in turn order.
+    pub fn turn(&self) -> &[PhaseId] {
+        &self.parts.turn
+    }
+    /// Every step.
+    pub fn steps(&self) -> &Arena<StepId, Step> {
+        &self.parts.steps
+    }
+    /// Every turn-based action.
+    pub fn turn_actions(&self) -> &Arena<TurnActionId, TurnAction> {
+        &self.parts.turn_actions
+    }
+    /// Every priority window.
+    pub fn windows(&self) -> &Arena<WindowId, Window> {
+        &self.parts.windows
+    }
+    /// Every timing class.
+    pub fn timing(&self) -> &Arena<TimingId, TimingClass> {
+        &self.parts.timing
+    }
+    /// Every counter.
+    pub fn counters(&self) -> &Arena<CounterId, Counter> {
+        &self.parts.counters
+    }
+    /// Every fact.
+    pub fn facts(&self) -> &Arena<FactId, Flag> {
+        &self.parts.facts
+    }
+    /// Every variant.
+    pub fn variants(&self) -> &Arena<VariantId, Flag> {
+        &self.parts.variants
+    }
+    /// Every structural effect.
+    pub fn effects(&self) -> &Arena<EffectId, EffectDef> {
+        &self.parts.effects
+    }
+    /// `[mana]`.
+    pub fn mana(&self) -> &ManaRules {
+        &self.parts.mana
+    }
+    /// `[leaving]`.
+    pub fn leaving(&self) -> &LeavingRules {
+        &self.parts.leaving
+    }
+    /// Phase kinds (`counts_as`), indexed by [`Phase::kind`].
+    pub fn kinds(&self) -> &[String] {
+        &self.parts.kinds
+    }
+    /// Every compiled condition.
+    pub fn conditions(&self) -> &Conditions {
+        &self.parts.conditions
+    }
+    /// Where each element was last set: with `extends`, which file.
+    pub fn origins(&self) -> &[Origin] {
+        &self.parts.origins
+    }
+
+    /// "Name — edition (date)", leaving out the parts the spec does not give.
+    pub fn title(&self) -> String {
+        let g = &self.parts.game;
+        let mut t = g.name.clone();
+        if !g.edition.is_empty() {
+            t.push_str(&format!(" — {}", g.edition));
+        }
+        if !g.edition_date.is_empty() {
+            t.push_str(&format!(" ({})", g.edition_date));
+        }
+        t
+    }
+
+    /// The citation text, or `None` for [`RuleRef::NONE`].
+    pub fn rule(&self, rule: RuleRef) -> Option<&str> {
+        self.parts.rules.get(rule).map(|s| s.as_str())
+    }
+
+    /// A phase. Panics only for an id of another spec.
+    pub fn phase(&self, id: PhaseId) -> &Phase {
+        &self.parts.phases[id]
+    }
+    /// A step. Panics only for an id of another spec.
+    pub fn step(&self, id: StepId) -> &Step {
+        &self.parts.steps[id]
+    }
+    /// A turn-based action. Panics only for an id of another spec.
+    pub fn turn_action(&self, id: TurnActionId) -> &TurnAction {
+        &self.parts.turn_actions[id]
+    }
+    /// A window. Panics only for an id of another spec.
+    pub fn window(&self, id: WindowId) -> &Window {
+        &self.parts.windows[id]
+    }
+    /// An effect. Panics only for an id of another spec.
+    pub fn effect(&self, id: EffectId) -> &EffectDef {
+        &self.parts.effects[id]
+    }
+    /// A timing class. Panics only for an id of another spec.
+    pub fn timing_class(&self, id: TimingId) -> &TimingClass {
+        &self.parts.timing[id]
+    }
+
+    // Lookups by name: for hosts, scenarios and tools, never the hot path.
+
+    /// A phase by its id in the spec file.
+    pub fn phase_by_id(&self, id: &str) -> Option<PhaseId> {
+        self.parts.phases.by_id(id)
+    }
+    /// A step by id; a step-less phase's id names its implicit step.
+    pub fn step_by_id(&self, id: &str) -> Option<StepId> {
+        self.parts.steps.by_id(id)
+    }
+    /// A turn-based action by id.
+    pub fn turn_action_by_id(&self, id: &str) -> Option<TurnActionId> {
+        self.parts.turn_actions.by_id(id)
+    }
+    /// A timing class by id.
+    pub fn timing_by_id(&self, id: &str) -> Option<TimingId> {
+        self.parts.timing.by_id(id)
+    }
+    /// A counter by id.
+    pub fn counter_by_id(&self, id: &str) -> Option<CounterId> {
+        self.parts.counters.by_id(id)
+    }
+    /// A fact by id.
+    pub fn fact_by_id(&self, id: &str) -> Option<FactId> {
+        self.parts.facts.by_id(id)
+    }
+    /// An effect by id.
+    pub fn effect_by_id(&self, id: &str) -> Option<EffectId> {
+        self.parts.effects.by_id(id)
+    }
+    /// A variant by id.
+    pub fn variant_by_id(&self, id: &str) -> Option<VariantId> {
+        self.parts.variants.by_id(id)
+    }
+}
+
+macro_rules! named {
+    ($($t:ty),*) => {$(
+        impl Named for $t {
+            fn name_id(&self) -> &str {
+                &self.id
+            }
+        }
+    )*};
+}
+named!(
+    Phase,
+    Step,
+    TurnAction,
+    TimingClass,
+    Counter,
+    Flag,
+    EffectDef
+);
 
 /// An element of the spec and the byte offset (in the load's combined
 /// source) of the entry that last set it.
@@ -114,7 +269,7 @@ pub struct Origin {
     pub offset: usize,
 }
 
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, Default)]
 pub struct GameInfo {
     pub name: String,
     pub edition: String,
@@ -126,28 +281,30 @@ pub struct GameInfo {
     pub turn_order: TurnOrder,
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum TurnOrder {
     /// Seat 1, 2, 3, ... and around again.
+    #[default]
     Clockwise,
     /// Seat 1, then the last seat, going down.
     Counterclockwise,
 }
 
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, Default)]
 pub struct Terms {
     pub priority: String,
     pub stack: String,
     pub active_player: String,
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum Holder {
+    #[default]
     ActivePlayer,
     Actor,
 }
 
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, Default)]
 pub struct PriorityModel {
     pub rule: RuleRef,
     /// Who receives priority when a window opens (117.3a).
@@ -185,8 +342,18 @@ pub struct Phase {
 }
 
 impl Phase {
+    /// The step after `step` in this phase, if there is one.
+    pub fn step_after(&self, step: StepId) -> Option<StepId> {
+        let next = step.index() + 1;
+        let first = self.first_step.index();
+        (next > first && next < first + self.step_count as usize)
+            .then(|| crate::arena::Sealed::from_index(next))
+    }
+
+    /// The phase's steps, in order.
     pub fn steps(&self) -> impl Iterator<Item = StepId> + '_ {
-        (self.first_step.0..self.first_step.0 + self.step_count).map(StepId)
+        let first = self.first_step.index();
+        (first..first + self.step_count as usize).map(crate::arena::Sealed::from_index)
     }
 }
 
@@ -350,153 +517,6 @@ pub struct Flag {
     pub default: bool,
 }
 
-impl Spec {
-    #[allow(clippy::too_many_arguments)]
-    pub(crate) fn assemble(
-        game: GameInfo,
-        terms: Terms,
-        priority: PriorityModel,
-        phases: Vec<Phase>,
-        turn: Vec<PhaseId>,
-        steps: Vec<Step>,
-        turn_actions: Vec<TurnAction>,
-        windows: Vec<Window>,
-        timing: Vec<TimingClass>,
-        counters: Vec<Counter>,
-        facts: Vec<Flag>,
-        variants: Vec<Flag>,
-        effects: Vec<EffectDef>,
-        mana: ManaRules,
-        leaving: LeavingRules,
-        kinds: Vec<String>,
-        conditions: Conditions,
-        rules: Vec<String>,
-    ) -> Spec {
-        Spec {
-            game,
-            terms,
-            priority,
-            phases,
-            turn,
-            steps,
-            turn_actions,
-            windows,
-            timing,
-            counters,
-            facts,
-            variants,
-            effects,
-            mana,
-            leaving,
-            kinds,
-            conditions,
-            rules,
-            origins: Vec::new(),
-        }
-    }
-
-    /// "Name — edition (date)", leaving out the parts the spec does not give.
-    pub fn title(&self) -> String {
-        let g = &self.game;
-        let mut t = g.name.clone();
-        if !g.edition.is_empty() {
-            t.push_str(&format!(" — {}", g.edition));
-        }
-        if !g.edition_date.is_empty() {
-            t.push_str(&format!(" ({})", g.edition_date));
-        }
-        t
-    }
-
-    /// The citation text, or `None` for [`RuleRef::NONE`].
-    pub fn rule(&self, rule: RuleRef) -> Option<&str> {
-        self.rules.get(rule.index()).map(|s| s.as_str())
-    }
-
-    pub fn phase(&self, id: PhaseId) -> &Phase {
-        &self.phases[id.index()]
-    }
-
-    pub fn step(&self, id: StepId) -> &Step {
-        &self.steps[id.index()]
-    }
-
-    pub fn turn_action(&self, id: TurnActionId) -> &TurnAction {
-        &self.turn_actions[id.index()]
-    }
-
-    pub fn window(&self, id: WindowId) -> &Window {
-        &self.windows[id.index()]
-    }
-
-    pub fn effect(&self, id: EffectId) -> &EffectDef {
-        &self.effects[id.index()]
-    }
-
-    pub fn timing_class(&self, id: TimingId) -> &TimingClass {
-        &self.timing[id.index()]
-    }
-
-    // Lookups by name: for hosts, scenarios and the CLI, never the hot path.
-
-    pub fn phase_by_id(&self, id: &str) -> Option<PhaseId> {
-        self.phases
-            .iter()
-            .position(|p| p.id == id)
-            .map(|i| PhaseId(i as u8))
-    }
-
-    /// A step by id; a step-less phase's id names its implicit step.
-    pub fn step_by_id(&self, id: &str) -> Option<StepId> {
-        self.steps
-            .iter()
-            .position(|s| s.id == id)
-            .map(|i| StepId(i as u16))
-    }
-
-    pub fn turn_action_by_id(&self, id: &str) -> Option<TurnActionId> {
-        self.turn_actions
-            .iter()
-            .position(|s| s.id == id)
-            .map(|i| TurnActionId(i as u16))
-    }
-
-    pub fn timing_by_id(&self, id: &str) -> Option<TimingId> {
-        self.timing
-            .iter()
-            .position(|s| s.id == id)
-            .map(|i| TimingId(i as u8))
-    }
-
-    pub fn counter_by_id(&self, id: &str) -> Option<CounterId> {
-        self.counters
-            .iter()
-            .position(|s| s.id == id)
-            .map(|i| CounterId(i as u8))
-    }
-
-    pub fn fact_by_id(&self, id: &str) -> Option<FactId> {
-        self.facts
-            .iter()
-            .position(|s| s.id == id)
-            .map(|i| FactId(i as u8))
-    }
-
-    pub fn effect_by_id(&self, id: &str) -> Option<EffectId> {
-        self.effects
-            .iter()
-            .position(|s| s.id == id)
-            .map(|i| EffectId(i as u8))
-    }
-
-    pub fn variant_by_id(&self, id: &str) -> Option<VariantId> {
-        self.variants
-            .iter()
-            .position(|s| s.id == id)
-            .map(|i| VariantId(i as u8))
-    }
-}
-
 /// A structural effect declared by the spec, applied by a host action.
 #[derive(Debug, Clone)]
 pub struct EffectDef {
@@ -539,15 +559,16 @@ pub enum SkipTarget {
     Turn,
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum ManaEmpties {
     /// At the end of each step and each phase (500.4).
+    #[default]
     Step,
     /// Only at the end of each phase (pre-2009 300.3).
     Phase,
 }
 
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone, Copy, Default)]
 pub struct ManaRules {
     pub empties: ManaEmpties,
     pub rule: RuleRef,

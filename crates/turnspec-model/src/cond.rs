@@ -1,0 +1,388 @@
+//! Compiled conditions: the `if = "..."` expressions of a spec, resolved to
+//! [`Atom`]s and stored as nodes in one arena per spec.
+//!
+//! The loader parses the text and builds nodes with a [`ConditionBuilder`];
+//! the engine evaluates them with [`Conditions::eval`], which never looks at
+//! a string.
+
+use crate::ids::{CondId, CounterId, FactId, VariantId};
+use crate::limits::{LimitError, MAX_CONDITION_DEPTH, MAX_CONDITION_NODES};
+
+/// Something the running game knows, named in a condition.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Atom {
+    /// `variant.NAME`: a variant chosen when the game starts (Archenemy).
+    Variant(VariantId),
+    /// `fact.NAME`: a yes/no the host or a scenario sets.
+    Fact(FactId),
+    /// `counter.NAME`: a number kept by the engine (lands played, attackers).
+    Counter(CounterId),
+    /// `players`: players still in the game.
+    Players,
+    /// `teams`: sides still in the game: teams with shared team turns (805),
+    /// else the same as `players`.
+    Teams,
+    /// `turn`: the turn number, counting from 1.
+    Turn,
+    /// `first_turn`: this is the active player's first turn.
+    FirstTurn,
+    /// `starting_player`: the active player took the game's first turn.
+    StartingPlayer,
+    /// `seat`: the active player's place in turn order (1 = starting player).
+    Seat,
+    /// `phase_number`: how many phases of the current phase's kind have
+    /// begun this turn, this one included (the first main phase is 1).
+    PhaseNumber,
+    /// `repeat_count`: how many times the current step has already repeated.
+    RepeatCount,
+    /// `window_opened`: a priority window opened in this step instance.
+    WindowOpened,
+    /// `stack_empty`: the stack is empty.
+    StackEmpty,
+}
+
+/// The names a condition may use apart from `variant.`, `fact.` and `counter.`.
+pub const BUILTIN_ATOMS: &[(&str, Atom)] = &[
+    ("players", Atom::Players),
+    ("teams", Atom::Teams),
+    ("turn", Atom::Turn),
+    ("first_turn", Atom::FirstTurn),
+    ("starting_player", Atom::StartingPlayer),
+    ("seat", Atom::Seat),
+    ("phase_number", Atom::PhaseNumber),
+    ("repeat_count", Atom::RepeatCount),
+    ("window_opened", Atom::WindowOpened),
+    ("stack_empty", Atom::StackEmpty),
+];
+
+/// A comparison operator.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum CompareOp {
+    /// `==`
+    Eq,
+    /// `!=`
+    Ne,
+    /// `<`
+    Lt,
+    /// `<=`
+    Le,
+    /// `>`
+    Gt,
+    /// `>=`
+    Ge,
+}
+
+impl CompareOp {
+    fn apply(self, a: i32, b: i32) -> bool {
+        match self {
+            CompareOp::Eq => a == b,
+            CompareOp::Ne => a != b,
+            CompareOp::Lt => a < b,
+            CompareOp::Le => a <= b,
+            CompareOp::Gt => a > b,
+            CompareOp::Ge => a >= b,
+        }
+    }
+}
+
+/// One node; children are indices into the same arena.
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum Node {
+    Const(i32),
+    Atom(Atom),
+    Not(u32),
+    And(u32, u32),
+    Or(u32, u32),
+    Compare(CompareOp, u32, u32),
+}
+
+/// A node under construction, handed out by a [`ConditionBuilder`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct NodeRef {
+    index: u32,
+    depth: u16,
+}
+
+/// Where a running game answers atoms from.
+pub trait AtomSource {
+    /// The current value of `atom`.
+    fn atom(&self, atom: Atom) -> i32;
+    /// The facts that are set, one bit each, for a quick rejection of
+    /// conditions that need a fact that is not set.
+    fn fact_bits(&self) -> u64 {
+        u64::MAX
+    }
+    /// The variants in play, one bit each.
+    fn variant_bits(&self) -> u64 {
+        u64::MAX
+    }
+}
+
+/// Facts and variants a condition cannot be true without.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+struct Needs {
+    facts: u64,
+    variants: u64,
+}
+
+/// All compiled conditions of a spec, plus their source text for display.
+#[derive(Debug, Clone, Default)]
+pub struct Conditions {
+    nodes: Vec<Node>,
+    /// Per node: the facts and variants that must be set for it to be true.
+    needs: Vec<Needs>,
+    /// Root node and source text of every finished condition, by root.
+    roots: Vec<(u32, String)>,
+}
+
+impl Conditions {
+    /// Whether `cond` holds. A condition of another spec counts as false.
+    pub fn eval(&self, cond: CondId, source: &impl AtomSource) -> bool {
+        let Some(n) = self.needs.get(cond.index()) else {
+            return false;
+        };
+        // Most gated conditions ("variant.archenemy and ...") fail here
+        // without walking the tree.
+        if source.fact_bits() & n.facts != n.facts
+            || source.variant_bits() & n.variants != n.variants
+        {
+            return false;
+        }
+        self.value(cond.index() as u32, source) != 0
+    }
+
+    // Recursion is bounded: the builder refuses trees deeper than
+    // MAX_CONDITION_DEPTH.
+    fn value(&self, index: u32, source: &impl AtomSource) -> i32 {
+        match self.nodes[index as usize] {
+            Node::Const(v) => v,
+            Node::Atom(a) => source.atom(a),
+            Node::Not(a) => (self.value(a, source) == 0) as i32,
+            Node::And(a, b) => (self.value(a, source) != 0 && self.value(b, source) != 0) as i32,
+            Node::Or(a, b) => (self.value(a, source) != 0 || self.value(b, source) != 0) as i32,
+            Node::Compare(op, a, b) => {
+                op.apply(self.value(a, source), self.value(b, source)) as i32
+            }
+        }
+    }
+
+    /// Whether `cond` is a condition of this arena.
+    pub fn contains(&self, cond: CondId) -> bool {
+        self.roots
+            .binary_search_by_key(&(cond.index() as u32), |(r, _)| *r)
+            .is_ok()
+    }
+
+    /// The condition as the designer wrote it.
+    pub fn source(&self, cond: CondId) -> &str {
+        match self
+            .roots
+            .binary_search_by_key(&(cond.index() as u32), |(r, _)| *r)
+        {
+            Ok(i) => &self.roots[i].1,
+            Err(_) => "",
+        }
+    }
+
+    /// The value if the condition does not depend on the game at all.
+    pub fn constant(&self, cond: CondId) -> Option<bool> {
+        if !self.contains(cond) {
+            return None;
+        }
+        self.const_value(cond.index() as u32).map(|v| v != 0)
+    }
+
+    fn const_value(&self, index: u32) -> Option<i32> {
+        Some(match self.nodes[index as usize] {
+            Node::Const(v) => v,
+            Node::Atom(_) => return None,
+            Node::Not(a) => (self.const_value(a)? == 0) as i32,
+            Node::And(a, b) => match (self.const_value(a), self.const_value(b)) {
+                (Some(0), _) | (_, Some(0)) => 0,
+                (Some(_), Some(_)) => 1,
+                _ => return None,
+            },
+            Node::Or(a, b) => match (self.const_value(a), self.const_value(b)) {
+                (Some(x), _) | (_, Some(x)) if x != 0 => 1,
+                (Some(_), Some(_)) => 0,
+                _ => return None,
+            },
+            Node::Compare(op, a, b) => op.apply(self.const_value(a)?, self.const_value(b)?) as i32,
+        })
+    }
+
+    /// Atoms a condition reads (for validation and tools).
+    pub fn atoms(&self, cond: CondId) -> Vec<Atom> {
+        let mut out = Vec::new();
+        if self.contains(cond) {
+            self.collect(cond.index() as u32, &mut out);
+        }
+        out
+    }
+
+    fn collect(&self, index: u32, out: &mut Vec<Atom>) {
+        match self.nodes[index as usize] {
+            Node::Const(_) => {}
+            Node::Atom(a) => out.push(a),
+            Node::Not(a) => self.collect(a, out),
+            Node::And(a, b) | Node::Or(a, b) | Node::Compare(_, a, b) => {
+                self.collect(a, out);
+                self.collect(b, out);
+            }
+        }
+    }
+
+    /// How many nodes all conditions hold together.
+    pub fn node_count(&self) -> usize {
+        self.nodes.len()
+    }
+
+    /// Starts a new condition. Nodes built and not finished are removed
+    /// when the builder is dropped.
+    pub fn builder(&mut self) -> ConditionBuilder<'_> {
+        let mark = self.nodes.len();
+        ConditionBuilder {
+            arena: self,
+            mark,
+            error: None,
+        }
+    }
+
+    fn push(&mut self, node: Node) -> Result<u32, LimitError> {
+        if self.nodes.len() >= MAX_CONDITION_NODES {
+            return Err(LimitError {
+                what: "condition nodes",
+                limit: MAX_CONDITION_NODES,
+                value: self.nodes.len() + 1,
+            });
+        }
+        let needs = match node {
+            Node::Atom(Atom::Fact(f)) => Needs {
+                facts: 1 << (f.index() & 63),
+                variants: 0,
+            },
+            Node::Atom(Atom::Variant(v)) => Needs {
+                facts: 0,
+                variants: 1 << (v.index() & 63),
+            },
+            Node::And(a, b) => {
+                let (a, b) = (self.needs[a as usize], self.needs[b as usize]);
+                Needs {
+                    facts: a.facts | b.facts,
+                    variants: a.variants | b.variants,
+                }
+            }
+            Node::Or(a, b) => {
+                let (a, b) = (self.needs[a as usize], self.needs[b as usize]);
+                Needs {
+                    facts: a.facts & b.facts,
+                    variants: a.variants & b.variants,
+                }
+            }
+            // A bare number, a negation or a comparison guarantees nothing.
+            _ => Needs::default(),
+        };
+        self.nodes.push(node);
+        self.needs.push(needs);
+        Ok((self.nodes.len() - 1) as u32)
+    }
+}
+
+/// Builds one condition bottom-up. The first limit passed (too many nodes,
+/// nesting deeper than [`MAX_CONDITION_DEPTH`]) is kept and returned by
+/// [`ConditionBuilder::finish`]; later calls still return usable handles.
+pub struct ConditionBuilder<'a> {
+    arena: &'a mut Conditions,
+    mark: usize,
+    error: Option<LimitError>,
+}
+
+impl ConditionBuilder<'_> {
+    fn node(&mut self, node: Node, depth: u16) -> NodeRef {
+        if depth as usize > MAX_CONDITION_DEPTH && self.error.is_none() {
+            self.error = Some(LimitError {
+                what: "levels of nesting in a condition",
+                limit: MAX_CONDITION_DEPTH,
+                value: depth as usize,
+            });
+        }
+        let depth = depth.min(MAX_CONDITION_DEPTH as u16 + 1);
+        match self.arena.push(node) {
+            Ok(index) => NodeRef { index, depth },
+            Err(e) => {
+                self.error.get_or_insert(e);
+                // Refer to the node made first; finish() reports the error.
+                NodeRef {
+                    index: self.mark.min(self.arena.nodes.len().saturating_sub(1)) as u32,
+                    depth,
+                }
+            }
+        }
+    }
+
+    /// A number (`true` is 1, `false` 0).
+    pub fn constant(&mut self, value: i32) -> NodeRef {
+        self.node(Node::Const(value), 1)
+    }
+
+    /// Something the game knows.
+    pub fn atom(&mut self, atom: Atom) -> NodeRef {
+        self.node(Node::Atom(atom), 1)
+    }
+
+    /// `not a`.
+    pub fn not(&mut self, a: NodeRef) -> NodeRef {
+        self.node(Node::Not(a.index), a.depth + 1)
+    }
+
+    /// `a and b`.
+    pub fn and(&mut self, a: NodeRef, b: NodeRef) -> NodeRef {
+        self.node(Node::And(a.index, b.index), a.depth.max(b.depth) + 1)
+    }
+
+    /// `a or b`.
+    pub fn or(&mut self, a: NodeRef, b: NodeRef) -> NodeRef {
+        self.node(Node::Or(a.index, b.index), a.depth.max(b.depth) + 1)
+    }
+
+    /// `a OP b`.
+    pub fn compare(&mut self, op: CompareOp, a: NodeRef, b: NodeRef) -> NodeRef {
+        self.node(
+            Node::Compare(op, a.index, b.index),
+            a.depth.max(b.depth) + 1,
+        )
+    }
+
+    /// How deeply `node` nests.
+    pub fn depth(&self, node: NodeRef) -> usize {
+        node.depth as usize
+    }
+
+    /// Ends the condition at `root`, recording the designer's text.
+    pub fn finish(mut self, root: NodeRef, source: &str) -> Result<CondId, LimitError> {
+        if let Some(e) = self.error.take() {
+            return Err(e);
+        }
+        // Roots must increase so `source` can search them: a root made by
+        // this builder is above every older root; an older node used as a
+        // root is copied on top.
+        let root = if (root.index as usize) < self.mark {
+            let node = self.arena.nodes[root.index as usize];
+            self.arena.push(node)?
+        } else {
+            root.index
+        };
+        self.arena.roots.push((root, source.to_string()));
+        self.mark = self.arena.nodes.len();
+        Ok(crate::arena::Sealed::from_index(root as usize))
+    }
+}
+
+impl Drop for ConditionBuilder<'_> {
+    fn drop(&mut self) {
+        // Unfinished nodes go away, so a failed parse leaves no garbage.
+        self.arena.nodes.truncate(self.mark);
+        self.arena.needs.truncate(self.mark);
+    }
+}

@@ -1,0 +1,114 @@
+//! The index types of the model. Their numbers are private: an id comes
+//! from the spec's arenas (by iteration or a by-name lookup), never from a
+//! number a caller wrote, so it cannot point outside the spec that made it.
+
+use crate::arena::{Id, Sealed};
+use crate::limits::*;
+
+macro_rules! index_type {
+    ($(#[$m:meta])* $name:ident, $int:ty, $limit:expr, $kind:literal) => {
+        $(#[$m])*
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+        pub struct $name($int);
+
+        impl Sealed for $name {
+            fn from_index(index: usize) -> Self {
+                debug_assert!(index < $limit);
+                $name(index as $int)
+            }
+        }
+
+        impl Id for $name {
+            const LIMIT: usize = $limit;
+            const KIND: &'static str = $kind;
+            fn index(self) -> usize {
+                self.0 as usize
+            }
+        }
+
+        impl $name {
+            /// The position of the element in its arena, for arrays kept
+            /// alongside the spec.
+            pub fn index(self) -> usize {
+                self.0 as usize
+            }
+        }
+    };
+}
+
+index_type!(
+    /// A phase of the spec.
+    PhaseId, u8, MAX_PHASES, "phases"
+);
+index_type!(
+    /// A step (a phase without steps has one implicit step).
+    StepId, u16, MAX_STEPS, "steps"
+);
+index_type!(
+    /// A turn-based action.
+    TurnActionId, u16, MAX_TURN_ACTIONS, "turn-based actions"
+);
+index_type!(
+    /// A priority window.
+    WindowId, u16, MAX_WINDOWS, "priority windows"
+);
+index_type!(
+    /// A timing class (sorcery speed, a land play, Grand Archive's slow...).
+    TimingId, u8, MAX_TIMING_CLASSES, "timing classes"
+);
+index_type!(
+    /// A counter kept by the engine.
+    CounterId, u8, MAX_COUNTERS, "counters"
+);
+index_type!(
+    /// A structural effect (extra turn, skip, end the turn...).
+    EffectId, u8, MAX_EFFECTS, "effects"
+);
+index_type!(
+    /// A yes/no fact the host sets.
+    FactId, u8, MAX_FLAGS, "facts"
+);
+index_type!(
+    /// A variant chosen when a game is set up.
+    VariantId, u8, MAX_FLAGS, "variants"
+);
+index_type!(
+    /// A rule citation; [`RuleRef::NONE`] when the spec cites nothing.
+    RuleRef, u16, MAX_RULES, "rule citations"
+);
+index_type!(
+    /// A compiled condition.
+    CondId, u32, MAX_CONDITION_NODES, "condition nodes"
+);
+
+impl RuleRef {
+    /// No citation.
+    pub const NONE: RuleRef = RuleRef(u16::MAX);
+
+    /// Whether this is [`RuleRef::NONE`].
+    pub fn is_none(self) -> bool {
+        self == Self::NONE
+    }
+}
+
+impl Default for RuleRef {
+    fn default() -> Self {
+        RuleRef::NONE
+    }
+}
+
+// Every spec has at least one phase and one step, so the first of each is
+// always a valid starting value for state that must hold one.
+#[allow(clippy::derivable_impls)]
+impl Default for PhaseId {
+    fn default() -> Self {
+        PhaseId(0)
+    }
+}
+
+#[allow(clippy::derivable_impls)]
+impl Default for StepId {
+    fn default() -> Self {
+        StepId(0)
+    }
+}

@@ -1,0 +1,551 @@
+//! Raw TOML → validated [`Spec`], reporting every problem at once.
+//!
+//! Loading never stops at the first mistake it can step past: syntax errors
+//! are all collected by the recoverable parser; unknown keys all come from
+//! `serde_ignored`; every semantic check runs on whatever parsed.
+
+mod checks;
+mod effects;
+mod game;
+mod origins;
+mod schema;
+mod steps;
+mod timing;
+
+use std::collections::{BTreeMap, HashMap, HashSet};
+use std::ops::Range;
+
+use toml::Spanned;
+use turnspec_model::*;
+
+use crate::diag::{Diagnostic, Report};
+use crate::inherit::ReadBase;
+use crate::raw::*;
+use schema::raw_from_table;
+pub use schema::suggest;
+
+/// Loads a spec from TOML text. `path` is only used in messages. A spec
+/// that `extends` another needs [`load_with`], which can read files.
+///
+/// On success the report holds warnings (possibly none); on failure it holds
+/// every error found.
+pub fn load_str(path: &str, source: &str) -> Result<(Spec, Report), Report> {
+    load_with(path, source, &mut |_, _| {
+        Err("this loader cannot read files; load the spec with the `turnspec` command or `load_with`".into())
+    })
+}
+
+/// Loads a spec that may `extend` others; `read` fetches each base.
+pub fn load_with(
+    path: &str,
+    source: &str,
+    read: &mut ReadBase<'_>,
+) -> Result<(Spec, Report), Report> {
+    let (chain, problems) = crate::inherit::chain(path, source, read);
+    let mut report = Report::new(path, &chain.combined);
+    report.segments = chain.segments.clone();
+    if !problems.is_empty() {
+        report.diagnostics = problems;
+        return Err(report);
+    }
+    let mut tables = Vec::new();
+    for text in &chain.padded {
+        let (table, errors) = toml::de::DeTable::parse_recoverable(text);
+        for e in errors {
+            report.diagnostics.push(
+                Diagnostic::error(
+                    "turnspec::toml-syntax",
+                    e.span().unwrap_or(0..0),
+                    format!("TOML syntax: {}", e.message()),
+                )
+                .label("here")
+                .help("see https://toml.io for the TOML syntax"),
+            );
+        }
+        tables.push(table);
+    }
+    if report.has_errors() {
+        return Err(report);
+    }
+    let mut tables = tables.into_iter();
+    let mut merged = tables.next().expect("a chain has at least one file");
+    for overlay in tables {
+        let span = overlay.span();
+        crate::inherit::merge(
+            merged.get_mut(),
+            overlay.into_inner(),
+            &mut report.diagnostics,
+        );
+        merged = Spanned::new(merged.span().start..span.end, merged.into_inner());
+    }
+    // Merge problems do not stop the load: what merged is still checked, so
+    // every problem is reported together.
+    let raw = match raw_from_table(merged, &mut report.diagnostics) {
+        Some(raw) => raw,
+        None => return Err(report),
+    };
+    let mut ctx = Ctx::default();
+    let spec = ctx.compile(&raw);
+    report.diagnostics.extend(ctx.diags);
+    report
+        .diagnostics
+        .sort_by_key(|d| (d.span.start, d.span.end));
+    match spec {
+        Some(spec) if !report.has_errors() => Ok((spec, report)),
+        _ => Err(report),
+    }
+}
+
+/// The compiler's state: the spec under construction, where each part of
+/// it came from, and the problems found so far.
+#[derive(Default)]
+struct Ctx {
+    diags: Vec<Diagnostic>,
+    /// The spec under construction.
+    parts: SpecParts,
+    rule_index: HashMap<String, RuleRef>,
+    /// Where each step and timing class was declared (for whole-spec checks).
+    step_spans: Vec<Range<usize>>,
+    timing_spans: Vec<Range<usize>>,
+    /// Phase ids, step ids and tags: what `during` may name.
+    names: HashSet<String>,
+    /// Turn-based action ids seen so far, which must be unique.
+    action_ids: HashMap<String, Range<usize>>,
+    /// A limit of the model was passed: stop lowering, the result would be
+    /// cut short.
+    over_limit: bool,
+}
+
+fn span_of<T>(s: &Spanned<T>) -> Range<usize> {
+    s.span()
+}
+
+/// The span of the text inside a string literal (skipping the opening quote),
+/// so errors inside a condition point at the right word.
+fn inner_start(s: &Text) -> usize {
+    s.span().start + 1
+}
+
+impl Ctx {
+    fn error(
+        &mut self,
+        code: &'static str,
+        span: Range<usize>,
+        message: impl Into<String>,
+    ) -> &mut Diagnostic {
+        self.diags.push(Diagnostic::error(code, span, message));
+        self.diags.last_mut().expect("just pushed")
+    }
+
+    /// Reports that an element went past a limit of the model, at `span`.
+    fn limit(&mut self, span: Range<usize>, e: LimitError) -> &mut Diagnostic {
+        self.over_limit = true;
+        let d = self
+            .error("turnspec::limit", span, e.to_string())
+            .labelled(format!("this goes past the limit of {}", e.limit));
+        d.help = Some(
+            "the engine keeps these in fixed-size state; see \"Engine limits\" in docs/spec-format.md"
+                .into(),
+        );
+        d
+    }
+
+    /// Adds `item` to `arena`, or reports the limit at `span`.
+    fn alloc<I: Id, T>(
+        &mut self,
+        arena: impl FnOnce(&mut SpecParts) -> &mut Arena<I, T>,
+        item: T,
+        span: Range<usize>,
+    ) -> Option<I> {
+        match arena(&mut self.parts).alloc(item) {
+            Ok(id) => Some(id),
+            Err(e) => {
+                self.limit(span, e);
+                None
+            }
+        }
+    }
+
+    fn rule(&mut self, rule: Option<&Text>) -> RuleRef {
+        let Some(rule) = rule else {
+            return RuleRef::NONE;
+        };
+        let text = rule.get_ref().trim().to_string();
+        if let Some(&i) = self.rule_index.get(&text) {
+            return i;
+        }
+        match self.parts.rules.alloc(text.clone()) {
+            Ok(i) => {
+                self.rule_index.insert(text, i);
+                i
+            }
+            Err(e) => {
+                self.limit(span_of(rule), e);
+                RuleRef::NONE
+            }
+        }
+    }
+
+    fn choice<T: Copy>(
+        &mut self,
+        value: Option<&Text>,
+        default: T,
+        options: &[(&str, T)],
+        what: &str,
+    ) -> T {
+        let Some(value) = value else { return default };
+        if let Some((_, v)) = options
+            .iter()
+            .find(|(name, _)| *name == value.get_ref().as_str())
+        {
+            return *v;
+        }
+        let names: Vec<&str> = options.iter().map(|(n, _)| *n).collect();
+        let list = names
+            .iter()
+            .map(|n| format!("`{n}`"))
+            .collect::<Vec<_>>()
+            .join(", ");
+        let hint = match suggest(value.get_ref(), &names) {
+            Some(s) => format!("did you mean `{s}`? {what} is one of {list}"),
+            None => format!("{what} is one of {list}"),
+        };
+        self.error(
+            "turnspec::bad-value",
+            span_of(value),
+            format!("`{}` is not a valid {what}", value.get_ref()),
+        )
+        .labelled("unknown value")
+        .help = Some(hint);
+        default
+    }
+
+    fn condition(&mut self, text: &Text) -> Option<CondId> {
+        let p = &mut self.parts;
+        let (variants, facts, counters) = (&p.variants, &p.facts, &p.counters);
+        let mut resolve = |name: &str| -> Result<Atom, String> {
+            fn lookup<I: Id, T: Named>(
+                arena: &Arena<I, T>,
+                rest: &str,
+                kind: &str,
+                table: &str,
+            ) -> Result<I, String> {
+                if let Some(i) = arena.by_id(rest) {
+                    return Ok(i);
+                }
+                let names: Vec<&str> = arena.iter().map(|s| s.name_id()).collect();
+                Err(match suggest(rest, &names) {
+                    Some(s) => format!("did you mean `{kind}.{s}`?"),
+                    None if names.is_empty() => {
+                        format!("declare it in a `[{table}.{rest}]` table")
+                    }
+                    None => format!(
+                        "declared {table}: {}; or declare `[{table}.{rest}]`",
+                        names.join(", ")
+                    ),
+                })
+            }
+            if let Some(rest) = name.strip_prefix("variant.") {
+                return lookup(variants, rest, "variant", "variants").map(Atom::Variant);
+            }
+            if let Some(rest) = name.strip_prefix("fact.") {
+                return lookup(facts, rest, "fact", "facts").map(Atom::Fact);
+            }
+            if let Some(rest) = name.strip_prefix("counter.") {
+                return lookup(counters, rest, "counter", "counters").map(Atom::Counter);
+            }
+            if let Some((_, a)) = BUILTIN_ATOMS.iter().find(|(n, _)| *n == name) {
+                return Ok(*a);
+            }
+            let names: Vec<&str> = BUILTIN_ATOMS.iter().map(|(n, _)| *n).collect();
+            Err(match suggest(name, &names) {
+                Some(s) => format!("did you mean `{s}`?"),
+                None => format!(
+                    "use `variant.NAME`, `fact.NAME`, `counter.NAME` or one of: {}",
+                    names.join(", ")
+                ),
+            })
+        };
+        match crate::cond::parse(&mut p.conditions, text.get_ref(), &mut resolve) {
+            Ok(id) => Some(id),
+            Err(errors) => {
+                let base = inner_start(text);
+                for e in errors {
+                    let span = (base + e.range.start)..(base + e.range.end.max(e.range.start + 1));
+                    let code = if e.limit.is_some() {
+                        self.over_limit = true;
+                        "turnspec::limit"
+                    } else {
+                        "turnspec::condition"
+                    };
+                    self.error(code, span, format!("in condition: {}", e.message))
+                        .labelled("here")
+                        .help = Some(e.help);
+                }
+                None
+            }
+        }
+    }
+
+    fn conditions(&mut self, list: &[Spanned<RawWhen>]) -> Vec<Condition> {
+        let mut out = Vec::new();
+        for w in list {
+            let rule = self.rule(w.get_ref().rule.as_ref());
+            if let Some(cond) = self.condition(&w.get_ref().condition) {
+                out.push(Condition { cond, rule });
+            }
+        }
+        out
+    }
+
+    fn compile(&mut self, raw: &RawSpec) -> Option<Spec> {
+        let game = match &raw.game {
+            Some(g) => self.game(g),
+            None => {
+                self.error("turnspec::missing", 0..0, "the spec has no `[game]` table")
+                    .help = Some("start the file with `[game]` and `name = \"...\"`, `players = { min = 2, max = 4 }`".into());
+                None
+            }
+        };
+        self.parts.terms = terms(&raw.terms);
+        self.parts.priority = self.priority(raw.priority.as_ref());
+        self.parts.variants = self.flags(&raw.variants);
+        self.parts.facts = self.flags(&raw.facts);
+        self.counters(raw);
+        if !self.phases(raw) {
+            return None;
+        }
+        // Timing classes before steps: turn-based actions may play them.
+        self.timing_classes(raw);
+        self.steps(raw);
+        if self.over_limit {
+            return None;
+        }
+        self.timing_masks();
+        self.parts.turn = self
+            .parts
+            .phases
+            .iter_ids()
+            .filter(|(_, p)| !p.on_demand)
+            .map(|(id, _)| id)
+            .collect();
+        self.effects(raw);
+        self.parts.mana = self.mana(raw.mana.as_ref());
+        self.parts.leaving = match &raw.leaving {
+            Some(l) => {
+                let l = l.get_ref();
+                LeavingRules {
+                    rule: self.rule(l.rule.as_ref()),
+                    active_player_goto: l
+                        .active_player_goto
+                        .as_ref()
+                        .and_then(|g| self.step_ref(g)),
+                }
+            }
+            None => LeavingRules::default(),
+        };
+        self.check_structure(raw);
+        self.record_origins(raw);
+        self.parts.game = game?;
+        if self.over_limit
+            || self
+                .diags
+                .iter()
+                .any(|d| d.severity == crate::Severity::Error)
+        {
+            return None;
+        }
+        match Spec::new(std::mem::take(&mut self.parts)) {
+            Ok(spec) => Some(spec),
+            Err(e) => {
+                self.error("turnspec::internal", 0..0, e.to_string()).help = Some(
+                    "this is a bug in turnspec, not in the spec: please report it with the spec"
+                        .into(),
+                );
+                None
+            }
+        }
+    }
+
+    /// Counters, each with its reset and, for per-player ones, its slot.
+    fn counters(&mut self, raw: &RawSpec) {
+        for (key, c) in in_file_order(&raw.counters) {
+            let key = &key;
+            let reset = self.choice(
+                c.reset.as_ref(),
+                Reset::Turn,
+                &[
+                    ("game", Reset::Game),
+                    ("turn", Reset::Turn),
+                    ("phase", Reset::Phase),
+                    ("step", Reset::Step),
+                ],
+                "counter reset",
+            );
+            let rule = self.rule(c.rule.as_ref());
+            let per_player = self.choice(
+                c.per.as_ref(),
+                false,
+                &[("game", false), ("player", true)],
+                "counter `per`",
+            );
+            let slot = self.parts.counters.iter().filter(|c| c.per_player).count();
+            if per_player && slot >= MAX_PLAYER_COUNTERS {
+                self.limit(
+                    span_of(key),
+                    LimitError {
+                        what: "counters with `per = \"player\"`",
+                        limit: MAX_PLAYER_COUNTERS,
+                        value: slot + 1,
+                    },
+                );
+            }
+            let counter = Counter {
+                id: key.get_ref().clone(),
+                description: c
+                    .description
+                    .as_ref()
+                    .map(|d| d.get_ref().clone())
+                    .unwrap_or_default(),
+                rule,
+                reset,
+                per_player,
+                slot: slot.min(MAX_PLAYER_COUNTERS - 1) as u8,
+            };
+            if self
+                .alloc(|p| &mut p.counters, counter, span_of(key))
+                .is_none()
+            {
+                break;
+            }
+        }
+    }
+
+    fn unique_id(&mut self, seen: &mut HashMap<String, Range<usize>>, id: &Text, what: &str) {
+        let name = id.get_ref();
+        if name.is_empty()
+            || !name
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-')
+        {
+            self.error(
+                "turnspec::bad-id",
+                span_of(id),
+                format!("`{name}` is not a valid {what} id"),
+            )
+            .help = Some("ids use letters, digits, `_` and `-`, e.g. `declare_attackers`".into());
+        }
+        if seen.contains_key(name) {
+            self.error(
+                "turnspec::duplicate-id",
+                span_of(id),
+                format!("`{name}` is defined twice"),
+            )
+            .labelled(format!("second {what} named `{name}`"))
+            .help = Some(
+                "phase and step ids share one namespace and must be unique; rename one of them"
+                    .into(),
+            );
+        } else {
+            seen.insert(name.clone(), span_of(id));
+        }
+    }
+
+    /// Resolves a reference to an element by its id, or reports it with a
+    /// "did you mean" hint (else `otherwise`, given the known ids).
+    fn reference<I: Id, T: Named>(
+        &mut self,
+        name: &Text,
+        arena: fn(&SpecParts) -> &Arena<I, T>,
+        what: &str,
+        otherwise: impl FnOnce(&[&str]) -> String,
+    ) -> Option<I> {
+        let list = arena(&self.parts);
+        if let Some(id) = list.by_id(name.get_ref()) {
+            return Some(id);
+        }
+        let known: Vec<&str> = list.iter().map(|t| t.name_id()).collect();
+        let hint = match suggest(name.get_ref(), &known) {
+            Some(s) => format!("did you mean `{s}`?"),
+            None => otherwise(&known),
+        };
+        self.error(
+            "turnspec::unknown-reference",
+            span_of(name),
+            format!("no {what} named `{}`", name.get_ref()),
+        )
+        .labelled("referenced here")
+        .help = Some(hint);
+        None
+    }
+
+    fn phase_ref(&mut self, name: &Text) -> Option<PhaseId> {
+        self.reference(
+            name,
+            |p| &p.phases,
+            "phase",
+            |known| format!("phases: {}", known.join(", ")),
+        )
+    }
+
+    fn step_ref(&mut self, name: &Text) -> Option<StepId> {
+        self.reference(
+            name,
+            |p| &p.steps,
+            "step",
+            |_| "name a step id (a step-less phase's id names its body)".into(),
+        )
+    }
+
+    fn counter_ref(&mut self, name: &Text) -> Option<CounterId> {
+        let text = name.get_ref().clone();
+        self.reference(
+            name,
+            |p| &p.counters,
+            "counter",
+            move |_| format!("declare it: `[counters.{text}]` with `reset = \"turn\"`"),
+        )
+    }
+
+    fn timing_ref(&mut self, name: &Text) -> Option<TimingId> {
+        self.reference(
+            name,
+            |p| &p.timing,
+            "timing class",
+            |_| "name a `[timing.*]` table".into(),
+        )
+    }
+}
+
+struct StepHeader {
+    id: String,
+    name: String,
+    rule: RuleRef,
+    tags: Vec<String>,
+    phase: PhaseId,
+    implicit: bool,
+    only_if: Option<CondId>,
+    skip: Vec<Condition>,
+}
+
+/// `name` if given, else the id with underscores as spaces.
+fn display_name(name: Option<&Text>, id: &Text) -> String {
+    match name {
+        Some(n) => n.get_ref().clone(),
+        None => id.get_ref().replace(['_', '-'], " "),
+    }
+}
+
+/// `[terms]`, with the words Magic uses where the spec gives none.
+fn terms(raw: &RawTerms) -> Terms {
+    let word = |t: &Option<Text>, default: &str| {
+        t.as_ref()
+            .map(|t| t.get_ref().clone())
+            .unwrap_or_else(|| default.into())
+    };
+    Terms {
+        priority: word(&raw.priority, "priority"),
+        stack: word(&raw.stack, "stack"),
+        active_player: word(&raw.active_player, "active player"),
+    }
+}

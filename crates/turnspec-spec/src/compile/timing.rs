@@ -1,0 +1,165 @@
+//! Timing classes: who may play what, when.
+
+use super::*;
+
+impl Ctx {
+    /// Every `[timing.*]` table, in file order.
+    pub(super) fn timing_classes(&mut self, raw: &RawSpec) {
+        for (key, t) in in_file_order(&raw.timing) {
+            self.timing_spans.push(span_of(&key));
+            let class = self.timing(&key, t);
+            if self
+                .alloc(|p| &mut p.timing, class, span_of(&key))
+                .is_none()
+            {
+                break;
+            }
+        }
+    }
+
+    pub(super) fn timing(&mut self, key: &Text, t: &RawTiming) -> TimingClass {
+        let who = self.choice(
+            t.who.as_ref(),
+            Who::Any,
+            &[
+                ("any", Who::Any),
+                ("active_player", Who::ActivePlayer),
+                ("non_active_player", Who::NonActivePlayer),
+                ("nobody", Who::Nobody),
+            ],
+            "`who`",
+        );
+        let stack = self.choice(
+            t.stack.as_ref(),
+            StackRequirement::Any,
+            &[
+                ("any", StackRequirement::Any),
+                ("empty", StackRequirement::Empty),
+            ],
+            "stack requirement",
+        );
+        let mut during = Vec::new();
+        if let Some(list) = &t.during {
+            for d in list.get_ref() {
+                if !self.names.contains(d.get_ref()) {
+                    let mut known: Vec<&str> = self.names.iter().map(|s| s.as_str()).collect();
+                    known.sort_unstable();
+                    let hint = match suggest(d.get_ref(), &known) {
+                        Some(s) => format!("did you mean `{s}`?"),
+                        None => "`during` lists phase ids, step ids or tags".into(),
+                    };
+                    self.error(
+                        "turnspec::unknown-reference",
+                        span_of(d),
+                        format!("no phase, step or tag named `{}`", d.get_ref()),
+                    )
+                    .labelled("referenced here")
+                    .help = Some(hint);
+                }
+                during.push(d.get_ref().clone());
+            }
+        }
+        let effect_name = self.choice(
+            t.effect.as_ref(),
+            "stack",
+            &[
+                ("stack", "stack"),
+                ("special", "special"),
+                ("start_phase", "start_phase"),
+            ],
+            "effect",
+        );
+        let effect = match effect_name {
+            "special" => Effect::Special,
+            "start_phase" => {
+                match &t.phase {
+                    Some(ph) => match self.parts.phases.by_id(ph.get_ref()) {
+                        Some(i) => {
+                            if !self.parts.phases[i].on_demand {
+                                self.error("turnspec::start-regular-phase", span_of(ph), format!("phase `{}` is part of the regular turn", ph.get_ref()))
+                                .help = Some("only phases with `on_demand = true` can be started by an action".into());
+                            }
+                            Effect::StartPhase(i)
+                        }
+                        None => {
+                            self.reference(
+                                ph,
+                                |p| &p.phases,
+                                "phase",
+                                |_| "name a phase declared with `[[phase]]`".into(),
+                            );
+                            Effect::Stack
+                        }
+                    },
+                    None => {
+                        self.error(
+                            "turnspec::missing",
+                            span_of(key),
+                            format!(
+                                "timing class `{}` starts a phase but names none",
+                                key.get_ref()
+                            ),
+                        )
+                        .help = Some("add `phase = \"<phase id>\"`".into());
+                        Effect::Stack
+                    }
+                }
+            }
+            _ => Effect::Stack,
+        };
+        if let Some(phase) = t.phase.as_ref().filter(|_| effect_name != "start_phase") {
+            self.error(
+                "turnspec::unused-key",
+                span_of(phase),
+                "`phase` is only used with `effect = \"start_phase\"`",
+            );
+        }
+        let limit = t.limit.as_ref().and_then(|l| {
+            let raw = l.get_ref();
+            let counter = self.counter_ref(&raw.counter);
+            let max = *raw.max.get_ref();
+            if !(0..=u16::MAX as i64).contains(&max) {
+                self.error(
+                    "turnspec::bad-value",
+                    span_of(&raw.max),
+                    format!("limit {max} is out of range"),
+                );
+            }
+            let rule = self.rule(raw.rule.as_ref());
+            counter.map(|counter| Limit {
+                counter,
+                max: max.clamp(0, u16::MAX as i64) as u16,
+                rule,
+            })
+        });
+        let mut require = Vec::new();
+        for r in &t.require {
+            let raw = r.get_ref();
+            let rule = self.rule(raw.rule.as_ref());
+            if let Some(cond) = self.condition(&raw.condition) {
+                require.push(Requirement {
+                    condition: Condition { cond, rule },
+                    explain: raw
+                        .explain
+                        .as_ref()
+                        .map(|e| e.get_ref().clone())
+                        .unwrap_or_else(|| raw.condition.get_ref().clone()),
+                });
+            }
+        }
+        TimingClass {
+            id: key.get_ref().clone(),
+            name: display_name(t.name.as_ref(), key),
+            rule: self.rule(t.rule.as_ref()),
+            who,
+            who_rule: self.rule(t.who_rule.as_ref()),
+            stack,
+            stack_rule: self.rule(t.stack_rule.as_ref()),
+            during,
+            during_rule: self.rule(t.during_rule.as_ref()),
+            effect,
+            limit,
+            require,
+        }
+    }
+}
