@@ -233,6 +233,40 @@ impl Conditions {
         }
     }
 
+    /// The numbers `atom` is compared with in `cond` (`repeat_count < 300`
+    /// gives 300), so the loader can refuse values the game state cannot
+    /// reach.
+    pub fn compared_with(&self, cond: CondId, atom: Atom) -> Vec<i32> {
+        let mut out = Vec::new();
+        if self.contains(cond) {
+            self.collect_compared(cond.index() as u32, atom, &mut out);
+        }
+        out
+    }
+
+    fn collect_compared(&self, index: u32, atom: Atom, out: &mut Vec<i32>) {
+        match self.nodes[index as usize] {
+            Node::Const(_) | Node::Atom(_) => {}
+            Node::Not(a) => self.collect_compared(a, atom, out),
+            Node::And(a, b) | Node::Or(a, b) => {
+                self.collect_compared(a, atom, out);
+                self.collect_compared(b, atom, out);
+            }
+            Node::Compare(_, a, b) => {
+                match (self.nodes[a as usize], self.nodes[b as usize]) {
+                    (Node::Atom(x), Node::Const(v)) | (Node::Const(v), Node::Atom(x))
+                        if x == atom =>
+                    {
+                        out.push(v)
+                    }
+                    _ => {}
+                }
+                self.collect_compared(a, atom, out);
+                self.collect_compared(b, atom, out);
+            }
+        }
+    }
+
     /// How many nodes all conditions hold together.
     pub fn node_count(&self) -> usize {
         self.nodes.len()

@@ -267,7 +267,10 @@ impl Ctx {
             })
         };
         match crate::cond::parse(&mut p.conditions, text.get_ref(), &mut resolve) {
-            Ok(id) => Some(id),
+            Ok(id) => {
+                self.check_reachable_values(text, id);
+                Some(id)
+            }
             Err(errors) => {
                 let base = inner_start(text);
                 for e in errors {
@@ -284,6 +287,33 @@ impl Ctx {
                 }
                 None
             }
+        }
+    }
+
+    /// Refuses comparisons with numbers the game state cannot hold: the
+    /// engine counts repeats in a `u8` and counters in a `u16`, so
+    /// `repeat_count < 300` would be true for ever.
+    fn check_reachable_values(&mut self, text: &Text, cond: CondId) {
+        let mut atoms = vec![(Atom::RepeatCount, "repeat_count", MAX_REPEAT_COUNT)];
+        for (id, c) in self.parts.counters.iter_ids() {
+            atoms.push((Atom::Counter(id), c.id.as_str(), u16::MAX as usize));
+        }
+        let mut found = Vec::new();
+        for (atom, name, max) in atoms {
+            for v in self.parts.conditions.compared_with(cond, atom) {
+                if v > max as i32 {
+                    found.push(format!(
+                        "`{name}` never goes past {max}, but is compared with {v}"
+                    ));
+                }
+            }
+        }
+        for message in found {
+            self.error("turnspec::limit", span_of(text), message)
+                .labelled("this comparison can never change its answer")
+                .help = Some(
+                "the engine keeps this count in fixed-size state; see \"Engine limits\" in docs/spec-format.md".into(),
+            );
         }
     }
 
