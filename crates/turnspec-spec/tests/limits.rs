@@ -25,6 +25,23 @@ fn limit(report: &Report) -> (String, usize) {
     (d.message.clone(), line)
 }
 
+/// Loads `text` on a 256 KiB stack, as small as simulate's worker threads
+/// get, so a recursion that depends on the input would overflow here.
+fn errors_on_small_stack(text: String) -> Report {
+    std::thread::Builder::new()
+        .stack_size(256 * 1024)
+        .spawn(move || errors(&text))
+        .expect("thread starts")
+        .join()
+        .expect("no stack overflow")
+}
+
+fn spec_with_skip(cond: &str) -> String {
+    format!(
+        "{HEADER}[[phase]]\nid = \"main\"\npriority = \"always\"\nskip = [{{ if = \"{cond}\" }}]\n"
+    )
+}
+
 #[test]
 fn silent_overflow_more_steps_than_the_model_holds_is_refused_where_it_happens() {
     let mut text = String::from(HEADER);
@@ -94,15 +111,7 @@ fn deep_nesting_long_not_chains_and_and_chains_are_refused() {
         "not ".repeat(40_000) + "true",
         vec!["first_turn"; 200].join(" and "),
     ] {
-        let text = format!(
-            "{HEADER}[[phase]]\nid = \"main\"\npriority = \"always\"\nskip = [{{ if = \"{cond}\" }}]\n"
-        );
-        let report = std::thread::Builder::new()
-            .stack_size(256 * 1024)
-            .spawn(move || errors(&text))
-            .expect("thread starts")
-            .join()
-            .expect("no stack overflow");
+        let report = errors_on_small_stack(spec_with_skip(&cond));
         let (message, _) = limit(&report);
         assert!(message.contains("nest"), "{message}");
     }
@@ -111,10 +120,7 @@ fn deep_nesting_long_not_chains_and_and_chains_are_refused() {
 #[test]
 fn conditions_just_inside_the_depth_limit_still_load() {
     let cond = format!("{}true{}", "(".repeat(30), ")".repeat(30));
-    let text = format!(
-        "{HEADER}[[phase]]\nid = \"main\"\npriority = \"always\"\nskip = [{{ if = \"not ({cond})\" }}]\n"
-    );
-    if let Err(report) = load_str("limits.toml", &text) {
+    if let Err(report) = load_str("limits.toml", &spec_with_skip(&format!("not ({cond})"))) {
         panic!("{}", report.to_short_text());
     }
 }
