@@ -6,6 +6,7 @@ use std::sync::Arc;
 
 use toml::Spanned;
 use turnspec_engine::{GameOptions, PlayerId, Scope, StartAt};
+use turnspec_spec::schema::{Format, deserialize_reporting, fields_of};
 use turnspec_spec::suggest;
 use turnspec_spec::{
     CounterId, Diagnostic, EffectId, FactId, PhaseId, Report, Spec, StepId, TimingId, TurnActionId,
@@ -139,16 +140,6 @@ pub struct Expect {
     pub status: Option<String>,
 }
 
-#[rustfmt::skip]
-pub const KNOWN_KEYS: &[&str] = &[
-    "scenario", "setup", "script", "name", "rules", "description", "source", "spec", "players",
-    "starting_player", "turn", "active", "phase", "step", "variants", "facts", "answers", "show_ends", "pass",
-    "pass_until", "play", "trigger", "set_fact", "clear_fact", "answer", "on_begin", "expect", "expect_illegal",
-    "expect_events", "expect_trace", "by", "label", "value", "triggers", "phase_number", "repeat", "holder",
-    "stack", "counters", "status", "rule", "reason", "effect", "leave", "delay", "at", "own_turn", "until",
-    "scope", "add_mana", "expect_includes", "teams",
-];
-
 /// Parses a scenario file and resolves it against its spec. `load_spec`
 /// receives the spec path as written (relative to the scenario file) and
 /// returns the compiled spec and the path it used, or a message.
@@ -199,61 +190,36 @@ fn parse(source: &str, diags: &mut Vec<Diagnostic>) -> Option<RawScenario> {
         }
         return None;
     }
-    let mut ignored = Vec::new();
-    let de = toml::de::Deserializer::from(table.clone());
-    let raw: Result<RawScenario, _> =
-        serde_ignored::deserialize(de, |p| ignored.push(p.to_string()));
-    for path in ignored {
-        let key = path
-            .rsplit('.')
-            .find(|k| !k.starts_with("$__") && k.parse::<usize>().is_err())
-            .unwrap_or(&path)
-            .to_string();
-        let span = find_key(source, &key);
-        let mut d = Diagnostic::error(
-            "scenario::unknown-key",
-            span,
-            format!("unknown key `{key}`"),
-        )
-        .label("not a scenario key");
-        d = match suggest(&key, KNOWN_KEYS) {
-            Some(s) => d.help(format!("did you mean `{s}`? see docs/scenarios.md")),
-            None => d.help("see docs/scenarios.md for the scenario keys"),
-        };
-        diags.push(d);
-    }
-    match raw {
-        Ok(raw) => Some(raw),
-        Err(e) => {
-            diags.push(
-                Diagnostic::error(
-                    "scenario::schema",
-                    e.span().unwrap_or(0..0),
-                    e.message().trim().to_string(),
-                )
-                .label("does not fit the scenario format")
-                .help("see docs/scenarios.md"),
-            );
-            None
-        }
-    }
+    deserialize_reporting::<RawScenario>(table, &SCENARIO_FORMAT, diags)
 }
 
-/// First occurrence of `key` used as a key (`key =` or `key=`).
-fn find_key(source: &str, key: &str) -> Range<usize> {
-    let mut from = 0;
-    while let Some(i) = source[from..].find(key) {
-        let at = from + i;
-        let before_ok = at == 0
-            || !source.as_bytes()[at - 1].is_ascii_alphanumeric()
-                && source.as_bytes()[at - 1] != b'_';
-        let rest = source[at + key.len()..].trim_start_matches([' ', '\t']);
-        if before_ok && rest.starts_with('=') {
-            return at..at + key.len();
-        }
-        from = at + key.len();
+/// The scenario format for the shared schema checks.
+const SCENARIO_FORMAT: Format = Format {
+    unknown_key_code: "scenario::unknown-key",
+    schema_code: "scenario::schema",
+    docs: "docs/scenarios.md",
+    keys_at: scenario_keys,
+    tables: &[
+        ("the top of the file", &[]),
+        ("[scenario]", &["scenario"]),
+        ("[setup]", &["setup"]),
+        ("[[script]]", &["script"]),
+        ("`expect`", &["script", "expect"]),
+        ("`expect_illegal`", &["script", "expect_illegal"]),
+    ],
+};
+
+/// The keys of the scenario table at `tables` (array indices left out).
+fn scenario_keys(tables: &[&str]) -> &'static [&'static str] {
+    match tables {
+        [] => fields_of::<RawScenario>(),
+        ["scenario"] => fields_of::<RawHeader>(),
+        ["setup"] => fields_of::<RawSetup>(),
+        ["script"] => fields_of::<RawEntry>(),
+        ["script", "expect"] => fields_of::<RawExpect>(),
+        ["script", "expect_illegal"] => fields_of::<RawIllegal>(),
+        _ => &[],
     }
-    0..0
 }
 
 struct Resolver<'a> {

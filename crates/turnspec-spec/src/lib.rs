@@ -12,8 +12,10 @@ mod cond;
 mod diag;
 mod inherit;
 mod raw;
+pub mod schema;
 
-pub use compile::{load_str, load_with, suggest};
+pub use compile::{load_str, load_with};
 pub use diag::{Diagnostic, Report, Severity, line_col};
 pub use inherit::ReadBase;
+pub use schema::suggest;
 pub use turnspec_model::*;

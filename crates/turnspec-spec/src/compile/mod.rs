@@ -8,7 +8,6 @@ mod checks;
 mod effects;
 mod game;
 mod origins;
-mod schema;
 mod steps;
 mod timing;
 
@@ -21,8 +20,61 @@ use turnspec_model::*;
 use crate::diag::{Diagnostic, Report};
 use crate::inherit::ReadBase;
 use crate::raw::*;
-use schema::raw_from_table;
-pub use schema::suggest;
+pub use crate::schema::suggest;
+use crate::schema::{Format, deserialize_reporting, fields_of};
+
+/// The spec format for the shared schema checks.
+const SPEC_FORMAT: Format = Format {
+    unknown_key_code: "turnspec::unknown-key",
+    schema_code: "turnspec::schema",
+    docs: "docs/spec-format.md",
+    keys_at: spec_keys,
+    tables: &[
+        ("the top of the file", &[]),
+        ("[game]", &["game"]),
+        ("[game.players]", &["game", "players"]),
+        ("[terms]", &["terms"]),
+        ("[priority]", &["priority"]),
+        ("[mana]", &["mana"]),
+        ("[leaving]", &["leaving"]),
+        ("[variants.*] and [facts.*]", &["facts", "*"]),
+        ("[counters.*]", &["counters", "*"]),
+        ("[timing.*]", &["timing", "*"]),
+        ("a timing class's `limit`", &["timing", "*", "limit"]),
+        ("a timing class's `require`", &["timing", "*", "require"]),
+        ("[effects.*]", &["effects", "*"]),
+        ("[[phase]]", &["phase"]),
+        ("[[phase.step]]", &["phase", "step"]),
+        ("`skip` and `repeat` entries", &["phase", "skip"]),
+        ("`actions` and `sequence` entries", &["phase", "actions"]),
+        ("an action's `answer`", &["phase", "actions", "answer"]),
+    ],
+};
+
+/// The keys of the spec table at `tables` (array indices left out).
+fn spec_keys(tables: &[&str]) -> &'static [&'static str] {
+    match tables {
+        [] => fields_of::<RawSpec>(),
+        ["game"] => fields_of::<RawGame>(),
+        ["game", "players"] => fields_of::<RawPlayers>(),
+        ["terms"] => fields_of::<RawTerms>(),
+        ["priority"] => fields_of::<RawPriority>(),
+        ["mana"] => fields_of::<RawMana>(),
+        ["leaving"] => fields_of::<RawLeaving>(),
+        ["variants" | "facts", _] => fields_of::<RawFlag>(),
+        ["counters", _] => fields_of::<RawCounter>(),
+        ["timing", _] => fields_of::<RawTiming>(),
+        ["timing", _, "limit"] => fields_of::<RawLimit>(),
+        ["timing", _, "require"] => fields_of::<RawRequire>(),
+        ["effects", _] => fields_of::<RawEffect>(),
+        ["phase"] => fields_of::<RawPhase>(),
+        ["phase", "step"] => fields_of::<RawStep>(),
+        ["phase", .., "skip" | "repeat"] => fields_of::<RawWhen>(),
+        ["phase", .., "actions" | "sequence"] => fields_of::<RawStage>(),
+        ["phase", .., "answer"] => fields_of::<RawAnswer>(),
+        _ => &[],
+    }
+}
 
 /// Loads a spec from TOML text. `path` is only used in messages. A spec
 /// that `extends` another needs [`load_with`], which can read files.
@@ -80,7 +132,8 @@ pub fn load_with(
     }
     // Merge problems do not stop the load: what merged is still checked, so
     // every problem is reported together.
-    let raw = match raw_from_table(merged, &mut report.diagnostics) {
+    let raw = match deserialize_reporting::<RawSpec>(merged, &SPEC_FORMAT, &mut report.diagnostics)
+    {
         Some(raw) => raw,
         None => return Err(report),
     };

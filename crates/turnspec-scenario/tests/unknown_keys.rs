@@ -1,0 +1,57 @@
+//! Scenario files share the spec loader's schema checks: an unknown key is
+//! located from the document's spans (not by searching the text, which
+//! found the first `name =` of the file) and judged against its own table.
+
+use std::sync::Arc;
+
+use turnspec_spec::line_col;
+
+const SPEC: &str = r#"[game]
+name = "tiny"
+players = { min = 2, max = 2 }
+
+[[phase]]
+id = "main"
+priority = "always"
+"#;
+
+const SCENARIO: &str = r#"[scenario]
+name = "a misplaced key"
+
+[setup]
+spec = "tiny.toml"
+players = 2
+name = "misplaced"
+
+[[script]]
+pas = "all"
+"#;
+
+#[test]
+fn a_misplaced_key_is_reported_where_it_is_with_the_table_it_belongs_to() {
+    let mut load_spec = |_: &str| {
+        let (spec, _) =
+            turnspec_spec::load_str("tiny.toml", SPEC).map_err(|r| r.to_short_text())?;
+        Ok((Arc::new(spec), "tiny.toml".to_string()))
+    };
+    let report = match turnspec_scenario::load("s.toml", SCENARIO, &mut load_spec) {
+        Ok(_) => panic!("loaded"),
+        Err(r) => r,
+    };
+    let unknown: Vec<(usize, usize, String)> = report
+        .diagnostics
+        .iter()
+        .filter(|d| d.code == "scenario::unknown-key")
+        .map(|d| {
+            let (line, col) = line_col(&report.source, d.span.start);
+            (line, col, d.help.clone().unwrap_or_default())
+        })
+        .collect();
+    assert_eq!((unknown[0].0, unknown[0].1), (7, 1), "{unknown:?}");
+    assert!(
+        unknown[0].2.contains("`name` is a key of [scenario]"),
+        "{unknown:?}"
+    );
+    assert_eq!((unknown[1].0, unknown[1].1), (10, 1), "{unknown:?}");
+    assert!(unknown[1].2.contains("did you mean `pass`?"), "{unknown:?}");
+}

@@ -1,0 +1,66 @@
+//! Unknown keys are judged against the keys of their own table, so the
+//! hint never suggests the very key that is wrong, and a key that belongs
+//! to another table says which (issue 14: one schema per table).
+
+use turnspec_spec::{line_col, load_str};
+
+fn unknown_key_help(text: &str) -> Vec<(usize, usize, String)> {
+    let report = match load_str("keys.toml", text) {
+        Ok(_) => panic!("loaded"),
+        Err(r) => r,
+    };
+    report
+        .diagnostics
+        .iter()
+        .filter(|d| d.code == "turnspec::unknown-key")
+        .map(|d| {
+            let (line, col) = line_col(&report.source, d.span.start);
+            (line, col, d.help.clone().unwrap_or_default())
+        })
+        .collect()
+}
+
+const SPEC: &str = r#"[game]
+name = "keys"
+players = { min = 2, max = 2 }
+burn = true
+
+[[phase]]
+id = "main"
+priority = "always"
+nmae = "Main"
+actions = [{ id = "a", anwser = { counter = "c" } }]
+"#;
+
+#[test]
+fn a_key_of_another_table_says_where_it_belongs() {
+    let found = unknown_key_help(SPEC);
+    assert_eq!(found[0].0, 4);
+    assert!(
+        found[0].2.contains("`burn` is a key of [mana]"),
+        "{}",
+        found[0].2
+    );
+    assert!(
+        !found[0].2.contains("did you mean `burn`"),
+        "{}",
+        found[0].2
+    );
+}
+
+#[test]
+fn a_misspelt_key_is_matched_against_its_own_table() {
+    let found = unknown_key_help(SPEC);
+    assert_eq!((found[1].0, found[1].1), (9, 1));
+    assert!(
+        found[1].2.contains("did you mean `name`?"),
+        "{}",
+        found[1].2
+    );
+    assert_eq!((found[2].0, found[2].1), (10, 24));
+    assert!(
+        found[2].2.contains("did you mean `answer`?"),
+        "{}",
+        found[2].2
+    );
+}
