@@ -261,6 +261,10 @@ pub fn plain_schema_message(message: &str) -> String {
     }
     out.join(" ")
         .replace("a table ,", "a table,")
+        .replace(
+            "expected a sequence",
+            "expected an array (`[...]`, or `[[name]]` tables for a list of tables)",
+        )
         .trim()
         .to_string()
 }

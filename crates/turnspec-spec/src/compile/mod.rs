@@ -137,7 +137,10 @@ pub fn load_with(
         Some(raw) => raw,
         None => return Err(report),
     };
-    let mut ctx = Ctx::default();
+    let mut ctx = Ctx {
+        source: report.source.clone(),
+        ..Ctx::default()
+    };
     let spec = ctx.compile(&raw);
     report.diagnostics.extend(ctx.diags);
     report
@@ -167,16 +170,72 @@ struct Ctx {
     /// A limit of the model was passed: stop lowering, the result would be
     /// cut short.
     over_limit: bool,
+    /// The text the spans point into.
+    source: std::sync::Arc<str>,
 }
 
 fn span_of<T>(s: &Spanned<T>) -> Range<usize> {
     s.span()
 }
 
-/// The span of the text inside a string literal (skipping the opening quote),
-/// so errors inside a condition point at the right word.
-fn inner_start(s: &Text) -> usize {
-    s.span().start + 1
+/// Where byte `index` of a string value's text stands in the file, so an
+/// error inside a condition points at the right word whatever the string's
+/// form: `"basic"` with escapes, `'literal'`, or `"""multi-line"""` (whose
+/// first newline and line-ending backslashes are not part of the value).
+fn offset_in_literal(source: &str, literal: Range<usize>, index: usize) -> usize {
+    let Some(text) = source.get(literal.clone()) else {
+        return literal.start;
+    };
+    let bytes = text.as_bytes();
+    let (open, basic) = if text.starts_with("\"\"\"") {
+        (3, true)
+    } else if text.starts_with("'''") {
+        (3, false)
+    } else if text.starts_with('"') {
+        (1, true)
+    } else if text.starts_with('\'') {
+        (1, false)
+    } else {
+        (0, false)
+    };
+    let mut at = open;
+    if open == 3 {
+        if bytes[at..].starts_with(b"\r\n") {
+            at += 2;
+        } else if bytes.get(at) == Some(&b'\n') {
+            at += 1;
+        }
+    }
+    let mut decoded = 0;
+    while decoded < index && at < bytes.len() {
+        if !(basic && bytes[at] == b'\\') {
+            at += 1;
+            decoded += 1;
+            continue;
+        }
+        match bytes.get(at + 1) {
+            Some(b'u') | Some(b'U') => {
+                let digits = if bytes[at + 1] == b'u' { 4 } else { 8 };
+                let hex = text.get(at + 2..at + 2 + digits).unwrap_or("");
+                let ch = u32::from_str_radix(hex, 16).ok().and_then(char::from_u32);
+                decoded += ch.map(char::len_utf8).unwrap_or(1);
+                at += 2 + digits;
+            }
+            Some(b' ' | b'\t' | b'\r' | b'\n') if open == 3 => {
+                // A line-ending backslash: it and the white space after it
+                // are not part of the value.
+                at += 1;
+                while at < bytes.len() && matches!(bytes[at], b' ' | b'\t' | b'\r' | b'\n') {
+                    at += 1;
+                }
+            }
+            _ => {
+                at += 2;
+                decoded += 1;
+            }
+        }
+    }
+    literal.start + at.min(bytes.len())
 }
 
 impl Ctx {
@@ -325,9 +384,9 @@ impl Ctx {
                 Some(id)
             }
             Err(errors) => {
-                let base = inner_start(text);
                 for e in errors {
-                    let span = (base + e.range.start)..(base + e.range.end.max(e.range.start + 1));
+                    let at = |i| offset_in_literal(&self.source, text.span(), i);
+                    let span = at(e.range.start)..at(e.range.end.max(e.range.start + 1));
                     let code = if e.limit.is_some() {
                         self.over_limit = true;
                         "turnspec::limit"
