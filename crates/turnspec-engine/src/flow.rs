@@ -121,6 +121,8 @@ impl Game<'_> {
             label,
             &mut Triggers {
                 waiting: &mut self.state.waiting,
+                players: self.state.players,
+                in_game: self.state.in_game,
             },
         );
         if let Effect::StartPhase(phase) = tc.effect {
@@ -444,6 +446,8 @@ impl Game<'_> {
                         &ctx,
                         &mut Triggers {
                             waiting: &mut self.state.waiting,
+                            players: self.state.players,
+                            in_game: self.state.in_game,
                         },
                     );
                     self.state.point = Point::Stage;
@@ -537,6 +541,8 @@ impl Game<'_> {
                 id,
                 &mut Triggers {
                     waiting: &mut self.state.waiting,
+                    players: self.state.players,
+                    in_game: self.state.in_game,
                 },
             )
             .min(action.answer_max);

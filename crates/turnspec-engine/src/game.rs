@@ -20,6 +20,10 @@ use crate::state::{
     StackObject, Status,
 };
 
+/// The most stack room [`GameOptions::stack_capacity`] reserves up front, so
+/// a huge value cannot exhaust memory before the game starts.
+pub const MAX_STACK_RESERVE: usize = 4096;
+
 /// How a game starts.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct GameOptions {
@@ -38,6 +42,8 @@ pub struct GameOptions {
     /// blockers step says how many creatures attacked).
     pub counters: Vec<(turnspec_model::CounterId, u16)>,
     /// Room reserved for the stack, so pushing never allocates in practice.
+    /// Only a reservation: more than [`MAX_STACK_RESERVE`] is reserved as
+    /// that much, and the stack still grows past it when it must.
     pub stack_capacity: usize,
 }
 
@@ -203,8 +209,8 @@ impl<'s> Game<'s> {
             player_counters: [[0; MAX_PLAYERS as usize]; turnspec_model::MAX_PLAYER_COUNTERS],
             facts,
             variants,
-            stack: Vec::with_capacity(options.stack_capacity),
-            waiting: Vec::with_capacity(options.stack_capacity),
+            stack: Vec::with_capacity(options.stack_capacity.min(MAX_STACK_RESERVE)),
+            waiting: Vec::with_capacity(options.stack_capacity.min(MAX_STACK_RESERVE)),
             mods: None,
         };
         if state.has_teams {

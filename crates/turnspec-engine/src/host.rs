@@ -25,15 +25,42 @@ pub struct HookContext {
 /// next time a player would receive priority (117.5, 500.6).
 pub struct Triggers<'a> {
     pub(crate) waiting: &'a mut Vec<StackObject>,
+    /// Seats in the game and the bits of those still in it, to refuse a
+    /// controller who is not in it.
+    pub(crate) players: u8,
+    pub(crate) in_game: u8,
 }
 
+/// A trigger reported for a player who is not in the game (never seated,
+/// or left it, 800.4a): it is not added.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct NotInGame(pub PlayerId);
+
+impl std::fmt::Display for NotInGame {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "{} is not in the game, so it controls no triggered ability",
+            self.0
+        )
+    }
+}
+
+impl std::error::Error for NotInGame {}
+
 impl Triggers<'_> {
-    pub fn add(&mut self, controller: PlayerId, label: u32) {
+    /// Reports a triggered ability controlled by `controller`; it waits and
+    /// goes on the stack the next time a player would receive priority.
+    pub fn add(&mut self, controller: PlayerId, label: u32) -> Result<(), NotInGame> {
+        if controller.0 >= self.players || self.in_game >> controller.0 & 1 == 0 {
+            return Err(NotInGame(controller));
+        }
         self.waiting.push(StackObject {
             controller,
             kind: ObjectKind::Trigger,
             label,
         });
+        Ok(())
     }
 }
 

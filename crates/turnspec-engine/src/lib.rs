@@ -20,6 +20,6 @@ mod state;
 
 pub use error::{RuleError, TimingFailure};
 pub use event::{Because, Event, EventCounts, EventSink, Skipped};
-pub use game::{Action, Game, GameOptions, LegalActions, SetupError, StartAt};
-pub use host::{HookContext, Host, NoHost, Triggers};
+pub use game::{Action, Game, GameOptions, LegalActions, MAX_STACK_RESERVE, SetupError, StartAt};
+pub use host::{HookContext, Host, NoHost, NotInGame, Triggers};
 pub use state::{GameState, ObjectKind, Place, PlayerId, Scope, StackObject, Status};

@@ -100,7 +100,7 @@ impl Host for RandomPolicy {
     ) -> u16 {
         if self.trigger_chance > 0 && self.rng.below(256) < self.trigger_chance as u64 {
             self.next_label = self.next_label.wrapping_add(1);
-            triggers.add(ctx.active, self.next_label);
+            let _ = triggers.add(ctx.active, self.next_label);
         }
         // Uniform in 0..=2; the engine clamps to the action's own maximum.
         self.rng.below(3) as u16

@@ -87,7 +87,7 @@ impl FuzzHost {
     fn maybe_trigger(&mut self, triggers: &mut Triggers<'_>) {
         if self.rng.below(256) < self.trigger_chance as u64 {
             let controller = PlayerId(self.rng.below(self.players as u64) as u8);
-            triggers.add(controller, self.rng.next_u64() as u32);
+            let _ = triggers.add(controller, self.rng.next_u64() as u32);
         }
     }
 }

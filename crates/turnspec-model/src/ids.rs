@@ -1,6 +1,11 @@
 //! The index types of the model. Their numbers are private: an id comes
 //! from the spec's arenas (by iteration or a by-name lookup), never from a
 //! number a caller wrote, so it cannot point outside the spec that made it.
+//!
+//! ```compile_fail
+//! // An id cannot be written from a number.
+//! let phase = turnspec_model::PhaseId(200);
+//! ```
 
 use crate::arena::{Id, Sealed};
 use crate::limits::*;

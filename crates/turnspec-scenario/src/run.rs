@@ -30,7 +30,7 @@ impl Host for ScriptedHost {
         if let Some(i) = self.queued.iter().position(|(a, ..)| *a == action) {
             let (_, value, list) = self.queued.remove(i);
             for (by, label) in list {
-                triggers.add(by.unwrap_or(ctx.active), label);
+                let _ = triggers.add(by.unwrap_or(ctx.active), label);
             }
             return value;
         }
@@ -50,7 +50,7 @@ impl Host for ScriptedHost {
         triggers: &mut Triggers<'_>,
     ) {
         for (by, label) in self.next_play.drain(..) {
-            triggers.add(by.unwrap_or(ctx.active), label);
+            let _ = triggers.add(by.unwrap_or(ctx.active), label);
         }
     }
 
@@ -58,7 +58,7 @@ impl Host for ScriptedHost {
         while let Some(i) = self.on_begin.iter().position(|(s, _)| *s == ctx.step) {
             let (_, list) = self.on_begin.remove(i);
             for (by, label) in list {
-                triggers.add(by.unwrap_or(ctx.active), label);
+                let _ = triggers.add(by.unwrap_or(ctx.active), label);
             }
         }
     }

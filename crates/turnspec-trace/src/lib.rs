@@ -94,8 +94,54 @@ fn player(p: PlayerId) -> Value {
     json!(p.to_string())
 }
 
-/// Names, text, depth and rule for one event.
+/// Whether every id in `event` belongs to `spec`: an event of a game on
+/// another spec cannot be named, only reported as such.
+pub fn fits(spec: &Spec, event: &Event) -> bool {
+    let object = |o: &StackObject| match o.kind {
+        ObjectKind::Play(t) => spec.timing().contains(t),
+        ObjectKind::TurnAction(a) => spec.turn_actions().contains(a),
+        _ => true,
+    };
+    match event {
+        Event::PhaseBegan { phase, .. } | Event::PhaseEnded { phase } => {
+            spec.phases().contains(*phase)
+        }
+        Event::StepBegan { step, .. } | Event::StepEnded { step } => spec.steps().contains(*step),
+        Event::Skipped { skipped, .. } => match skipped {
+            Skipped::Phase(p) => spec.phases().contains(*p),
+            Skipped::Step(s) => spec.steps().contains(*s),
+            Skipped::Turn(_) => true,
+        },
+        Event::TurnAction { action, .. } => spec.turn_actions().contains(*action),
+        Event::TriggerPut { object: o }
+        | Event::Pushed { object: o }
+        | Event::Resolved { object: o }
+        | Event::Removed { object: o } => object(o),
+        Event::PriorityGiven { window, .. } => window.is_none_or(|w| spec.windows().contains(w)),
+        Event::SpecialAction { timing, .. } => spec.timing().contains(*timing),
+        Event::FactChanged { fact, .. } => spec.facts().contains(*fact),
+        Event::EffectApplied { effect, .. } => spec.effects().contains(*effect),
+        Event::TurnBegan { .. }
+        | Event::TurnEnded { .. }
+        | Event::Passed { .. }
+        | Event::Left { .. }
+        | Event::Expired { .. }
+        | Event::ManaEmptied { .. } => true,
+    }
+}
+
+/// Names, text, depth and rule for one event. An event that does not fit
+/// the spec (see [`fits`]) is described as `foreign_event`, not named.
 pub fn describe(spec: &Spec, labels: &dyn Labels, event: &Event) -> Described {
+    if !fits(spec, event) {
+        return Described {
+            kind: "foreign_event",
+            depth: 3,
+            text: format!("an event of another spec: {event:?}"),
+            rule: None,
+            fields: Map::new(),
+        };
+    }
     let mut f = Map::new();
     let (kind, depth, text, r) = match *event {
         Event::TurnBegan { turn, player: p } => {
@@ -486,6 +532,9 @@ impl TextTrace {
 /// so scenarios survive renaming; rules are left out (they are checked by
 /// `expect_illegal` and shown in traces).
 pub fn compact(spec: &Spec, labels: &dyn Labels, event: &Event) -> String {
+    if !fits(spec, event) {
+        return format!("foreign {event:?}");
+    }
     let label = |l: u32| {
         labels
             .label(l)

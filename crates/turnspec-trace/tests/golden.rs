@@ -51,7 +51,7 @@ impl Host for Busy<'_> {
         match self.spec.turn_action(action).id.as_str() {
             "declare_attackers" | "materialize" => 1,
             "draw" => {
-                triggers.add(ctx.active, 900);
+                let _ = triggers.add(ctx.active, 900);
                 0
             }
             _ => 0,

@@ -96,7 +96,7 @@ impl Host for TestHost {
         let id = self.spec.turn_action(action).id.clone();
         if let Some(i) = self.on_action.iter().position(|(a, _, _)| *a == id) {
             let (_, controller, label) = self.on_action.remove(i);
-            triggers.add(controller, label);
+            let _ = triggers.add(controller, label);
         }
         let answer = self
             .answers
@@ -114,7 +114,7 @@ impl Host for TestHost {
         while i < self.on_step.len() {
             if self.on_step[i].0 == *id {
                 let (_, controller, label) = self.on_step.remove(i);
-                triggers.add(controller, label);
+                let _ = triggers.add(controller, label);
             } else {
                 i += 1;
             }
