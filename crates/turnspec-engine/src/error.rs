@@ -1,5 +1,12 @@
 //! Why an action was refused. Every refusal names the rule it enforces and
 //! leaves the game exactly as it was.
+//!
+//! `Display` has no spec at hand, so it names timing classes and rules by
+//! index ("timing class #2", "rule #5") and uses the generic terms
+//! (priority, active player, stack). [`RuleError::describe`] is the rich
+//! form, with the spec's names, terms and rule citations.
+
+use std::fmt;
 
 use turnspec_model::{RuleRef, Spec, TimingId};
 
@@ -7,19 +14,23 @@ use crate::state::{PlayerId, Status};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
 pub enum RuleError {
-    #[error("the game is not waiting for a player ({0:?})")]
+    #[error("{}", status_text(*.0))]
     NotRunning(Status),
     #[error("{player} is not in the game")]
     NoSuchPlayer { player: PlayerId },
-    #[error("{player} does not hold priority")]
+    #[error("{player} does not hold priority ({}){}", HolderText(*.holder), RuleText(*.rule))]
     NotHolder {
         player: PlayerId,
         holder: Option<PlayerId>,
         rule: RuleRef,
     },
-    #[error("no timing class {timing:?} in this spec")]
+    #[error("timing class #{} does not exist", .timing.index())]
     NoSuchTiming { timing: TimingId },
-    #[error("{player} cannot play at timing class {timing:?} now: {failure:?}")]
+    #[error(
+        "{player} cannot play timing class #{} now: {failure}{}",
+        .timing.index(),
+        RuleText(*.rule)
+    )]
     Timing {
         player: PlayerId,
         timing: TimingId,
@@ -51,6 +62,55 @@ pub enum TimingFailure {
     Requirement(u8),
 }
 
+/// Without the spec's terms; [`RuleError::describe`] uses the spec's.
+impl fmt::Display for TimingFailure {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match *self {
+            TimingFailure::NotActivePlayer => f.write_str("only the active player may"),
+            TimingFailure::ActivePlayer => f.write_str("the active player may not"),
+            TimingFailure::Nobody => f.write_str("no player may; the game itself does this"),
+            TimingFailure::StackNotEmpty => f.write_str("the stack must be empty"),
+            TimingFailure::WrongStep => f.write_str("not allowed in this phase or step"),
+            TimingFailure::LimitReached { max } => write!(f, "limit of {max} reached"),
+            TimingFailure::Requirement(i) => write!(f, "requirement #{i} is not met"),
+        }
+    }
+}
+
+fn status_text(status: Status) -> &'static str {
+    match status {
+        Status::TurnLimit => "the game stopped at its turn limit",
+        Status::Stalled => "the game stalled: no window can open",
+        Status::NoPlayers => "no players are left in the game",
+        Status::Running => "the game is running",
+    }
+}
+
+/// Who holds priority instead, for `Display`.
+struct HolderText(Option<PlayerId>);
+
+impl fmt::Display for HolderText {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.0 {
+            Some(h) => write!(f, "{h} does"),
+            None => f.write_str("nobody does"),
+        }
+    }
+}
+
+/// " (rule #n)", or nothing when no rule is cited, for `Display`.
+struct RuleText(RuleRef);
+
+impl fmt::Display for RuleText {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.0.is_none() {
+            Ok(())
+        } else {
+            write!(f, " (rule #{})", self.0.index())
+        }
+    }
+}
+
 impl RuleError {
     /// The rule the refusal enforces, if the spec cites one.
     pub fn rule(&self) -> RuleRef {
@@ -63,12 +123,7 @@ impl RuleError {
     /// A sentence for people, with names and the rule from the spec.
     pub fn describe(&self, spec: &Spec) -> String {
         let text = match *self {
-            RuleError::NotRunning(status) => match status {
-                Status::TurnLimit => "the game stopped at its turn limit".to_string(),
-                Status::Stalled => "the game stalled: no window can open".to_string(),
-                Status::NoPlayers => "no players are left in the game".to_string(),
-                Status::Running => "the game is running".to_string(),
-            },
+            RuleError::NotRunning(status) => status_text(status).to_string(),
             RuleError::NoSuchPlayer { player } => format!("{player} is not in the game"),
             RuleError::NotHolder { player, holder, .. } => match holder {
                 Some(h) => format!(
@@ -115,6 +170,108 @@ impl RuleError {
         match spec.rule(self.rule()) {
             Some(rule) => format!("{text} (rule {rule})"),
             None => text,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn display_is_for_people_without_the_spec() {
+        let timing = RuleError::Timing {
+            player: PlayerId(0),
+            timing: TimingId(2),
+            failure: TimingFailure::WrongStep,
+            rule: RuleRef(5),
+        };
+        assert_eq!(
+            timing.to_string(),
+            "P1 cannot play timing class #2 now: not allowed in this phase or step (rule #5)"
+        );
+
+        let holder = RuleError::NotHolder {
+            player: PlayerId(1),
+            holder: Some(PlayerId(0)),
+            rule: RuleRef::NONE,
+        };
+        assert_eq!(holder.to_string(), "P2 does not hold priority (P1 does)");
+        let nobody = RuleError::NotHolder {
+            player: PlayerId(1),
+            holder: None,
+            rule: RuleRef(0),
+        };
+        assert_eq!(
+            nobody.to_string(),
+            "P2 does not hold priority (nobody does) (rule #0)"
+        );
+
+        assert_eq!(
+            RuleError::NotRunning(Status::TurnLimit).to_string(),
+            "the game stopped at its turn limit"
+        );
+        assert_eq!(
+            RuleError::NoSuchTiming {
+                timing: TimingId(40)
+            }
+            .to_string(),
+            "timing class #40 does not exist"
+        );
+        assert_eq!(
+            TimingFailure::LimitReached { max: 1 }.to_string(),
+            "limit of 1 reached"
+        );
+        assert_eq!(
+            TimingFailure::Requirement(3).to_string(),
+            "requirement #3 is not met"
+        );
+    }
+
+    #[test]
+    fn display_shows_no_debug_output() {
+        let failures = [
+            TimingFailure::NotActivePlayer,
+            TimingFailure::ActivePlayer,
+            TimingFailure::Nobody,
+            TimingFailure::StackNotEmpty,
+            TimingFailure::WrongStep,
+            TimingFailure::LimitReached { max: 2 },
+            TimingFailure::Requirement(0),
+        ];
+        let statuses = [
+            Status::Running,
+            Status::TurnLimit,
+            Status::Stalled,
+            Status::NoPlayers,
+        ];
+        let errors = failures
+            .iter()
+            .map(|&failure| RuleError::Timing {
+                player: PlayerId(0),
+                timing: TimingId(1),
+                failure,
+                rule: RuleRef::NONE,
+            })
+            .chain(statuses.iter().map(|&s| RuleError::NotRunning(s)))
+            .chain([
+                RuleError::NoSuchPlayer {
+                    player: PlayerId(7),
+                },
+                RuleError::NoSuchFact,
+                RuleError::NoSuchEffect,
+            ]);
+        for e in errors {
+            let text = e.to_string();
+            let debug = format!("{e:?}");
+            // No type or variant name from the Debug form ("Timing",
+            // "TimingId", "WrongStep", "TurnLimit"...) shows up.
+            for name in debug
+                .split(|c: char| !c.is_ascii_alphanumeric())
+                .filter(|w| w.len() > 1 && w.starts_with(|c: char| c.is_ascii_uppercase()))
+            {
+                assert!(!text.contains(name), "{text:?} shows {name} from {debug}");
+            }
         }
     }
 }
