@@ -178,17 +178,35 @@ impl RuleError {
 mod tests {
     use super::*;
 
+    /// Ids can only come from a spec: timing classes `a`, `b`, `c` citing
+    /// rules `r0`, `r1`, `r2`.
+    fn ids() -> (TimingId, TimingId, RuleRef, RuleRef) {
+        let text = "[game]\nname = \"t\"\nplayers = { min = 2, max = 2 }\n\
+            [timing.a]\nrule = \"r0\"\n[timing.b]\nrule = \"r1\"\n[timing.c]\nrule = \"r2\"\n\
+            [[phase]]\nid = \"main\"\npriority = \"always\"\n";
+        let (spec, _) = turnspec_spec::load_str("t.toml", text).expect("loads");
+        let t = |id| spec.timing_by_id(id).expect("declared");
+        let (b, c) = (t("b"), t("c"));
+        let rule = |id| spec.timing_class(id).rule;
+        (b, c, rule(t("a")), rule(c))
+    }
+
     #[test]
     fn display_is_for_people_without_the_spec() {
+        let (b, c, r0, r2) = ids();
         let timing = RuleError::Timing {
             player: PlayerId(0),
-            timing: TimingId(2),
+            timing: c,
             failure: TimingFailure::WrongStep,
-            rule: RuleRef(5),
+            rule: r2,
         };
         assert_eq!(
             timing.to_string(),
-            "P1 cannot play timing class #2 now: not allowed in this phase or step (rule #5)"
+            format!(
+                "P1 cannot play timing class #{} now: not allowed in this phase or step (rule #{})",
+                c.index(),
+                r2.index()
+            )
         );
 
         let holder = RuleError::NotHolder {
@@ -200,11 +218,14 @@ mod tests {
         let nobody = RuleError::NotHolder {
             player: PlayerId(1),
             holder: None,
-            rule: RuleRef(0),
+            rule: r0,
         };
         assert_eq!(
             nobody.to_string(),
-            "P2 does not hold priority (nobody does) (rule #0)"
+            format!(
+                "P2 does not hold priority (nobody does) (rule #{})",
+                r0.index()
+            )
         );
 
         assert_eq!(
@@ -212,11 +233,8 @@ mod tests {
             "the game stopped at its turn limit"
         );
         assert_eq!(
-            RuleError::NoSuchTiming {
-                timing: TimingId(40)
-            }
-            .to_string(),
-            "timing class #40 does not exist"
+            RuleError::NoSuchTiming { timing: b }.to_string(),
+            format!("timing class #{} does not exist", b.index())
         );
         assert_eq!(
             TimingFailure::LimitReached { max: 1 }.to_string(),
@@ -249,7 +267,7 @@ mod tests {
             .iter()
             .map(|&failure| RuleError::Timing {
                 player: PlayerId(0),
-                timing: TimingId(1),
+                timing: ids().0,
                 failure,
                 rule: RuleRef::NONE,
             })
