@@ -4,21 +4,9 @@
 mod common;
 
 use std::path::PathBuf;
-use std::process::Output;
 
-use common::{stdout, turnspec};
+use common::{assert_no_panic, stderr, stdout, turnspec};
 use serde_json::Value;
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
-}
-
-fn assert_no_panic(o: &Output) {
-    let err = stderr(o);
-    assert!(!err.contains("panicked"), "the binary panicked:\n{err}");
-    // 101 is Rust's exit code for a panic.
-    assert_ne!(o.status.code(), Some(101), "stderr:\n{err}");
-}
 
 /// A scratch file in the system temp directory, removed on drop.
 struct TempFile(PathBuf);

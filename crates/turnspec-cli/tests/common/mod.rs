@@ -22,3 +22,14 @@ pub fn turnspec(args: &[&str]) -> Output {
 pub fn stdout(o: &Output) -> String {
     String::from_utf8_lossy(&o.stdout).into_owned()
 }
+
+pub fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+/// Fails if the binary panicked (message or Rust's exit code 101).
+pub fn assert_no_panic(o: &Output) {
+    let err = stderr(o);
+    assert!(!err.contains("panicked"), "the binary panicked:\n{err}");
+    assert_ne!(o.status.code(), Some(101), "stderr:\n{err}");
+}
