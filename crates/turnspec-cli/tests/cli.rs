@@ -303,3 +303,13 @@ fn run_with_an_impossible_player_count_fails_without_panicking() {
         o.status.code()
     );
 }
+
+// --- simulate -------------------------------------------------------------------
+
+#[test]
+fn simulate_refuses_more_threads_than_it_allows() {
+    let o = turnspec(&["simulate", "--games", "1", "--threads", "10000", "--quiet"]);
+    assert_no_panic(&o);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("1..=256"), "{}", stderr(&o));
+}
