@@ -63,7 +63,7 @@ pub fn check(paths: &[PathBuf], format: Format, explain: bool) -> Result<ExitCod
     for path in paths {
         if let Err(message) = read(path) {
             // Report it and go on with the other files.
-            eprintln!("error: {message}");
+            crate::out::eprintln(&format!("error: {message}"));
             failed = true;
             if format == Format::Json {
                 json.push(serde_json::json!({ "file": path.display().to_string(), "ok": false, "error": message }));
@@ -78,7 +78,7 @@ pub fn check(paths: &[PathBuf], format: Format, explain: bool) -> Result<ExitCod
         failed |= spec.is_none();
         match format {
             Format::Text => {
-                eprint!("{}", render_report(&report));
+                crate::out::eprint(&render_report(&report));
                 match &spec {
                     Some(spec) => {
                         crate::out::println(&format!(
@@ -97,7 +97,11 @@ pub fn check(paths: &[PathBuf], format: Format, explain: bool) -> Result<ExitCod
                             }
                         }
                     }
-                    None => eprintln!("{}: {} error(s)", path.display(), report.errors()),
+                    None => crate::out::eprintln(&format!(
+                        "{}: {} error(s)",
+                        path.display(),
+                        report.errors()
+                    )),
                 }
             }
             Format::Json => json.push(serde_json::json!({

@@ -396,7 +396,7 @@ pub(crate) fn simulate(args: SimulateArgs) -> Result<ExitCode, String> {
                 "passes_per_sec": per_sec(c.passes),
                 "digest": digest,
             });
-            println!("{v}");
+            crate::out::println(&v.to_string());
         }
         Format::Text => {
             let depth = if args.policy == SimPolicy::Busy && args.depth > 1 {
@@ -404,7 +404,7 @@ pub(crate) fn simulate(args: SimulateArgs) -> Result<ExitCode, String> {
             } else {
                 String::new()
             };
-            println!(
+            crate::out::println(&format!(
                 "{} — {}, {} players, policy {}{depth}, seed {}, {} thread{}",
                 spec.game.name,
                 path.display(),
@@ -413,28 +413,28 @@ pub(crate) fn simulate(args: SimulateArgs) -> Result<ExitCode, String> {
                 args.seed,
                 s.threads,
                 if s.threads == 1 { "" } else { "s" },
-            );
-            println!(
+            ));
+            crate::out::println(&format!(
                 "  games {}  turns {}  steps {}  windows {}  passes {}  actions {}",
                 args.games, c.turns, c.steps, c.windows, c.passes, c.actions
-            );
-            println!(
+            ));
+            crate::out::println(&format!(
                 "  wall {:.3} s  {:.0} turns/s  {:.0} passes/s",
                 s.seconds,
                 per_sec(c.turns),
                 per_sec(c.passes)
-            );
+            ));
             if c.stalled > 0 {
-                println!("  stalled games {}", c.stalled);
+                crate::out::println(&format!("  stalled games {}", c.stalled));
             }
-            println!("  digest {digest}");
+            crate::out::println(&format!("  digest {digest}"));
         }
     }
     Ok(if c.stalled > 0 {
-        eprintln!(
+        crate::out::eprintln(&format!(
             "error: {} game(s) stalled: no priority window could open",
             c.stalled
-        );
+        ));
         ExitCode::FAILURE
     } else {
         ExitCode::SUCCESS
