@@ -5,7 +5,7 @@ use std::process::ExitCode;
 
 use turnspec_spec::{Spec, WindowMode};
 
-use crate::{Format, read, render_report};
+use crate::{Format, render_report};
 
 fn summary(spec: &Spec) -> String {
     let regular_steps: usize = spec
@@ -61,8 +61,9 @@ pub fn check(paths: &[PathBuf], format: Format, explain: bool) -> Result<ExitCod
     let mut failed = false;
     let mut json = Vec::new();
     for path in paths {
-        if let Err(message) = read(path) {
+        if let Err(e) = turnspec_scenario::read_text(path) {
             // Report it and go on with the other files.
+            let message = e.to_string();
             crate::out::eprintln(&format!("error: {message}"));
             failed = true;
             if format == Format::Json {

@@ -10,7 +10,7 @@ use turnspec_compare::stats::{self, StatsOptions, StatsPolicy};
 use turnspec_compare::{ScenarioText, SpecColumn, run_matrix};
 use turnspec_scenario::find_scenarios;
 
-use crate::{Format, PolicyName, load, read};
+use crate::{Format, PolicyName, load};
 
 #[derive(Args)]
 pub struct CompareArgs {
@@ -116,7 +116,7 @@ pub fn compare(args: CompareArgs) -> Result<ExitCode, String> {
     for f in &files {
         scenarios.push(ScenarioText {
             path: f.display().to_string(),
-            source: read(f)?,
+            source: turnspec_scenario::read_text(f).map_err(|e| e.to_string())?,
         });
     }
     let matrix = run_matrix(&columns, &scenarios);

@@ -1,6 +1,6 @@
 //! `turnspec`: a thin command line over the spec, engine and trace crates.
-//! Reading files and printing happen here and nowhere else; output is
-//! written by `out`.
+//! Reading files and printing happen here and nowhere else: files are read
+//! by `turnspec_scenario::read_text`, output is written by `out`.
 
 mod check;
 mod compare;
@@ -165,10 +165,6 @@ pub(crate) fn default_spec() -> PathBuf {
         return local;
     }
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../../games/mtg.toml")
-}
-
-pub(crate) fn read(path: &Path) -> Result<String, String> {
-    std::fs::read_to_string(path).map_err(|e| format!("cannot read {}: {e}", path.display()))
 }
 
 pub(crate) fn render_report(report: &Report) -> String {

@@ -72,12 +72,11 @@ pub fn generate(root: &Path) -> String {
             games.insert(name, find_scenarios(&[dir]));
         }
     }
-    let pending: Vec<Pending> =
-        std::fs::read_to_string(root.join("tests/conformance-pending.toml"))
-            .ok()
-            .and_then(|t| toml::from_str::<PendingFile>(&t).ok())
-            .map(|f| f.pending)
-            .unwrap_or_default();
+    let pending: Vec<Pending> = crate::fs::read_text(&root.join("tests/conformance-pending.toml"))
+        .ok()
+        .and_then(|t| toml::from_str::<PendingFile>(&t).ok())
+        .map(|f| f.pending)
+        .unwrap_or_default();
 
     let mut out = String::from(
         "# Conformance\n\n\
