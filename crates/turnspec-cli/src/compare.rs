@@ -106,7 +106,12 @@ pub fn compare(args: CompareArgs) -> Result<ExitCode, String> {
             return Err(format!("{} does not exist", p.display()));
         }
     }
-    let files = find_scenarios(&args.paths);
+    let found = find_scenarios(&args.paths);
+    if !found.errors.is_empty() {
+        let errors: Vec<String> = found.errors.iter().map(ToString::to_string).collect();
+        return Err(errors.join("\nerror: "));
+    }
+    let files = found.files;
     if files.is_empty() {
         return Err(
             "no scenario files found (a scenario is a .toml file with a [scenario] table)".into(),

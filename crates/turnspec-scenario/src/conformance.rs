@@ -69,7 +69,7 @@ pub fn generate(root: &Path) -> String {
                 .file_name()
                 .map(|n| n.to_string_lossy().to_string())
                 .unwrap_or_default();
-            games.insert(name, find_scenarios(&[dir]));
+            games.insert(name, find_scenarios(&[dir]).files);
         }
     }
     let pending: Vec<Pending> = crate::fs::read_text(&root.join("tests/conformance-pending.toml"))

@@ -3,9 +3,11 @@
 //!
 //! Every file turnspec reads (spec files, the bases they `extends`, scenario
 //! files) goes through [`read_text`], which reads only regular files of at
-//! most [`MAX_FILE_BYTES`].
+//! most [`MAX_FILE_BYTES`]. [`find_scenarios`] decides which files under a
+//! folder are scenarios by parsing them, follows links and reports every path
+//! it cannot read.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::fmt;
 use std::fs::{File, FileType, Metadata};
 use std::io::Read;
@@ -210,34 +212,142 @@ pub fn load_file(path: &Path, cache: &mut SpecCache) -> Result<Scenario, Report>
     })
 }
 
-/// Every `.toml` file under the given files and folders, sorted, skipping
-/// files without a `[scenario]` table (specs kept beside scenarios).
-pub fn find_scenarios(paths: &[PathBuf]) -> Vec<PathBuf> {
-    let mut out = Vec::new();
-    for p in paths {
-        if p.is_dir() {
-            walk(p, &mut out);
-        } else {
-            out.push(p.clone());
-        }
-    }
-    out.sort();
-    out.dedup();
-    out
+/// What a search for scenario files found.
+#[derive(Debug, Default)]
+pub struct Found {
+    /// Scenario files, sorted; each file once, however many paths lead to it.
+    pub files: Vec<PathBuf>,
+    /// `.toml` files in the folders searched that are TOML without a
+    /// `scenario` table (specs kept beside scenarios), sorted.
+    pub skipped: Vec<PathBuf>,
+    /// Every path that could not be searched or read: each is an error.
+    pub errors: Vec<ReadError>,
 }
 
-fn walk(dir: &Path, out: &mut Vec<PathBuf>) {
-    let Ok(entries) = std::fs::read_dir(dir) else {
-        return;
-    };
-    for e in entries.flatten() {
-        let p = e.path();
-        if p.is_dir() {
-            walk(&p, out);
-        } else if p.extension().is_some_and(|x| x == "toml")
-            && read_text(&p).is_ok_and(|t| t.lines().any(|l| l.trim() == "[scenario]"))
-        {
-            out.push(p);
+/// What identifies a file or folder whatever path leads to it.
+#[cfg(unix)]
+type Identity = (u64, u64);
+
+#[cfg(unix)]
+fn identity(_path: &Path, meta: &Metadata) -> Option<Identity> {
+    use std::os::unix::fs::MetadataExt;
+    Some((meta.dev(), meta.ino()))
+}
+
+#[cfg(not(unix))]
+type Identity = PathBuf;
+
+#[cfg(not(unix))]
+fn identity(path: &Path, _meta: &Metadata) -> Option<Identity> {
+    path.canonicalize().ok()
+}
+
+/// Whether a `.toml` file found in a folder is a scenario: it is TOML with a
+/// top-level `scenario` table. Text that is not TOML counts as a scenario,
+/// so that loading it reports the syntax error instead of it being skipped.
+fn is_scenario(text: &str) -> bool {
+    match toml::from_str::<toml::Table>(text) {
+        Ok(table) => table.contains_key("scenario"),
+        Err(_) => true,
+    }
+}
+
+/// Files given by name are scenarios whatever they hold (loading says what
+/// is wrong with them). Folders are searched recursively, links followed:
+/// every `.toml` file is read, and is a scenario if it has a `scenario`
+/// table. Each folder and file is visited once (by device and inode), so a
+/// link back up the tree or two folders linking to each other end rather
+/// than loop; links are followed after everything else, so a file inside
+/// the folders searched is listed under its own path, not a link's.
+pub fn find_scenarios(paths: &[PathBuf]) -> Found {
+    let mut search = Search::default();
+    for p in paths {
+        search.enter(p, true);
+    }
+    while !search.links.is_empty() {
+        let mut links = std::mem::take(&mut search.links);
+        links.sort();
+        for link in links {
+            search.enter(&link, false);
+        }
+    }
+    let mut found = search.found;
+    found.files.sort();
+    found.skipped.sort();
+    found
+}
+
+#[derive(Default)]
+struct Search {
+    folders: HashSet<Identity>,
+    files: HashSet<Identity>,
+    /// Links met in folders, to follow once the folders are done.
+    links: Vec<PathBuf>,
+    found: Found,
+}
+
+impl Search {
+    fn error(&mut self, path: &Path, reason: String) {
+        self.found.errors.push(ReadError {
+            path: path.to_path_buf(),
+            reason,
+        });
+    }
+
+    /// Visits a path, following links: a link that leads nowhere or round in
+    /// a loop is an error.
+    fn enter(&mut self, path: &Path, named: bool) {
+        let meta = match std::fs::metadata(path) {
+            Ok(meta) => meta,
+            Err(e) => return self.error(path, e.to_string()),
+        };
+        let Some(id) = identity(path, &meta) else {
+            return self.error(path, "cannot tell where this path leads".into());
+        };
+        if meta.is_dir() {
+            if self.folders.insert(id) {
+                self.walk(path);
+            }
+            return;
+        }
+        if !named && path.extension().is_none_or(|x| x != "toml") {
+            return;
+        }
+        if !self.files.insert(id) {
+            return;
+        }
+        if named {
+            self.found.files.push(path.to_path_buf());
+            return;
+        }
+        match read_text(path) {
+            Ok(text) if is_scenario(&text) => self.found.files.push(path.to_path_buf()),
+            Ok(_) => self.found.skipped.push(path.to_path_buf()),
+            Err(e) => self.found.errors.push(e),
+        }
+    }
+
+    fn walk(&mut self, dir: &Path) {
+        let entries = match std::fs::read_dir(dir) {
+            Ok(entries) => entries,
+            Err(e) => return self.error(dir, format!("cannot list the folder: {e}")),
+        };
+        let mut paths = Vec::new();
+        for entry in entries {
+            match entry {
+                Ok(entry) => paths.push(entry.path()),
+                Err(e) => self.error(dir, format!("cannot list the folder: {e}")),
+            }
+        }
+        // Sorted, so the search does not depend on the order the file
+        // system lists a folder in.
+        paths.sort();
+        for p in paths {
+            match std::fs::symlink_metadata(&p) {
+                Ok(meta) if meta.file_type().is_symlink() => self.links.push(p),
+                Ok(_) => self.enter(&p, false),
+                Err(e) => self.error(&p, e.to_string()),
+            }
         }
     }
 }

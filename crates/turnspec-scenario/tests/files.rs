@@ -1,12 +1,13 @@
 //! Files that are not what they claim: `extends` bases, specs and scenarios
 //! that are devices, named pipes, folders or huge files are refused with the
-//! reason, without being read.
+//! reason, without being read; and scenario discovery finds every scenario
+//! once, whatever links, comments and unreadable paths the folders hold.
 
 use std::path::{Path, PathBuf};
 use std::sync::mpsc;
 use std::time::Duration;
 
-use turnspec_scenario::{MAX_FILE_BYTES, load_spec_file, read_text};
+use turnspec_scenario::{MAX_FILE_BYTES, find_scenarios, load_spec_file, read_text};
 
 /// A scratch folder in the system temp directory, removed on drop.
 struct TempDir(PathBuf);
@@ -34,6 +35,13 @@ impl Drop for TempDir {
     fn drop(&mut self) {
         let _ = std::fs::remove_dir_all(&self.0);
     }
+}
+
+fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../..")
+        .canonicalize()
+        .expect("the workspace root")
 }
 
 /// A child spec that extends `base` and adds nothing.
@@ -152,4 +160,121 @@ fn file_that_is_not_utf8_is_refused_with_the_reason() {
     std::fs::write(&path, b"name = \"\xff\xfe\"").expect("write");
     let e = read_text(&path).expect_err("not UTF-8");
     assert!(e.reason.contains("not UTF-8"), "{e}");
+}
+
+// --- scenario discovery ---------------------------------------------------------
+
+/// A scenario against the reference Magic spec that passes.
+fn passing(name: &str) -> String {
+    format!(
+        "[scenario]\nname = \"{name}\"\n\n[setup]\nspec = \"{}\"\nplayers = 2\n\n[[script]]\nexpect = {{ holder = \"P1\" }}\n",
+        root().join("games/mtg.toml").display()
+    )
+}
+
+fn names(files: &[PathBuf], dir: &TempDir) -> Vec<String> {
+    files
+        .iter()
+        .map(|f| f.strip_prefix(&dir.0).unwrap_or(f).display().to_string())
+        .collect()
+}
+
+#[test]
+fn scenario_header_with_a_trailing_comment_is_found() {
+    let dir = TempDir::new("comment");
+    dir.write(
+        "commented.toml",
+        &passing("commented").replace("[scenario]", "[scenario] # the header"),
+    );
+    dir.write(
+        "dotted.toml",
+        &passing("dotted").replace("[scenario]\nname", "scenario.name"),
+    );
+    let found = find_scenarios(std::slice::from_ref(&dir.0));
+    assert_eq!(names(&found.files, &dir), ["commented.toml", "dotted.toml"]);
+    assert!(found.errors.is_empty(), "{:?}", found.errors);
+}
+
+#[test]
+fn toml_without_a_scenario_table_is_skipped_and_listed_but_broken_toml_is_a_scenario() {
+    let dir = TempDir::new("skipped");
+    dir.write("a-spec.toml", "[game]\nname = \"x\" # [scenario]\n");
+    dir.write("broken.toml", "[scenario\nname = \"half a header\"\n");
+    dir.write("notes.txt", "[scenario]\n");
+    let found = find_scenarios(std::slice::from_ref(&dir.0));
+    assert_eq!(names(&found.files, &dir), ["broken.toml"]);
+    assert_eq!(names(&found.skipped, &dir), ["a-spec.toml"]);
+}
+
+#[cfg(unix)]
+#[test]
+fn folder_linking_to_itself_or_to_a_sibling_is_searched_once() {
+    use std::os::unix::fs::symlink;
+    let dir = TempDir::new("links");
+    dir.write("a/one.toml", &passing("one"));
+    dir.write("b/two.toml", &passing("two"));
+    symlink("..", dir.0.join("a/up")).expect("link");
+    symlink("../a", dir.0.join("b/to-a")).expect("link");
+    symlink("../b", dir.0.join("a/to-b")).expect("link");
+    // A hard link and a file link: the same file by other names. Each file
+    // is listed under its own path, not a link's.
+    std::fs::hard_link(dir.0.join("a/one.toml"), dir.0.join("b/one-again.toml")).expect("link");
+    symlink("one.toml", dir.0.join("a/linked.toml")).expect("link");
+    let found = find_scenarios(std::slice::from_ref(&dir.0));
+    assert_eq!(names(&found.files, &dir), ["a/one.toml", "b/two.toml"]);
+    assert!(found.errors.is_empty(), "{:?}", found.errors);
+}
+
+#[cfg(unix)]
+#[test]
+fn links_that_lead_nowhere_or_in_a_loop_are_reported() {
+    use std::os::unix::fs::symlink;
+    let dir = TempDir::new("broken-links");
+    dir.write("ok.toml", &passing("ok"));
+    symlink("missing", dir.0.join("dangling")).expect("link");
+    symlink("loop-b", dir.0.join("loop-a")).expect("link");
+    symlink("loop-a", dir.0.join("loop-b")).expect("link");
+    let found = find_scenarios(std::slice::from_ref(&dir.0));
+    assert_eq!(names(&found.files, &dir), ["ok.toml"]);
+    let unreadable = names(
+        &found
+            .errors
+            .iter()
+            .map(|e| e.path.clone())
+            .collect::<Vec<_>>(),
+        &dir,
+    );
+    assert_eq!(unreadable, ["dangling", "loop-a", "loop-b"]);
+}
+
+#[cfg(unix)]
+#[test]
+fn folder_that_cannot_be_listed_is_reported() {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = TempDir::new("unlistable");
+    dir.write("locked/hidden.toml", &passing("hidden"));
+    let locked = dir.0.join("locked");
+    std::fs::set_permissions(&locked, std::fs::Permissions::from_mode(0o000)).expect("chmod");
+    let listable = std::fs::read_dir(&locked).is_ok();
+    let found = find_scenarios(std::slice::from_ref(&dir.0));
+    std::fs::set_permissions(&locked, std::fs::Permissions::from_mode(0o755)).expect("chmod");
+    if listable {
+        eprintln!("skipped: running as a user who can read any folder (root)");
+        return;
+    }
+    assert!(found.files.is_empty());
+    assert_eq!(found.errors.len(), 1, "{:?}", found.errors);
+    assert!(
+        found.errors[0].reason.contains("cannot list the folder"),
+        "{}",
+        found.errors[0]
+    );
+}
+
+#[test]
+fn file_named_twice_on_the_command_line_runs_once() {
+    let dir = TempDir::new("twice");
+    let one = dir.write("one.toml", &passing("one"));
+    let found = find_scenarios(&[one.clone(), dir.0.clone(), one]);
+    assert_eq!(names(&found.files, &dir), ["one.toml"]);
 }
