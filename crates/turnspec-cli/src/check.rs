@@ -5,7 +5,7 @@ use std::process::ExitCode;
 
 use turnspec_spec::{Spec, WindowMode};
 
-use crate::{Format, read, render_report};
+use crate::{Format, render_report};
 
 fn summary(spec: &Spec) -> String {
     let regular_steps: usize = spec
@@ -61,9 +61,10 @@ pub fn check(paths: &[PathBuf], format: Format, explain: bool) -> Result<ExitCod
     let mut failed = false;
     let mut json = Vec::new();
     for path in paths {
-        if let Err(message) = read(path) {
+        if let Err(e) = turnspec_scenario::read_text(path) {
             // Report it and go on with the other files.
-            eprintln!("error: {message}");
+            let message = e.to_string();
+            crate::out::eprintln(&format!("error: {message}"));
             failed = true;
             if format == Format::Json {
                 json.push(serde_json::json!({ "file": path.display().to_string(), "ok": false, "error": message }));
@@ -78,7 +79,7 @@ pub fn check(paths: &[PathBuf], format: Format, explain: bool) -> Result<ExitCod
         failed |= spec.is_none();
         match format {
             Format::Text => {
-                eprint!("{}", render_report(&report));
+                crate::out::eprint(&render_report(&report));
                 match &spec {
                     Some(spec) => {
                         crate::out::println(&format!(
@@ -97,7 +98,11 @@ pub fn check(paths: &[PathBuf], format: Format, explain: bool) -> Result<ExitCod
                             }
                         }
                     }
-                    None => eprintln!("{}: {} error(s)", path.display(), report.errors()),
+                    None => crate::out::eprintln(&format!(
+                        "{}: {} error(s)",
+                        path.display(),
+                        report.errors()
+                    )),
                 }
             }
             Format::Json => json.push(serde_json::json!({

@@ -10,7 +10,7 @@ use turnspec_compare::stats::{self, StatsOptions, StatsPolicy};
 use turnspec_compare::{ScenarioText, SpecColumn, run_matrix};
 use turnspec_scenario::find_scenarios;
 
-use crate::{Format, PolicyName, load, read};
+use crate::{Format, PolicyName, load};
 
 #[derive(Args)]
 pub struct CompareArgs {
@@ -106,7 +106,12 @@ pub fn compare(args: CompareArgs) -> Result<ExitCode, String> {
             return Err(format!("{} does not exist", p.display()));
         }
     }
-    let files = find_scenarios(&args.paths);
+    let found = find_scenarios(&args.paths);
+    if !found.errors.is_empty() {
+        let errors: Vec<String> = found.errors.iter().map(ToString::to_string).collect();
+        return Err(errors.join("\nerror: "));
+    }
+    let files = found.files;
     if files.is_empty() {
         return Err(
             "no scenario files found (a scenario is a .toml file with a [scenario] table)".into(),
@@ -116,7 +121,7 @@ pub fn compare(args: CompareArgs) -> Result<ExitCode, String> {
     for f in &files {
         scenarios.push(ScenarioText {
             path: f.display().to_string(),
-            source: read(f)?,
+            source: turnspec_scenario::read_text(f).map_err(|e| e.to_string())?,
         });
     }
     let matrix = run_matrix(&columns, &scenarios);

@@ -21,7 +21,9 @@ pub(crate) enum GraphFormat {
 /// How a step looks in the diagram.
 struct Node {
     id: String,
-    label: String,
+    /// The lines of its label, as plain text: escaped for the format when
+    /// the diagram is written.
+    lines: Vec<String>,
     /// Dashed: skipped under a condition, or present only under one.
     conditional: bool,
 }
@@ -44,38 +46,79 @@ fn step_node(spec: &Spec, step: StepId) -> Node {
         .iter()
         .filter(|st| matches!(st, Stage::Action(_)))
         .count();
-    let mut label = s.name.clone();
+    let mut title = s.name.clone();
     if let Some(r) = spec.rule(s.rule) {
-        label.push_str(&format!(" [{r}]"));
+        title.push_str(&format!(" [{r}]"));
     }
+    let mut lines = vec![title];
     if actions > 0 {
-        label.push_str(&format!(
-            "\\n{actions} turn-based action{}",
+        lines.push(format!(
+            "{actions} turn-based action{}",
             if actions == 1 { "" } else { "s" }
         ));
     }
-    label.push_str(&match windows.as_slice() {
-        [] => format!("\\nno {}", spec.terms().priority),
-        list => format!("\\n{}: {}", spec.terms().priority, list.join(", ")),
+    lines.push(match windows.as_slice() {
+        [] => format!("no {}", spec.terms().priority),
+        list => format!("{}: {}", spec.terms().priority, list.join(", ")),
     });
     for skip in &s.skip {
-        label.push_str(&format!(
-            "\\nskipped if {}",
+        lines.push(format!(
+            "skipped if {}",
             spec.conditions().source(skip.cond)
         ));
     }
     if let Some(c) = s.only_if {
-        label.push_str(&format!("\\nonly if {}", spec.conditions().source(c)));
+        lines.push(format!("only if {}", spec.conditions().source(c)));
     }
     Node {
         id: format!("s{}", step.index()),
-        label,
+        lines,
         conditional: !s.skip.is_empty() || s.only_if.is_some(),
     }
 }
 
-fn escape(text: &str) -> String {
-    text.replace('"', "'")
+/// Text for a double-quoted DOT string: `"` and `\` escaped (Graphviz
+/// reads `\\` in a label as one backslash), line breaks as `\n`, other
+/// control characters as spaces.
+fn dot_text(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            '\n' => out.push_str("\\n"),
+            c if c.is_control() => out.push(' '),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+/// Text for a double-quoted Mermaid label: characters Mermaid or the HTML
+/// it renders to would read (`"`, `#`, `&`, `<`, `>`, `|`, `` ` ``) as
+/// Mermaid entity codes (`#34;`), line breaks as `<br/>`, other control
+/// characters as spaces.
+fn mermaid_text(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        match c {
+            '"' | '#' | '&' | '<' | '>' | '|' | '`' => out.push_str(&format!("#{};", c as u32)),
+            '\n' => out.push_str("<br/>"),
+            c if c.is_control() => out.push(' '),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+/// Lines of a label, escaped and joined with the format's line break.
+fn label(format: GraphFormat, lines: &[String]) -> String {
+    let (escape, line_break): (fn(&str) -> String, &str) = match format {
+        GraphFormat::Mermaid => (mermaid_text, "<br/>"),
+        GraphFormat::Dot => (dot_text, "\\n"),
+    };
+    let escaped: Vec<String> = lines.iter().map(|l| escape(l)).collect();
+    escaped.join(line_break)
 }
 
 /// The diagram text.
@@ -112,9 +155,9 @@ pub(crate) fn render(spec: &Spec, format: GraphFormat) -> String {
         let nodes: Vec<Node> = phase.steps().map(|s| step_node(spec, s)).collect();
         match format {
             GraphFormat::Mermaid => {
-                out.push_str(&format!("  subgraph p{pi}[\"{}\"]\n", escape(&title)));
+                out.push_str(&format!("  subgraph p{pi}[\"{}\"]\n", mermaid_text(&title)));
                 for n in &nodes {
-                    let label = escape(&n.label).replace("\\n", "<br/>");
+                    let label = label(format, &n.lines);
                     out.push_str(&format!("    {}[\"{label}\"]\n", n.id));
                 }
                 out.push_str("  end\n");
@@ -122,14 +165,14 @@ pub(crate) fn render(spec: &Spec, format: GraphFormat) -> String {
             GraphFormat::Dot => {
                 out.push_str(&format!(
                     "  subgraph cluster_p{pi} {{\n    label=\"{}\";\n",
-                    escape(&title)
+                    dot_text(&title)
                 ));
                 for n in &nodes {
                     let style = if n.conditional { ", style=dashed" } else { "" };
                     out.push_str(&format!(
                         "    {} [label=\"{}\"{style}];\n",
                         n.id,
-                        escape(&n.label)
+                        label(format, &n.lines)
                     ));
                 }
                 out.push_str("  }\n");
@@ -190,14 +233,17 @@ pub(crate) fn render(spec: &Spec, format: GraphFormat) -> String {
                 if label.is_empty() {
                     out.push_str(&format!("  {from} {arrow} {to}\n"));
                 } else {
-                    out.push_str(&format!("  {from} {arrow}|\"{}\"| {to}\n", escape(&label)));
+                    out.push_str(&format!(
+                        "  {from} {arrow}|\"{}\"| {to}\n",
+                        mermaid_text(&label)
+                    ));
                 }
             }
             GraphFormat::Dot => {
                 let style = if dashed { ", style=dashed" } else { "" };
                 out.push_str(&format!(
                     "  {from} -> {to} [label=\"{}\"{style}];\n",
-                    escape(&label)
+                    dot_text(&label)
                 ));
             }
         }

@@ -1,5 +1,6 @@
 //! `turnspec`: a thin command line over the spec, engine and trace crates.
-//! Reading files and printing happen here and nowhere else.
+//! Reading files and printing happen here and nowhere else: files are read
+//! by `turnspec_scenario::read_text`, output is written by `out`.
 
 mod check;
 mod compare;
@@ -10,7 +11,7 @@ mod run;
 mod simulate;
 mod test;
 
-use std::io::IsTerminal;
+use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
@@ -102,7 +103,29 @@ pub(crate) enum PolicyName {
 }
 
 fn main() -> ExitCode {
-    let cli = Cli::parse();
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) => {
+            // Help, version or a usage error; clap itself would ignore a
+            // failed write.
+            let stream = if e.use_stderr() {
+                out::Stream::Stderr
+            } else {
+                out::Stream::Stdout
+            };
+            let printed = e.print().and_then(|_| match stream {
+                out::Stream::Stdout => std::io::stdout().flush(),
+                out::Stream::Stderr => std::io::stderr().flush(),
+            });
+            if let Err(err) = printed {
+                out::failed(stream, &err);
+            }
+            let code = ExitCode::from(u8::try_from(e.exit_code()).unwrap_or(2));
+            return out::exit_code(code, false);
+        }
+    };
+    // Commands whose output is a stream a reader may stop reading early.
+    let streaming = matches!(cli.command, Command::Run { .. } | Command::Test { .. });
     let result = match cli.command {
         Command::Check {
             specs,
@@ -124,13 +147,14 @@ fn main() -> ExitCode {
             show_ends,
         } => run::run(spec, players, turns, policy, seed, format, show_ends),
     };
-    match result {
+    let code = match result {
         Ok(code) => code,
         Err(message) => {
-            eprintln!("error: {message}");
+            out::eprintln(&format!("error: {message}"));
             ExitCode::from(2)
         }
-    }
+    };
+    out::exit_code(code, streaming)
 }
 
 /// The default spec: games/mtg.toml in the current directory, else in the
@@ -141,10 +165,6 @@ pub(crate) fn default_spec() -> PathBuf {
         return local;
     }
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../../games/mtg.toml")
-}
-
-pub(crate) fn read(path: &Path) -> Result<String, String> {
-    std::fs::read_to_string(path).map_err(|e| format!("cannot read {}: {e}", path.display()))
 }
 
 pub(crate) fn render_report(report: &Report) -> String {
@@ -168,8 +188,8 @@ pub(crate) fn load(path: &Path) -> Result<Option<(Spec, Report)>, String> {
     match turnspec_scenario::load_spec_file(path) {
         Ok((spec, report)) => Ok(Some((spec, report))),
         Err(report) => {
-            eprint!("{}", render_report(&report));
-            eprintln!("{}: {} error(s)", path.display(), report.errors());
+            out::eprint(&render_report(&report));
+            out::eprintln(&format!("{}: {} error(s)", path.display(), report.errors()));
             Ok(None)
         }
     }

@@ -24,10 +24,10 @@ struct Printer<'s> {
 impl Printer<'_> {
     fn write(&mut self) {
         if let Err(e) = self.out.write_all(self.line.as_bytes()) {
-            // `turnspec run | head`: the reader is gone, which is fine.
-            if e.kind() == std::io::ErrorKind::BrokenPipe {
-                std::process::exit(0);
-            }
+            // No one to play the rest of the game for: a closed pipe
+            // (`turnspec run | head`) ends it quietly, a full disk with 2.
+            crate::out::failed(crate::out::Stream::Stdout, &e);
+            crate::out::end_streaming();
         }
         self.line.clear();
     }
@@ -85,13 +85,12 @@ pub fn run(
         ),
     }
     if let Err(e) = printer.out.flush() {
-        if e.kind() != std::io::ErrorKind::BrokenPipe {
-            return Err(format!("cannot write the trace: {e}"));
-        }
+        crate::out::failed(crate::out::Stream::Stdout, &e);
+        crate::out::end_streaming();
     }
     Ok(match game.status() {
         Status::Stalled => {
-            eprintln!("error: the game stalled: no priority window could open");
+            crate::out::eprintln("error: the game stalled: no priority window could open");
             ExitCode::FAILURE
         }
         _ => ExitCode::SUCCESS,

@@ -13,16 +13,25 @@ pub fn test(paths: &[PathBuf], format: Format) -> Result<ExitCode, String> {
             return Err(format!("{} does not exist", p.display()));
         }
     }
-    let files = find_scenarios(paths);
-    if files.is_empty() {
+    let found = find_scenarios(paths);
+    if found.files.is_empty() && found.errors.is_empty() {
         return Err(
             "no scenario files found (a scenario is a .toml file with a [scenario] table)".into(),
         );
     }
     let mut cache = SpecCache::default();
     let (mut passed, mut failed, mut invalid) = (0, 0, 0);
+    let unreadable = found.errors.len();
     let mut json = Vec::new();
-    for file in &files {
+    for e in &found.errors {
+        match format {
+            Format::Text => crate::out::println(&format!("ERROR   {e}")),
+            Format::Json => json.push(serde_json::json!({
+                "file": e.path.display().to_string(), "status": "unreadable", "error": e.reason,
+            })),
+        }
+    }
+    for file in &found.files {
         let result = run_file(file, &mut cache);
         match &result {
             turnspec_scenario::FileResult::Invalid(_) => invalid += 1,
@@ -35,18 +44,32 @@ pub fn test(paths: &[PathBuf], format: Format) -> Result<ExitCode, String> {
         }
     }
     match format {
-        Format::Text => crate::out::println(&format!(
-            "\n{} scenarios: {passed} passed, {failed} failed, {invalid} invalid",
-            files.len()
-        )),
+        Format::Text => {
+            let mut summary = format!(
+                "\n{} scenarios: {passed} passed, {failed} failed, {invalid} invalid",
+                found.files.len()
+            );
+            if unreadable > 0 {
+                summary.push_str(&format!("; {unreadable} path(s) could not be read"));
+            }
+            for s in &found.skipped {
+                summary.push_str(&format!(
+                    "\nskipped {} (TOML without a [scenario] table)",
+                    s.display()
+                ));
+            }
+            crate::out::println(&summary)
+        }
         Format::Json => {
             let summary = serde_json::json!({
                 "scenarios": json, "passed": passed, "failed": failed, "invalid": invalid,
+                "unreadable": unreadable,
+                "skipped": found.skipped.iter().map(|s| s.display().to_string()).collect::<Vec<_>>(),
             });
             crate::out::println(&serde_json::to_string_pretty(&summary).unwrap_or_default())
         }
     }
-    Ok(if failed + invalid > 0 {
+    Ok(if failed + invalid + unreadable > 0 {
         ExitCode::FAILURE
     } else {
         ExitCode::SUCCESS

@@ -4,21 +4,9 @@
 mod common;
 
 use std::path::PathBuf;
-use std::process::Output;
 
-use common::{stdout, turnspec};
+use common::{assert_no_panic, stderr, stdout, turnspec};
 use serde_json::Value;
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
-}
-
-fn assert_no_panic(o: &Output) {
-    let err = stderr(o);
-    assert!(!err.contains("panicked"), "the binary panicked:\n{err}");
-    // 101 is Rust's exit code for a panic.
-    assert_ne!(o.status.code(), Some(101), "stderr:\n{err}");
-}
 
 /// A scratch file in the system temp directory, removed on drop.
 struct TempFile(PathBuf);
@@ -183,6 +171,39 @@ fn run_on_an_invalid_spec_fails_without_panicking() {
     assert!(stdout(&o).is_empty(), "{}", stdout(&o));
 }
 
+#[test]
+fn check_of_a_device_pipe_or_folder_says_why_without_reading_it() {
+    let dir = common::TempDir::new("not-files");
+    let mut paths = vec!["/dev/zero".to_string(), dir.arg().to_string()];
+    #[cfg(unix)]
+    {
+        let fifo = dir.0.join("pipe.toml");
+        if std::process::Command::new("mkfifo")
+            .arg(&fifo)
+            .status()
+            .is_ok_and(|s| s.success())
+        {
+            paths.push(fifo.display().to_string());
+        }
+    }
+    for path in &paths {
+        let o = common::turnspec_within(&["check", path], 30);
+        assert_no_panic(&o);
+        assert_eq!(o.status.code(), Some(1), "{path}: {}", stderr(&o));
+        let err = stderr(&o);
+        assert!(
+            err.contains("not a regular file") || err.contains("it is a folder, not a file"),
+            "{path}: {err}"
+        );
+    }
+    // A base that is a device: the error is on the `extends` line.
+    let child = dir.write("child.toml", "extends = \"/dev/zero\"\n");
+    let o = common::turnspec_within(&["check", child.to_str().expect("UTF-8")], 30);
+    assert_no_panic(&o);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(stderr(&o).contains("character device"), "{}", stderr(&o));
+}
+
 // --- run ------------------------------------------------------------------------
 
 /// Runs `run <spec> --turns 2 --format json` and parses every line.
@@ -314,4 +335,14 @@ fn run_with_an_impossible_player_count_fails_without_panicking() {
         "exit {:?}",
         o.status.code()
     );
+}
+
+// --- simulate -------------------------------------------------------------------
+
+#[test]
+fn simulate_refuses_more_threads_than_it_allows() {
+    let o = turnspec(&["simulate", "--games", "1", "--threads", "10000", "--quiet"]);
+    assert_no_panic(&o);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("1..=256"), "{}", stderr(&o));
 }

@@ -32,8 +32,27 @@ const TOKENS: &[&str] = &[
     "[[script]]\neffect = \"extra_turn\"\nby = \"P1\"\n",
     "turn = 4294967296\n",
     "players = { min = 0, max = 300 }\n",
-    "\"\"\"", "'''", "\\u0000", "\\", "\"", "'", "=", "{", "}", "[", "]", "\n", "#", ",",
-    "-1", "99999999999999999999", "1e400", "nan", "true", "é", "\u{0}",
+    "\"\"\"",
+    "'''",
+    "\\u0000",
+    "\\",
+    "\"",
+    "'",
+    "=",
+    "{",
+    "}",
+    "[",
+    "]",
+    "\n",
+    "#",
+    ",",
+    "-1",
+    "99999999999999999999",
+    "1e400",
+    "nan",
+    "true",
+    "é",
+    "\u{0}",
 ];
 
 /// The files mutations start from, and the reference specs.
@@ -55,7 +74,12 @@ impl Corpus {
             for path in toml_files(&root.join(dir)) {
                 if let Ok(text) = std::fs::read_to_string(&path) {
                     specs_text.push(text);
-                    spec_names.push(path.file_name().unwrap_or_default().to_string_lossy().into_owned());
+                    spec_names.push(
+                        path.file_name()
+                            .unwrap_or_default()
+                            .to_string_lossy()
+                            .into_owned(),
+                    );
                 }
             }
         }
@@ -66,7 +90,11 @@ impl Corpus {
         }
         for path in toml_files(&root.join("games")) {
             if let Ok((spec, _)) = turnspec_scenario::load_spec_file(&path) {
-                let name = path.file_name().unwrap_or_default().to_string_lossy().into_owned();
+                let name = path
+                    .file_name()
+                    .unwrap_or_default()
+                    .to_string_lossy()
+                    .into_owned();
                 specs.push((name, Arc::new(spec)));
             }
         }
@@ -95,7 +123,12 @@ impl Corpus {
     pub fn load_spec(&self, text: &str) -> bool {
         let mut read = |path: &str, _from: &str| -> Result<(String, String), String> {
             let name = path.rsplit('/').next().unwrap_or(path);
-            match self.specs_text.iter().zip(&self.spec_names).find(|(_, n)| *n == name) {
+            match self
+                .specs_text
+                .iter()
+                .zip(&self.spec_names)
+                .find(|(_, n)| *n == name)
+            {
                 Some((text, n)) => Ok((n.clone(), text.clone())),
                 None => Err(format!("{path}: not in the fuzz corpus")),
             }
@@ -121,7 +154,9 @@ fn toml_files(dir: &Path) -> Vec<std::path::PathBuf> {
     let mut out = Vec::new();
     let mut stack = vec![dir.to_path_buf()];
     while let Some(d) = stack.pop() {
-        let Ok(entries) = std::fs::read_dir(&d) else { continue };
+        let Ok(entries) = std::fs::read_dir(&d) else {
+            continue;
+        };
         let mut entries: Vec<_> = entries.filter_map(Result::ok).map(|e| e.path()).collect();
         entries.sort();
         for p in entries {
@@ -182,7 +217,10 @@ fn mutate(corpus: &[String], seed: u64) -> String {
                         cut -= 1;
                     }
                     let ch = (b' ' + pick(&mut rng, 95) as u8) as char;
-                    line.replace_range(cut..cut + line[cut..].chars().next().map_or(0, char::len_utf8), &ch.to_string());
+                    line.replace_range(
+                        cut..cut + line[cut..].chars().next().map_or(0, char::len_utf8),
+                        &ch.to_string(),
+                    );
                 }
             }
             _ => {

@@ -69,15 +69,14 @@ pub fn generate(root: &Path) -> String {
                 .file_name()
                 .map(|n| n.to_string_lossy().to_string())
                 .unwrap_or_default();
-            games.insert(name, find_scenarios(&[dir]));
+            games.insert(name, find_scenarios(&[dir]).files);
         }
     }
-    let pending: Vec<Pending> =
-        std::fs::read_to_string(root.join("tests/conformance-pending.toml"))
-            .ok()
-            .and_then(|t| toml::from_str::<PendingFile>(&t).ok())
-            .map(|f| f.pending)
-            .unwrap_or_default();
+    let pending: Vec<Pending> = crate::fs::read_text(&root.join("tests/conformance-pending.toml"))
+        .ok()
+        .and_then(|t| toml::from_str::<PendingFile>(&t).ok())
+        .map(|f| f.pending)
+        .unwrap_or_default();
 
     let mut out = String::from(
         "# Conformance\n\n\

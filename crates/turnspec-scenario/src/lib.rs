@@ -13,7 +13,10 @@ pub mod raw;
 pub mod run;
 
 pub use compile::{Scenario, load};
-pub use fs::{SpecCache, find_scenarios, load_file, load_spec_file};
+pub use fs::{
+    Found, MAX_FILE_BYTES, ReadError, SpecCache, find_scenarios, load_file, load_spec_file,
+    read_text,
+};
 pub use run::{Failure, Outcome, run};
 
 use std::path::Path;
