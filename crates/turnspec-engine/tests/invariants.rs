@@ -4,7 +4,8 @@
 //! these tests).
 //!
 //! - a refused action changes nothing and emits nothing (every action below
-//!   goes through [`Table::act`], which checks it), and names its rule;
+//!   goes through [`Table::act`], which checks it), and names its rule in
+//!   the spec's own terms;
 //! - set-up refuses what the spec does not allow; a stopped game refuses
 //!   everything;
 //! - the same spec, seed and actions give the same events;
@@ -36,6 +37,11 @@ const TINY: &str = r#"
 [game]
 name = "Tiny"
 players = { min = 2, max = 4 }
+
+[terms]
+priority = "the token"
+stack = "pile"
+active_player = "turn player"
 
 [priority]
 rule = "R-HOLDER"
@@ -191,7 +197,13 @@ fn refused_actions_change_nothing_emit_nothing_and_name_their_rule() {
         "{err:?}"
     );
     assert_eq!(tiny().rule(err.rule()), Some("R-HOLDER"));
-    assert!(err.describe(tiny()).contains("R-HOLDER"));
+    // Messages use the spec's own words.
+    let text = err.describe(tiny());
+    assert!(text.contains("R-HOLDER"), "{text}");
+    assert!(
+        text.contains("P2 does not hold the token (P1 does)"),
+        "{text}"
+    );
 }
 
 #[test]
@@ -206,10 +218,14 @@ fn a_timing_refusal_names_the_first_failing_condition_and_its_rule() {
     let err = t.play(P1, "slow", 3).unwrap_err();
     assert_eq!(failure(err), TimingFailure::StackNotEmpty);
     assert_eq!(tiny().rule(err.rule()), Some("R-SLOW-STACK"));
+    let text = err.describe(tiny());
+    assert!(text.contains("the pile must be empty"), "{text}");
     t.pass();
     let err = t.play(P2, "slow", 4).unwrap_err();
     assert_eq!(failure(err), TimingFailure::NotActivePlayer);
     assert_eq!(tiny().rule(err.rule()), Some("R-SLOW-WHO"));
+    let text = err.describe(tiny());
+    assert!(text.contains("only the turn player may"), "{text}");
     t.pass(); // P2: the quick play resolves
     assert!(t.game.stack().is_empty());
     t.play(P1, "slow", 5).unwrap();
