@@ -1,6 +1,7 @@
-//! Test support shared by the engine's rule suites: a host with scripted
-//! answers and triggers, and a table that logs events as short strings and
-//! checks that every refused action leaves the game untouched.
+//! Test support shared by the engine's invariant tests: loading inline
+//! specs, a host with scripted answers and triggers that records every hook
+//! call, and a table that logs events as short strings and checks that every
+//! refused action leaves the game untouched.
 
 #![allow(dead_code)]
 
@@ -9,6 +10,14 @@ use turnspec_engine::{
     RuleError, Skipped, StackObject, StartAt, Status, Triggers,
 };
 use turnspec_spec::{FactId, Spec, TimingId, TurnActionId};
+
+/// Compiles a spec written in the test file; panics with the diagnostics.
+pub fn load(path: &str, text: &str) -> Spec {
+    match turnspec_spec::load_str(path, text) {
+        Ok((spec, _)) => spec,
+        Err(report) => panic!("{path} does not load:\n{}", report.to_short_text()),
+    }
+}
 
 pub fn timing(spec: &Spec, id: &str) -> TimingId {
     spec.timing_by_id(id)
@@ -43,7 +52,13 @@ pub struct TestHost {
     on_action: Vec<(String, PlayerId, u32)>,
     /// Fired once each, the first time the step begins.
     on_step: Vec<(String, PlayerId, u32)>,
+    /// Fired once each, the first time the timing class is played.
+    on_play: Vec<(String, PlayerId, u32)>,
     asked: Vec<String>,
+    /// Every hook call, in order: `tba <action> <context>`, `began <step>
+    /// <context>`, `played <player> <timing> #<label> <context>`, where the
+    /// context is `t<turn> <active> <step> r<repeat>`.
+    pub calls: Vec<String>,
 }
 
 impl TestHost {
@@ -53,7 +68,9 @@ impl TestHost {
             answers: Vec::new(),
             on_action: Vec::new(),
             on_step: Vec::new(),
+            on_play: Vec::new(),
             asked: Vec::new(),
+            calls: Vec::new(),
         }
     }
 
@@ -81,6 +98,25 @@ impl TestHost {
         self
     }
 
+    pub fn trigger_on_play(mut self, timing: &str, controller: PlayerId, label: u32) -> Self {
+        assert!(
+            self.spec.timing_by_id(timing).is_some(),
+            "no timing class `{timing}`"
+        );
+        self.on_play.push((timing.to_string(), controller, label));
+        self
+    }
+
+    fn context(&self, ctx: &HookContext) -> String {
+        format!(
+            "t{} {} {} r{}",
+            ctx.turn,
+            ctx.active,
+            self.spec.step(ctx.step).id,
+            ctx.repeat
+        )
+    }
+
     pub fn asked_count(&self, action: &str) -> usize {
         self.asked.iter().filter(|a| *a == action).count()
     }
@@ -89,11 +125,13 @@ impl TestHost {
 impl Host for TestHost {
     fn turn_action(
         &mut self,
-        _: &HookContext,
+        ctx: &HookContext,
         action: TurnActionId,
         triggers: &mut Triggers<'_>,
     ) -> u16 {
         let id = self.spec.turn_action(action).id.clone();
+        let call = format!("tba {id} {}", self.context(ctx));
+        self.calls.push(call);
         if let Some(i) = self.on_action.iter().position(|(a, _, _)| *a == id) {
             let (_, controller, label) = self.on_action.remove(i);
             let _ = triggers.add(controller, label);
@@ -108,7 +146,26 @@ impl Host for TestHost {
         answer
     }
 
+    fn played(
+        &mut self,
+        ctx: &HookContext,
+        player: PlayerId,
+        timing: TimingId,
+        label: u32,
+        triggers: &mut Triggers<'_>,
+    ) {
+        let id = self.spec.timing_class(timing).id.clone();
+        let call = format!("played {player} {id} #{label} {}", self.context(ctx));
+        self.calls.push(call);
+        if let Some(i) = self.on_play.iter().position(|(t, _, _)| *t == id) {
+            let (_, controller, label) = self.on_play.remove(i);
+            let _ = triggers.add(controller, label);
+        }
+    }
+
     fn step_began(&mut self, ctx: &HookContext, triggers: &mut Triggers<'_>) {
+        let call = format!("began {}", self.context(ctx));
+        self.calls.push(call);
         let id = &self.spec.step(ctx.step).id;
         let mut i = 0;
         while i < self.on_step.len() {
@@ -261,18 +318,6 @@ impl Table {
         )
     }
 
-    /// Legal actions of `player`, as `pass` or timing class ids.
-    pub fn legal(&self, player: PlayerId) -> Vec<String> {
-        self.game
-            .legal_actions(player)
-            .map(|a| match a {
-                Action::Pass { .. } => "pass".to_string(),
-                Action::Play { timing, .. } => self.spec().timing_class(timing).id.clone(),
-                other => format!("{other:?}"),
-            })
-            .collect()
-    }
-
     /// The events since the last call, as short strings.
     pub fn log(&mut self) -> Vec<String> {
         let spec = self.spec();
@@ -355,20 +400,6 @@ pub fn show(spec: &Spec, e: &Event) -> String {
         #[allow(unreachable_patterns)]
         other => format!("{other:?}"),
     }
-}
-
-/// Only the structure: turns, phases, steps and skips begun.
-pub fn structure(log: &[String]) -> Vec<String> {
-    log.iter()
-        .filter(|e| {
-            e.starts_with("turn ")
-                || e.starts_with("phase ")
-                || e.starts_with("step ")
-                || e.starts_with("skip ")
-                || e.starts_with("end turn")
-        })
-        .cloned()
-        .collect()
 }
 
 /// The entries strictly between the first `begin` and the next `end`.
