@@ -7,6 +7,8 @@
 //! re-exported here. Nothing here touches the file system: callers pass
 //! text.
 
+#![warn(missing_docs, unreachable_pub)]
+
 mod compile;
 mod cond;
 mod diag;
@@ -14,6 +16,6 @@ mod inherit;
 mod raw;
 
 pub use compile::{load_str, load_with, suggest};
-pub use diag::{Diagnostic, Report, Severity, line_col};
+pub use diag::{Diagnostic, Report, Segment, Severity, line_col};
 pub use inherit::ReadBase;
 pub use turnspec_model::*;
