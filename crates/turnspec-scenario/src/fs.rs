@@ -46,6 +46,8 @@ pub struct SpecCache {
 }
 
 impl SpecCache {
+    /// The spec at `path`, loaded on first use; the error is the spec's
+    /// report as text, so every scenario naming a broken spec shows it.
     pub fn get(&mut self, path: &Path) -> Result<Arc<Spec>, String> {
         let key = path.canonicalize().unwrap_or_else(|_| path.to_path_buf());
         self.specs
