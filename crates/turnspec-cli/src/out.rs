@@ -79,7 +79,7 @@ pub fn print(text: &str) {
     write(Stream::Stdout, text);
 }
 
-/// [`print`] with a newline.
+/// [`print()`] with a newline.
 pub fn println(text: &str) {
     print(&format!("{text}\n"));
 }
@@ -89,7 +89,7 @@ pub fn eprint(text: &str) {
     write(Stream::Stderr, text);
 }
 
-/// [`eprint`] with a newline.
+/// [`eprint()`] with a newline.
 pub fn eprintln(text: &str) {
     eprint(&format!("{text}\n"));
 }

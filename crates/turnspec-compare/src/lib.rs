@@ -1,7 +1,7 @@
 //! Comparing rule sets: how does one turn spec differ from another, and
 //! what does that change in play?
 //!
-//! - [`diff`]: a structural diff of two compiled [`Spec`]s (phases, steps,
+//! - [`mod@diff`]: a structural diff of two compiled [`Spec`]s (phases, steps,
 //!   turn-based actions, windows, timing classes, settings), each difference
 //!   with the rule citations on both sides;
 //! - [`matrix`]: the same scenarios run under several specs, as a matrix of

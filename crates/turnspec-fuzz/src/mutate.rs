@@ -170,12 +170,19 @@ fn toml_files(dir: &Path) -> Vec<std::path::PathBuf> {
     out
 }
 
-/// One to eight mutations of one corpus file, chosen by `seed`.
+/// Mutations of one corpus file, chosen by `seed`.
 fn mutate(corpus: &[String], seed: u64) -> String {
     let mut rng = SplitMix64(seed);
     let pick = |rng: &mut SplitMix64, n: usize| rng.below(n.max(1) as u64) as usize;
     let mut text = corpus[pick(&mut rng, corpus.len())].clone();
-    for _ in 0..1 + pick(&mut rng, 8) {
+    // Half the inputs get one mutation (near-misses reach deepest), the
+    // rest up to eight.
+    let rounds = if rng.below(2) == 0 {
+        1
+    } else {
+        1 + pick(&mut rng, 8)
+    };
+    for _ in 0..rounds {
         let mut lines: Vec<String> = text.lines().map(str::to_string).collect();
         if lines.is_empty() {
             lines.push(String::new());

@@ -7,7 +7,7 @@
 //! a [`Spec`] can only be made from [`SpecParts`] whose references all fit
 //! together, so an id a spec handed out is always valid for that spec.
 
-#![warn(unreachable_pub)]
+#![warn(missing_docs, unreachable_pub)]
 
 mod arena;
 mod cond;

@@ -26,6 +26,7 @@ pub const MAX_FILE_BYTES: u64 = 16 * 1024 * 1024;
 /// Why a file could not be read.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ReadError {
+    /// The file that could not be read.
     pub path: PathBuf,
     /// Why, without the path: "it is a folder, not a file".
     pub reason: String,
@@ -181,6 +182,8 @@ pub struct SpecCache {
 }
 
 impl SpecCache {
+    /// The spec at `path`, loaded on first use; the error is the spec's
+    /// report as text, so every scenario naming a broken spec shows it.
     pub fn get(&mut self, path: &Path) -> Result<Arc<Spec>, String> {
         let key = path.canonicalize().unwrap_or_else(|_| path.to_path_buf());
         self.specs

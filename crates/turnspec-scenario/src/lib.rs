@@ -6,10 +6,12 @@
 //! prove their rules, and what `turnspec compare` runs under several specs.
 //! The format is documented in docs/scenarios.md.
 
+#![warn(missing_docs, unreachable_pub)]
+
 pub mod compile;
 pub mod conformance;
 pub mod fs;
-pub mod raw;
+mod raw;
 pub mod run;
 
 pub use compile::{Scenario, load};
@@ -26,8 +28,11 @@ use std::path::Path;
 pub enum FileResult {
     /// The file could not be loaded; the report says why, with spans.
     Invalid(turnspec_spec::Report),
+    /// The file loaded and ran.
     Ran {
+        /// The loaded scenario, for its name, rules and spec path.
         scenario: Box<Scenario>,
+        /// Whether it passed, and where it failed if not.
         outcome: Outcome,
     },
 }
@@ -47,6 +52,7 @@ pub fn run_file(path: &Path, cache: &mut SpecCache) -> FileResult {
 }
 
 impl FileResult {
+    /// Whether the file loaded, ran and passed every check.
     pub fn passed(&self) -> bool {
         matches!(
             self,
@@ -100,6 +106,8 @@ impl FileResult {
         }
     }
 
+    /// The result as one JSON object, with `status` `pass`, `fail` or
+    /// `invalid` (the form `turnspec test --format json` prints).
     pub fn to_json(&self, path: &Path) -> serde_json::Value {
         let file = path.display().to_string();
         match self {

@@ -5,10 +5,10 @@ use std::collections::BTreeMap;
 use serde::Deserialize;
 use toml::Spanned;
 
-pub type Text = Spanned<String>;
+pub(crate) type Text = Spanned<String>;
 
 #[derive(Debug, Deserialize)]
-pub struct RawScenario {
+pub(crate) struct RawScenario {
     pub scenario: Spanned<RawHeader>,
     pub setup: Spanned<RawSetup>,
     #[serde(default)]
@@ -16,7 +16,7 @@ pub struct RawScenario {
 }
 
 #[derive(Debug, Deserialize)]
-pub struct RawHeader {
+pub(crate) struct RawHeader {
     pub name: Text,
     #[serde(default)]
     pub rules: Vec<Text>,
@@ -26,7 +26,7 @@ pub struct RawHeader {
 }
 
 #[derive(Debug, Deserialize)]
-pub struct RawSetup {
+pub(crate) struct RawSetup {
     /// Path of the turn spec, relative to the scenario file.
     pub spec: Text,
     pub players: Option<Spanned<i64>>,
@@ -54,7 +54,7 @@ pub struct RawSetup {
 
 /// One script entry: exactly one verb key, plus the modifiers it uses.
 #[derive(Debug, Deserialize)]
-pub struct RawEntry {
+pub(crate) struct RawEntry {
     pub pass: Option<Text>,
     pub pass_until: Option<Text>,
     pub play: Option<Text>,
@@ -88,7 +88,7 @@ pub struct RawEntry {
 }
 
 #[derive(Debug, Deserialize, Default)]
-pub struct RawExpect {
+pub(crate) struct RawExpect {
     pub turn: Option<Spanned<i64>>,
     pub active: Option<Text>,
     pub phase: Option<Text>,
@@ -105,7 +105,7 @@ pub struct RawExpect {
 }
 
 #[derive(Debug, Deserialize)]
-pub struct RawIllegal {
+pub(crate) struct RawIllegal {
     pub pass: Option<Text>,
     pub play: Option<Text>,
     pub by: Option<Text>,

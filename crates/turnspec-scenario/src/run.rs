@@ -67,7 +67,12 @@ impl Host for ScriptedHost {
 /// How a scenario ended.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Outcome {
-    Passed { checks: usize },
+    /// Every entry ran and every check held.
+    Passed {
+        /// How many checks ran, for the `ok` line.
+        checks: usize,
+    },
+    /// The first check that did not hold, or an action the engine refused.
     Failed(Failure),
 }
 
@@ -76,11 +81,15 @@ pub enum Outcome {
 pub struct Failure {
     /// Index of the script entry (0-based) and its line:column.
     pub entry: usize,
+    /// 1-based line of the entry in the scenario file.
     pub line: usize,
+    /// 1-based column of the entry in the scenario file.
     pub column: usize,
+    /// What went wrong, in one sentence.
     pub message: String,
     /// For event checks: what the scenario expected and what happened.
     pub expected: Vec<String>,
+    /// The event lines that happened, in the same form as `expected`.
     pub actual: Vec<String>,
 }
 
@@ -142,6 +151,8 @@ struct Runner<'a, 's> {
     all: Vec<Event>,
 }
 
+/// Plays the scenario's script against its spec and stops at the first
+/// check that fails.
 pub fn run(scenario: &Scenario) -> Outcome {
     let spec = &*scenario.spec;
     let game = match Game::new(spec, &scenario.options) {

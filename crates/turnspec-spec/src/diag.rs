@@ -11,27 +11,36 @@ use std::sync::Arc;
 use miette::{LabeledSpan, NamedSource, SourceSpan};
 use serde::Serialize;
 
+/// Whether a problem stops the spec from loading.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Severity {
+    /// The spec is not loaded.
     Error,
+    /// The spec loads, but something is probably not what the designer meant.
     Warning,
 }
 
+/// One problem in a spec, with where it is and how to fix it.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Diagnostic {
+    /// Whether the problem stops the load.
     pub severity: Severity,
     /// Stable identifier, e.g. `turnspec::unknown-key`.
     pub code: &'static str,
+    /// What is wrong, in one sentence.
     pub message: String,
     /// Byte range in the source file.
     #[serde(skip)]
     pub span: Range<usize>,
+    /// Shown under the span ("referenced here"); may be empty.
     pub label: String,
+    /// How to fix it ("did you mean `description`?").
     pub help: Option<String>,
 }
 
 impl Diagnostic {
+    /// A problem that stops the spec from loading.
     pub fn error(code: &'static str, span: Range<usize>, message: impl Into<String>) -> Self {
         Diagnostic {
             severity: Severity::Error,
@@ -43,6 +52,7 @@ impl Diagnostic {
         }
     }
 
+    /// A problem that still lets the spec load.
     pub fn warning(code: &'static str, span: Range<usize>, message: impl Into<String>) -> Self {
         Diagnostic {
             severity: Severity::Warning,
@@ -50,11 +60,13 @@ impl Diagnostic {
         }
     }
 
+    /// Sets the text shown under the span.
     pub fn label(mut self, label: impl Into<String>) -> Self {
         self.label = label.into();
         self
     }
 
+    /// Adds how to fix the problem.
     pub fn help(mut self, help: impl Into<String>) -> Self {
         self.help = Some(help.into());
         self
@@ -91,7 +103,9 @@ fn floor_char_boundary(s: &str, mut i: usize) -> usize {
 /// One file's part of a combined source (a spec and the specs it extends).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Segment {
+    /// The file's display path, as [`crate::ReadBase`] gave it.
     pub path: String,
+    /// Its bytes in the combined source.
     pub range: Range<usize>,
 }
 
@@ -100,9 +114,13 @@ pub struct Segment {
 /// and `segments` says which file each byte range belongs to.
 #[derive(Debug, Clone)]
 pub struct Report {
+    /// The file that was loaded (the extending spec, with `extends`).
     pub path: String,
+    /// The text of that file, or of every file of the load together.
     pub source: Arc<str>,
+    /// Every problem found, in source order.
     pub diagnostics: Vec<Diagnostic>,
+    /// Which file each byte range of `source` came from.
     pub segments: Vec<Segment>,
 }
 
@@ -148,6 +166,7 @@ impl Report {
         format!("{file}:{line}")
     }
 
+    /// How many problems are errors, for the summary line.
     pub fn errors(&self) -> usize {
         self.diagnostics
             .iter()
@@ -155,6 +174,7 @@ impl Report {
             .count()
     }
 
+    /// Whether the spec failed to load.
     pub fn has_errors(&self) -> bool {
         self.errors() > 0
     }

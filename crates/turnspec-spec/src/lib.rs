@@ -7,6 +7,8 @@
 //! re-exported here. Nothing here touches the file system: callers pass
 //! text.
 
+#![warn(missing_docs, unreachable_pub)]
+
 mod compile;
 mod cond;
 mod diag;
@@ -15,7 +17,7 @@ mod raw;
 pub mod schema;
 
 pub use compile::{load_str, load_with};
-pub use diag::{Diagnostic, Report, Severity, line_col};
+pub use diag::{Diagnostic, Report, Segment, Severity, line_col};
 pub use inherit::ReadBase;
 pub use schema::suggest;
 pub use turnspec_model::*;

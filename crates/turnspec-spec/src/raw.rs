@@ -10,10 +10,10 @@ use std::collections::BTreeMap;
 use serde::Deserialize;
 use toml::Spanned;
 
-pub type Text = Spanned<String>;
+pub(crate) type Text = Spanned<String>;
 
 #[derive(Debug, Deserialize, Default)]
-pub struct RawSpec {
+pub(crate) struct RawSpec {
     /// The spec this one changes (see [`crate::inherit`]); merged before
     /// deserialising, so only its presence is seen here.
     #[allow(dead_code)]
@@ -41,7 +41,7 @@ pub struct RawSpec {
 /// A structural effect a host or scenario can apply (an extra turn, an
 /// extra combat, "skip your next draw step", "end the turn").
 #[derive(Debug, Deserialize)]
-pub struct RawEffect {
+pub(crate) struct RawEffect {
     pub kind: Text,
     pub name: Option<Text>,
     pub rule: Option<Text>,
@@ -71,7 +71,7 @@ pub struct RawEffect {
 /// What happens when a player leaves the game. Without this table the turn
 /// of a player who leaves goes on without them (800.4j).
 #[derive(Debug, Deserialize)]
-pub struct RawLeaving {
+pub(crate) struct RawLeaving {
     pub rule: Option<Text>,
     /// When the active player leaves, once the stack is empty play jumps to
     /// this step (GA ENDGAME 8: that turn's End phase).
@@ -80,7 +80,7 @@ pub struct RawLeaving {
 
 /// Mana pools: when they empty (500.4; pre-2009: 300.3) and mana burn.
 #[derive(Debug, Deserialize)]
-pub struct RawMana {
+pub(crate) struct RawMana {
     pub empties: Option<Text>,
     pub rule: Option<Text>,
     pub burn: Option<Spanned<bool>>,
@@ -89,7 +89,7 @@ pub struct RawMana {
 
 /// A table of named entries (`[timing.sorcery]`) in file order, each name
 /// carrying the span of its table (map keys lose their spans in serde).
-pub fn in_file_order<T>(map: &BTreeMap<String, Spanned<T>>) -> Vec<(Text, &T)> {
+pub(crate) fn in_file_order<T>(map: &BTreeMap<String, Spanned<T>>) -> Vec<(Text, &T)> {
     let mut out: Vec<(Text, &T)> = map
         .iter()
         .map(|(k, v)| (Spanned::new(v.span(), k.clone()), v.get_ref()))
@@ -99,7 +99,7 @@ pub fn in_file_order<T>(map: &BTreeMap<String, Spanned<T>>) -> Vec<(Text, &T)> {
 }
 
 #[derive(Debug, Deserialize)]
-pub struct RawGame {
+pub(crate) struct RawGame {
     pub name: Text,
     pub edition: Option<Text>,
     pub edition_date: Option<Text>,
@@ -110,7 +110,7 @@ pub struct RawGame {
 }
 
 #[derive(Debug, Deserialize)]
-pub struct RawPlayers {
+pub(crate) struct RawPlayers {
     pub min: Spanned<i64>,
     pub max: Spanned<i64>,
 }
@@ -118,14 +118,14 @@ pub struct RawPlayers {
 /// Words used when a trace is shown to people: Grand Archive says
 /// "Opportunity" and "Effects Stack" where Magic says "priority" and "stack".
 #[derive(Debug, Deserialize, Default)]
-pub struct RawTerms {
+pub(crate) struct RawTerms {
     pub priority: Option<Text>,
     pub stack: Option<Text>,
     pub active_player: Option<Text>,
 }
 
 #[derive(Debug, Deserialize)]
-pub struct RawPriority {
+pub(crate) struct RawPriority {
     pub rule: Option<Text>,
     pub first: Option<Text>,
     pub first_rule: Option<Text>,
@@ -141,7 +141,7 @@ pub struct RawPriority {
 /// A variant (Archenemy) or a fact (the active player controls a Saga): a
 /// yes/no the host or a scenario sets and conditions read.
 #[derive(Debug, Deserialize, Default)]
-pub struct RawFlag {
+pub(crate) struct RawFlag {
     pub name: Option<Text>,
     /// For the designer and documentation tools only.
     #[allow(dead_code)]
@@ -151,7 +151,7 @@ pub struct RawFlag {
 }
 
 #[derive(Debug, Deserialize, Default)]
-pub struct RawCounter {
+pub(crate) struct RawCounter {
     pub reset: Option<Text>,
     /// `"game"` (default): one number; `"player"`: one per player (lands
     /// played, 305.2 — each player of a team may play one, 805.4c).
@@ -163,7 +163,7 @@ pub struct RawCounter {
 }
 
 #[derive(Debug, Deserialize)]
-pub struct RawTiming {
+pub(crate) struct RawTiming {
     pub name: Option<Text>,
     pub rule: Option<Text>,
     /// For the designer and documentation tools only.
@@ -183,14 +183,14 @@ pub struct RawTiming {
 }
 
 #[derive(Debug, Deserialize)]
-pub struct RawLimit {
+pub(crate) struct RawLimit {
     pub counter: Text,
     pub max: Spanned<i64>,
     pub rule: Option<Text>,
 }
 
 #[derive(Debug, Deserialize)]
-pub struct RawRequire {
+pub(crate) struct RawRequire {
     #[serde(rename = "if")]
     pub condition: Text,
     pub rule: Option<Text>,
@@ -199,14 +199,14 @@ pub struct RawRequire {
 
 /// A `skip` or `repeat` entry: a condition and the rule that makes it so.
 #[derive(Debug, Deserialize)]
-pub struct RawWhen {
+pub(crate) struct RawWhen {
     #[serde(rename = "if")]
     pub condition: Text,
     pub rule: Option<Text>,
 }
 
 #[derive(Debug, Deserialize)]
-pub struct RawPhase {
+pub(crate) struct RawPhase {
     pub id: Text,
     pub name: Option<Text>,
     pub rule: Option<Text>,
@@ -230,7 +230,7 @@ pub struct RawPhase {
 }
 
 #[derive(Debug, Deserialize)]
-pub struct RawStep {
+pub(crate) struct RawStep {
     pub id: Text,
     pub name: Option<Text>,
     pub rule: Option<Text>,
@@ -250,7 +250,7 @@ pub struct RawStep {
 /// then a priority window) or an explicit `sequence` of actions and windows.
 /// Phases and steps both carry these keys (serde's `flatten` would lose spans
 /// and unknown-key detection, so the fields are repeated and viewed here).
-pub struct RawBody<'a> {
+pub(crate) struct RawBody<'a> {
     pub actions: Option<&'a Spanned<Vec<Spanned<RawStage>>>>,
     pub priority: Option<&'a Text>,
     pub priority_rule: Option<&'a Text>,
@@ -261,7 +261,7 @@ pub struct RawBody<'a> {
 macro_rules! body_view {
     ($t:ty) => {
         impl $t {
-            pub fn body(&self) -> RawBody<'_> {
+            pub(crate) fn body(&self) -> RawBody<'_> {
                 RawBody {
                     actions: self.actions.as_ref(),
                     priority: self.priority.as_ref(),
@@ -279,7 +279,7 @@ body_view!(RawStep);
 /// One entry of `actions` or `sequence`: a turn-based action (has `id`) or,
 /// in a sequence only, a window (has `window`).
 #[derive(Debug, Deserialize)]
-pub struct RawStage {
+pub(crate) struct RawStage {
     pub id: Option<Text>,
     pub window: Option<Text>,
     /// Windows: `all_pass` (default) or `stack_empty` (a state-check window
@@ -299,7 +299,7 @@ pub struct RawStage {
 
 /// How the host answers a turn-based action hook.
 #[derive(Debug, Deserialize)]
-pub struct RawAnswer {
+pub(crate) struct RawAnswer {
     /// Store the answer (a number) in this counter.
     pub counter: Option<Text>,
     /// Largest meaningful answer; random play picks within 0..=max.

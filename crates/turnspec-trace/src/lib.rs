@@ -5,6 +5,8 @@
 //! decides what an event says, so the text and JSON forms never disagree.
 //! The JSON form is documented in docs/trace-format.md.
 
+#![warn(missing_docs, unreachable_pub)]
+
 use std::fmt::Write as _;
 
 use serde_json::{Map, Value, json};
@@ -14,6 +16,7 @@ use turnspec_spec::{RuleRef, Spec};
 /// Names for object labels (a scenario's "Lightning Bolt"); labels without a
 /// name print as `#n`.
 pub trait Labels {
+    /// The name of the object with this label, if it has one.
     fn label(&self, label: u32) -> Option<&str>;
 }
 
@@ -46,6 +49,7 @@ pub struct Described {
     pub depth: u8,
     /// A short sentence for people.
     pub text: String,
+    /// The rule the event cites, as the spec writes it; the JSON `rule` field.
     pub rule: Option<String>,
     /// Event-specific JSON fields (without `event` and `rule`).
     pub fields: Map<String, Value>,
@@ -488,6 +492,7 @@ pub struct TextTrace {
 }
 
 impl TextTrace {
+    /// A trace that has not printed anything yet.
     pub fn new(options: TextOptions) -> Self {
         TextTrace {
             options,

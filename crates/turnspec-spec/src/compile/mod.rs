@@ -20,7 +20,7 @@ use turnspec_model::*;
 use crate::diag::{Diagnostic, Report};
 use crate::inherit::ReadBase;
 use crate::raw::*;
-pub use crate::schema::suggest;
+pub(crate) use crate::schema::suggest;
 use crate::schema::{Format, deserialize_reporting, fields_of};
 
 /// The spec format for the shared schema checks.
