@@ -249,6 +249,7 @@ pub fn load(path: &str, source: &str, load_spec: &mut SpecLoader<'_>) -> Result<
         spec: &spec,
         diags: Vec::new(),
         labels: vec![String::new()],
+        label_numbers: std::collections::HashMap::new(),
     };
     let scenario = c.scenario(path, source, &raw, spec.clone(), spec_path);
     report.diagnostics.extend(c.diags);
@@ -310,6 +311,8 @@ struct Resolver<'a> {
     spec: &'a Spec,
     diags: Vec<Diagnostic>,
     labels: Vec<String>,
+    /// Each label's number, so a script with many labels stays linear.
+    label_numbers: std::collections::HashMap<String, u32>,
 }
 
 impl Resolver<'_> {
@@ -436,13 +439,13 @@ impl Resolver<'_> {
     fn label(&mut self, name: Option<&Text>) -> u32 {
         let Some(name) = name else { return 0 };
         let text = name.get_ref();
-        match self.labels.iter().position(|l| l == text) {
-            Some(i) => i as u32,
-            None => {
-                self.labels.push(text.clone());
-                (self.labels.len() - 1) as u32
-            }
+        if let Some(&i) = self.label_numbers.get(text) {
+            return i;
         }
+        self.labels.push(text.clone());
+        let i = (self.labels.len() - 1) as u32;
+        self.label_numbers.insert(text.clone(), i);
+        i
     }
 
     fn number(&mut self, v: &Spanned<i64>, max: i64, what: &str) -> Option<i64> {

@@ -55,3 +55,22 @@ fn a_misplaced_key_is_reported_where_it_is_with_the_table_it_belongs_to() {
     assert_eq!((unknown[1].0, unknown[1].1), (10, 1), "{unknown:?}");
     assert!(unknown[1].2.contains("did you mean `pass`?"), "{unknown:?}");
 }
+
+/// Issue 10, family 7: a script with 100,000 labels loads in linear time
+/// (labels were looked up by a scan of all earlier ones).
+#[test]
+fn scale_a_script_with_many_labels_loads() {
+    let mut scenario =
+        String::from("[scenario]\nname = \"labels\"\n[setup]\nspec = \"tiny.toml\"\nplayers = 2\n");
+    for i in 0..100_000 {
+        scenario += &format!("[[script]]\ntrigger = \"t{i}\"\n");
+    }
+    let mut load_spec = |_: &str| {
+        let (spec, _) =
+            turnspec_spec::load_str("tiny.toml", SPEC).map_err(|r| r.to_short_text())?;
+        Ok((Arc::new(spec), "tiny.toml".to_string()))
+    };
+    let loaded = turnspec_scenario::load("s.toml", &scenario, &mut load_spec);
+    let scenario = loaded.unwrap_or_else(|r| panic!("{}", r.to_short_text()));
+    assert_eq!(scenario.labels.len(), 100_001);
+}

@@ -122,6 +122,9 @@ pub struct Report {
     pub diagnostics: Vec<Diagnostic>,
     /// Which file each byte range of `source` came from.
     pub segments: Vec<Segment>,
+    /// Where each line of `source` ends, built on first use, so placing
+    /// many diagnostics costs a search each, not a scan of the text.
+    newlines: std::sync::OnceLock<Vec<usize>>,
 }
 
 impl Report {
@@ -136,7 +139,33 @@ impl Report {
             path,
             source: Arc::from(source),
             diagnostics: Vec::new(),
+            newlines: std::sync::OnceLock::new(),
         }
+    }
+
+    /// Line breaks in `source` before `offset`.
+    fn lines_before(&self, offset: usize) -> usize {
+        let newlines = self.newlines.get_or_init(|| {
+            self.source
+                .bytes()
+                .enumerate()
+                .filter(|(_, b)| *b == b'\n')
+                .map(|(i, _)| i)
+                .collect()
+        });
+        newlines.partition_point(|&i| i < offset)
+    }
+
+    /// 1-based line and column of `offset`, counting lines from `start`.
+    fn line_col_from(&self, start: usize, offset: usize) -> (usize, usize) {
+        let offset = floor_char_boundary(&self.source, offset.min(self.source.len()));
+        let start = start.min(offset);
+        let line = self.lines_before(offset) - self.lines_before(start) + 1;
+        let line_start = self.source[start..offset]
+            .rfind('\n')
+            .map(|i| start + i + 1)
+            .unwrap_or(start);
+        (line, self.source[line_start..offset].chars().count() + 1)
     }
 
     fn segment(&self, offset: usize) -> Option<&Segment> {
@@ -149,12 +178,11 @@ impl Report {
     pub fn position(&self, offset: usize) -> (&str, usize, usize) {
         match self.segment(offset) {
             Some(seg) => {
-                let (line, col) =
-                    line_col(&self.source[seg.range.clone()], offset - seg.range.start);
+                let (line, col) = self.line_col_from(seg.range.start, offset);
                 (seg.path.as_str(), line, col)
             }
             None => {
-                let (line, col) = line_col(&self.source, offset);
+                let (line, col) = self.line_col_from(0, offset);
                 (self.path.as_str(), line, col)
             }
         }

@@ -95,8 +95,9 @@ pub fn deserialize_reporting<T: DeserializeOwned>(
     let mut ignored: Vec<Vec<PathPart>> = Vec::new();
     let de = toml::de::Deserializer::from(table.clone());
     let raw: Result<T, _> = serde_ignored::deserialize(de, |path| ignored.push(path_parts(&path)));
+    let mut index = TableIndex::new();
     for path in &ignored {
-        let (span, key) = locate(&table, path);
+        let (span, key) = locate(&table, path, &mut index);
         let tables: Vec<&str> = path[..path.len().saturating_sub(1)]
             .iter()
             .filter_map(|p| match p {
@@ -195,11 +196,15 @@ fn path_parts(path: &serde_ignored::Path<'_>) -> Vec<PathPart> {
 }
 
 /// Finds the span of the last key of `path` in the parsed document.
-fn locate(table: &Spanned<toml::de::DeTable<'_>>, path: &[PathPart]) -> (Range<usize>, String) {
+fn locate<'t>(
+    table: &'t Spanned<toml::de::DeTable<'t>>,
+    path: &[PathPart],
+    index: &mut TableIndex<'t>,
+) -> (Range<usize>, String) {
     use toml::de::DeValue;
     let mut span = 0..0;
     let mut name = String::new();
-    let mut current: Option<&DeValue<'_>> = None;
+    let mut current: Option<&'t DeValue<'t>> = None;
     let root = table.get_ref();
     for (i, part) in path.iter().enumerate() {
         let tbl = if i == 0 {
@@ -214,14 +219,16 @@ fn locate(table: &Spanned<toml::de::DeTable<'_>>, path: &[PathPart]) -> (Range<u
             PathPart::Key(k) => {
                 name = k.clone();
                 let Some(tbl) = tbl else { break };
-                let Some((key, value)) = tbl
-                    .iter()
-                    .find(|(key, _)| key.get_ref().as_ref() == k.as_str())
-                else {
+                let keys = index.entry(tbl as *const _ as usize).or_insert_with(|| {
+                    tbl.iter()
+                        .map(|(key, value)| (key.get_ref().as_ref(), (key.span(), value.get_ref())))
+                        .collect()
+                });
+                let Some((key_span, value)) = keys.get(k.as_str()) else {
                     break;
                 };
-                span = key.span();
-                current = Some(value.get_ref());
+                span = key_span.clone();
+                current = Some(*value);
             }
             PathPart::Index(idx) => {
                 let Some(DeValue::Array(arr)) = current else {
@@ -235,6 +242,13 @@ fn locate(table: &Spanned<toml::de::DeTable<'_>>, path: &[PathPart]) -> (Range<u
     }
     (span, name)
 }
+
+/// The keys of each table met while locating unknown keys, indexed once,
+/// so a file with many unknown keys costs a lookup per key, not a scan.
+type TableIndex<'t> = std::collections::HashMap<
+    usize,
+    std::collections::HashMap<&'t str, (Range<usize>, &'t toml::de::DeValue<'t>)>,
+>;
 
 /// serde's message without the Rust type names behind the schema
 /// ("expected struct RawPlayers" → "expected a table").
