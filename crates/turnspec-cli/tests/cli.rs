@@ -65,7 +65,7 @@ const SEVERAL: &[(usize, usize, &str)] = &[
     (17, 1, "turnspec::unusable-timing"),
     (30, 34, "turnspec::condition"),
     (33, 8, "turnspec::duplicate-id"),
-    (45, 8, "turnspec::never-ends"),
+    (47, 12, "turnspec::never-ends"),
     (50, 6, "turnspec::unreachable-phase"),
 ];
 

@@ -797,6 +797,20 @@ impl Ctx {
             &step_spans,
             &turn,
         );
+        let loops = crate::loops::check_repeats(&crate::loops::Parts {
+            raw,
+            conditions: &self.conditions,
+            rules: &self.rules,
+            steps: &steps,
+            actions: &actions,
+            timing: &timing,
+            counters: &self.counters,
+            facts: &self.facts,
+            variants: &self.variants,
+            max_players: game.as_ref().map_or(MAX_PLAYERS, |g| g.max_players),
+            step_spans: &step_spans,
+        });
+        self.diags.extend(loops);
 
         self.record_origins(raw);
         let game = game?;
@@ -1763,7 +1777,7 @@ impl Ctx {
                 .help = Some("remove the phase, or make the condition depend on the game".into());
             }
         }
-        // Steps that can never happen; steps that repeat for ever.
+        // Steps that can never happen (steps that repeat for ever: loops.rs).
         for (si, s) in steps.iter().enumerate() {
             if s.skip
                 .iter()
@@ -1776,20 +1790,6 @@ impl Ctx {
                 )
                 .labelled("its skip condition is always true")
                 .help = Some("remove the step, or make the condition depend on the game".into());
-            }
-            if let Some(r) = s.repeat {
-                if self.conditions.constant(r.cond) == Some(true) {
-                    self.error(
-                        "turnspec::never-ends",
-                        step_spans[si].clone(),
-                        format!("`{}` repeats for ever", s.id),
-                    )
-                    .labelled("its repeat condition is always true")
-                    .help = Some(
-                        "repeat on something that changes, e.g. `if = \"window_opened\"` (514.3a)"
-                            .into(),
-                    );
-                }
             }
         }
         // The game must stop for players somewhere, or it would run for ever.

@@ -198,6 +198,13 @@ impl Conditions {
         out
     }
 
+    /// The node at `index`: a [`CondId`]'s root, or a child another node
+    /// names. For analyses of conditions (the loop check); `None` outside
+    /// the arena.
+    pub fn node(&self, index: u16) -> Option<Node> {
+        self.nodes.get(index as usize).copied()
+    }
+
     fn collect(&self, index: u16, out: &mut Vec<Atom>) {
         match self.nodes[index as usize] {
             Node::Const(_) => {}

@@ -9,6 +9,7 @@ pub mod compile;
 pub mod cond;
 pub mod diag;
 pub mod inherit;
+mod loops;
 pub mod model;
 pub mod raw;
 
