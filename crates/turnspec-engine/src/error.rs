@@ -67,6 +67,11 @@ impl RuleError {
                 Status::TurnLimit => "the game stopped at its turn limit".to_string(),
                 Status::Stalled => "the game stalled: no window can open".to_string(),
                 Status::NoPlayers => "no players are left in the game".to_string(),
+                Status::NeverEnds => format!(
+                    "the turn never ends: steps began again {} times with no player receiving {}",
+                    crate::MAX_REPEATS_WITHOUT_PRIORITY,
+                    spec.terms.priority
+                ),
                 Status::Running => "the game is running".to_string(),
             },
             RuleError::NoSuchPlayer { player } => format!("{player} is not in the game"),
