@@ -16,7 +16,7 @@ use clap::ValueEnum;
 use rayon::prelude::*;
 use turnspec_engine::policy::{AllPass, BusyPolicy, Policy, RandomPolicy, SplitMix64, play_out};
 use turnspec_engine::{
-    Action, Event, EventSink, Game, GameOptions, HookContext, Host, Status, Triggers,
+    Action, EndlessTurn, Event, EventSink, Game, GameOptions, HookContext, Host, Status, Triggers,
 };
 use turnspec_spec::{Spec, TurnActionId};
 
@@ -219,8 +219,12 @@ struct Setup<'a> {
     seed: u64,
 }
 
+/// What one game gave: its counts, the hash of its end, and where its turn
+/// went round if it never ended.
+type GameResult = (Counts, u64, Option<EndlessTurn>);
+
 /// Plays game `index` and returns its counts and the hash of its end.
-fn play_game(setup: Setup<'_>, index: u64) -> Result<(Counts, u64), String> {
+fn play_game(setup: Setup<'_>, index: u64) -> Result<GameResult, String> {
     let mut game =
         Game::new(setup.spec, &GameOptions::players(setup.players)).map_err(|e| e.to_string())?;
     game.set_turn_limit(setup.turns);
@@ -244,7 +248,7 @@ fn play_game(setup: Setup<'_>, index: u64) -> Result<(Counts, u64), String> {
     let mut h = Fnv1a::default();
     game.state().hash(&mut h);
     counts.hash(&mut h);
-    Ok((counts, h.finish()))
+    Ok((counts, h.finish(), game.endless_turn()))
 }
 
 fn drive<P: Policy>(game: &mut Game<'_>, policy: P, sink: &mut Sink) -> u64 {
@@ -259,6 +263,9 @@ fn drive<P: Policy>(game: &mut Game<'_>, policy: P, sink: &mut Sink) -> u64 {
 /// The sum of all games and the digest, in game-index order.
 struct Summary {
     counts: Counts,
+    /// Games stopped in a turn that never ends, and the first of them.
+    endless: u64,
+    first_endless: Option<(u64, EndlessTurn)>,
     digest: u64,
     seconds: f64,
     threads: usize,
@@ -287,7 +294,7 @@ fn simulate_all(
         pb
     });
     let start = Instant::now();
-    let results: Result<Vec<(Counts, u64)>, String> = pool.install(|| {
+    let results: Result<Vec<GameResult>, String> = pool.install(|| {
         (0..games)
             .into_par_iter()
             .map(|i| {
@@ -306,12 +313,19 @@ fn simulate_all(
     let results = results?;
     let mut counts = Counts::default();
     let mut digest = Fnv1a::default();
-    for (c, h) in &results {
+    let (mut endless, mut first_endless) = (0, None);
+    for (i, (c, h, e)) in results.iter().enumerate() {
         counts.add(c);
         digest.write_u64(*h);
+        if let Some(e) = e {
+            endless += 1;
+            first_endless = first_endless.or(Some((i as u64, *e)));
+        }
     }
     Ok(Summary {
         counts,
+        endless,
+        first_endless,
         digest: digest.finish(),
         seconds,
         threads: pool.current_num_threads(),
@@ -367,6 +381,7 @@ pub(crate) fn simulate(args: SimulateArgs) -> Result<ExitCode, String> {
                 "actions": c.actions,
                 "resolutions": c.resolutions,
                 "stalled": c.stalled,
+                "never_ends": s.endless,
                 "seconds": s.seconds,
                 "turns_per_sec": per_sec(c.turns),
                 "passes_per_sec": per_sec(c.passes),
@@ -403,14 +418,26 @@ pub(crate) fn simulate(args: SimulateArgs) -> Result<ExitCode, String> {
             if c.stalled > 0 {
                 println!("  stalled games {}", c.stalled);
             }
+            if s.endless > 0 {
+                println!("  games whose turn never ends {}", s.endless);
+            }
             println!("  digest {digest}");
         }
     }
-    Ok(if c.stalled > 0 {
+    if let Some((game, endless)) = s.first_endless {
+        eprintln!(
+            "error: {} game(s) stopped in a turn that never ends; game {game}: {}",
+            s.endless,
+            endless.describe(&spec)
+        );
+    }
+    if c.stalled > 0 {
         eprintln!(
             "error: {} game(s) stalled: no priority window could open",
             c.stalled
         );
+    }
+    Ok(if c.stalled > 0 || s.endless > 0 {
         ExitCode::FAILURE
     } else {
         ExitCode::SUCCESS
