@@ -33,6 +33,11 @@ use crate::raw::RawSpec;
 /// repeat gets stuck; a condition needing more is not looked at that way.
 const MAX_ASSIGNMENTS: usize = 4096;
 
+/// How deep into a condition the analysis looks. Below that a node counts
+/// as any value (so nothing is reported from it), and an absurdly nested
+/// condition cannot exhaust the stack.
+const MAX_DEPTH: u32 = 200;
+
 /// What the repeat check reads from the spec being compiled.
 pub(crate) struct Parts<'a> {
     pub raw: &'a RawSpec,
@@ -236,14 +241,15 @@ fn stuck(p: &Parts<'_>, scope: &Scope, cond: CondId) -> Stuck {
         let d = domain(p, scope, a);
         (d.lo, d.hi)
     };
-    if eval(c, cond.0, &full) == TRUE {
+    // `constant` decides any depth of `true`, numbers, `and`, `or`, `not`.
+    if c.constant(cond) == Some(true) || eval(c, cond.0, &full, 0) == TRUE {
         return Stuck::Always;
     }
     // Look for values of the fixed names under which the condition holds
     // whatever the other names are.
     let mut fixed: Vec<(Atom, Domain)> = Vec::new();
     let mut constants: Vec<i64> = Vec::new();
-    walk(c, cond.0, &mut |node| match node {
+    walk(c, cond.0, 0, &mut |node| match node {
         Node::Atom(a) => {
             let d = domain(p, scope, a);
             if d.fixed && d.lo < d.hi && !fixed.iter().any(|(x, _)| *x == a) {
@@ -292,7 +298,7 @@ fn stuck(p: &Parts<'_>, scope: &Scope, cond: CondId) -> Stuck {
             }
             None => full(a),
         };
-        if eval(c, cond.0, &value) == TRUE {
+        if eval(c, cond.0, &value, 0) == TRUE {
             return Stuck::When(
                 fixed
                     .iter()
@@ -324,8 +330,9 @@ const TRUE: Values = (1, 1);
 const FALSE: Values = (0, 0);
 const EITHER: Values = (0, 1);
 
-/// Every value node `index` can take when each atom ranges over `atom(a)`.
-fn eval(c: &Conditions, index: u16, atom: &dyn Fn(Atom) -> Values) -> Values {
+/// Every value node `index` (at `depth`) can take when each atom ranges
+/// over `atom(a)`.
+fn eval(c: &Conditions, index: u16, atom: &dyn Fn(Atom) -> Values, depth: u32) -> Values {
     let truth = |v: Values| {
         if v == FALSE {
             FALSE
@@ -335,26 +342,28 @@ fn eval(c: &Conditions, index: u16, atom: &dyn Fn(Atom) -> Values) -> Values {
             EITHER
         }
     };
-    let Some(node) = c.node(index) else {
-        return (i64::MIN, i64::MAX);
+    let node = match c.node(index) {
+        Some(node) if depth < MAX_DEPTH => node,
+        _ => return (i64::MIN, i64::MAX),
     };
+    let eval = |i: u16| eval(c, i, atom, depth + 1);
     match node {
         Node::Const(v) => (v as i64, v as i64),
         Node::Atom(a) => atom(a),
         Node::Not(a) => {
-            let t = truth(eval(c, a, atom));
+            let t = truth(eval(a));
             (1 - t.1, 1 - t.0)
         }
         Node::And(a, b) => {
-            let (x, y) = (truth(eval(c, a, atom)), truth(eval(c, b, atom)));
+            let (x, y) = (truth(eval(a)), truth(eval(b)));
             (x.0.min(y.0), x.1.min(y.1))
         }
         Node::Or(a, b) => {
-            let (x, y) = (truth(eval(c, a, atom)), truth(eval(c, b, atom)));
+            let (x, y) = (truth(eval(a)), truth(eval(b)));
             (x.0.max(y.0), x.1.max(y.1))
         }
         Node::Compare(op, a, b) => {
-            let (x, y) = (eval(c, a, atom), eval(c, b, atom));
+            let (x, y) = (eval(a), eval(b));
             let decided = |yes: bool, no: bool| match (yes, no) {
                 (true, _) => TRUE,
                 (_, true) => FALSE,
@@ -373,23 +382,26 @@ fn eval(c: &Conditions, index: u16, atom: &dyn Fn(Atom) -> Values) -> Values {
     }
 }
 
-/// Calls `f` on every node of the condition rooted at `index`.
-fn walk(c: &Conditions, index: u16, f: &mut dyn FnMut(Node)) {
-    let Some(node) = c.node(index) else { return };
+/// Calls `f` on every node of the condition rooted at `index`, down to
+/// [`MAX_DEPTH`].
+fn walk(c: &Conditions, index: u16, depth: u32, f: &mut dyn FnMut(Node)) {
+    let Some(node) = c.node(index).filter(|_| depth < MAX_DEPTH) else {
+        return;
+    };
     f(node);
     match node {
         Node::Const(_) | Node::Atom(_) => {}
-        Node::Not(a) => walk(c, a, f),
+        Node::Not(a) => walk(c, a, depth + 1, f),
         Node::And(a, b) | Node::Or(a, b) | Node::Compare(_, a, b) => {
-            walk(c, a, f);
-            walk(c, b, f);
+            walk(c, a, depth + 1, f);
+            walk(c, b, depth + 1, f);
         }
     }
 }
 
 fn reads(c: &Conditions, cond: CondId, atom: Atom) -> bool {
     let mut found = false;
-    walk(c, cond.0, &mut |n| found |= n == Node::Atom(atom));
+    walk(c, cond.0, 0, &mut |n| found |= n == Node::Atom(atom));
     found
 }
 

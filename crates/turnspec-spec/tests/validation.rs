@@ -477,3 +477,28 @@ fn turn_that_never_ends_leaves_repeats_that_stop_alone(#[case] body: &str, #[cas
         Err(report) => panic!("{body}:\n{}", report.to_short_text()),
     }
 }
+
+/// The loop check looks only so deep into a condition, so an absurdly
+/// nested one cannot exhaust the stack (on the 8 MiB of a main thread; it
+/// did at 20,000 levels before the check had a depth limit). A constant one
+/// is still reported at any depth.
+#[test]
+fn turn_that_never_ends_check_survives_deeply_nested_conditions() {
+    let run = || {
+        let nested = "not ".repeat(20_000);
+        let source = looping_spec(
+            "[facts.x]",
+            &format!("  repeat = {{ if = \"{nested}fact.x\" }}"),
+        );
+        assert!(load_str("deep.toml", &source).is_ok());
+        let source = looping_spec("", &format!("  repeat = {{ if = \"{nested}true\" }}"));
+        let report = load_err("deep.toml", &source);
+        located(&report, "turnspec::never-ends");
+    };
+    std::thread::Builder::new()
+        .stack_size(8 << 20)
+        .spawn(run)
+        .expect("a thread")
+        .join()
+        .expect("no panic");
+}
