@@ -100,7 +100,7 @@ pub(crate) fn check_repeats(p: &Parts<'_>) -> Vec<Diagnostic> {
                 let help = if scope.window {
                     "nothing players do changes `turn`, `seat`, `first_turn`, `starting_player` or variants during a turn; repeat on something that changes, or bound it with `repeat_count < N`"
                 } else {
-                    "nobody receives priority while it repeats, so only its own turn-based actions change anything; repeat on `repeat_count`, or on a counter one of its actions answers"
+                    "nobody receives priority while it repeats, so only its own turn-based actions change anything; bound it with `repeat_count < N`, or repeat on a counter one of its actions answers"
                 };
                 out.push(
                     Diagnostic::warning(
