@@ -93,6 +93,12 @@ pub fn run(
             crate::out::eprintln("error: the game stalled: no priority window could open");
             ExitCode::FAILURE
         }
+        Status::NeverEnds => {
+            if let Some(endless) = game.endless_turn() {
+                eprintln!("error: {}", endless.describe(&spec));
+            }
+            ExitCode::FAILURE
+        }
         _ => ExitCode::SUCCESS,
     })
 }

@@ -53,7 +53,7 @@ const SEVERAL: &[(usize, usize, &str)] = &[
     (17, 1, "turnspec::unusable-timing"),
     (30, 34, "turnspec::condition"),
     (33, 8, "turnspec::duplicate-id"),
-    (45, 8, "turnspec::never-ends"),
+    (47, 12, "turnspec::never-ends"),
     (50, 6, "turnspec::unreachable-phase"),
 ];
 
@@ -345,4 +345,85 @@ fn simulate_refuses_more_threads_than_it_allows() {
     assert_no_panic(&o);
     assert_eq!(o.status.code(), Some(2));
     assert!(stderr(&o).contains("1..=256"), "{}", stderr(&o));
+}
+
+// --- turns that never end -------------------------------------------------------
+
+/// Loads cleanly, but with players who answer nothing its `loop` step repeats
+/// for ever with nobody receiving priority.
+const ANSWERED_REPEAT: &str = "tests/specs/loops/answered_repeat.toml";
+
+/// Runs `turnspec` and checks it stopped quickly, without panicking.
+fn turnspec_quickly(args: &[&str]) -> std::process::Output {
+    let start = std::time::Instant::now();
+    let o = turnspec(args);
+    let took = start.elapsed();
+    assert_no_panic(&o);
+    assert!(
+        took < std::time::Duration::from_secs(10),
+        "`turnspec {}` took {took:?}",
+        args.join(" ")
+    );
+    o
+}
+
+fn names_the_loop(text: &str) {
+    for part in [
+        "turn 1 never ends",
+        "step `loop` (phase `ending`)",
+        "rule L 1",
+    ] {
+        assert!(text.contains(part), "{part:?} missing from:\n{text}");
+    }
+}
+
+#[test]
+fn turn_that_never_ends_stops_run_with_an_error_naming_the_step() {
+    let o = turnspec_quickly(&["run", ANSWERED_REPEAT, "--turns", "3"]);
+    assert_eq!(o.status.code(), Some(1), "stderr:\n{}", stderr(&o));
+    let err = stderr(&o);
+    assert!(err.starts_with("error: turn 1 never ends"), "{err}");
+    names_the_loop(&err);
+    // The trace shows the loop up to where the engine gave up.
+    assert!(stdout(&o).contains("loop (again, #256)"), "{}", stdout(&o));
+}
+
+#[test]
+fn turn_that_never_ends_stops_simulate_with_an_error_naming_the_step() {
+    let o = turnspec_quickly(&[
+        "simulate",
+        ANSWERED_REPEAT,
+        "--games",
+        "3",
+        "--turns",
+        "5",
+        "--quiet",
+    ]);
+    assert_eq!(o.status.code(), Some(1), "stderr:\n{}", stderr(&o));
+    let err = stderr(&o);
+    assert!(
+        err.contains("error: 3 game(s) stopped in a turn that never ends; game 0: "),
+        "{err}"
+    );
+    names_the_loop(&err);
+    assert!(
+        stdout(&o).contains("games whose turn never ends 3"),
+        "{}",
+        stdout(&o)
+    );
+}
+
+#[test]
+fn turn_that_never_ends_fails_a_scenario_naming_the_step() {
+    let o = turnspec_quickly(&["test", "tests/specs/loops/never-ends-fails.toml"]);
+    assert_eq!(o.status.code(), Some(1), "stdout:\n{}", stdout(&o));
+    let out = stdout(&o);
+    names_the_loop(&out);
+    assert!(out.contains("0 passed, 1 failed"), "{out}");
+}
+
+#[test]
+fn turn_that_never_ends_can_be_expected_by_a_scenario() {
+    let o = turnspec_quickly(&["test", "tests/specs/loops/never-ends-expected.toml"]);
+    assert_eq!(o.status.code(), Some(0), "stdout:\n{}", stdout(&o));
 }

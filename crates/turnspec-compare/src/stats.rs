@@ -42,7 +42,7 @@ pub struct SpecStats {
     pub label: String,
     pub counts: EventCounts,
     pub games: u32,
-    /// Games that stalled (no window could open).
+    /// Games that stalled (no window could open, or a turn never ended).
     pub stalled: u32,
     /// The spec could not be set up for these options.
     pub error: Option<String>,
@@ -121,7 +121,8 @@ pub fn simulate(columns: &[SpecColumn], options: &StatsOptions) -> Vec<SpecStats
                 }
                 add(&mut stats.counts, &counts);
                 stats.games += 1;
-                stats.stalled += (game.status() == Status::Stalled) as u32;
+                stats.stalled +=
+                    matches!(game.status(), Status::Stalled | Status::NeverEnds) as u32;
             }
             stats
         })

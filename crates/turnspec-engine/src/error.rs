@@ -82,6 +82,9 @@ fn status_text(status: Status) -> &'static str {
         Status::TurnLimit => "the game stopped at its turn limit",
         Status::Stalled => "the game stalled: no window can open",
         Status::NoPlayers => "no players are left in the game",
+        Status::NeverEnds => {
+            "the turn never ends: steps kept beginning again with no player receiving priority"
+        }
         Status::Running => "the game is running",
     }
 }
@@ -123,6 +126,11 @@ impl RuleError {
     /// A sentence for people, with names and the rule from the spec.
     pub fn describe(&self, spec: &Spec) -> String {
         let text = match *self {
+            RuleError::NotRunning(Status::NeverEnds) => format!(
+                "the turn never ends: steps began again {} times with no player receiving {}",
+                crate::MAX_REPEATS_WITHOUT_PRIORITY,
+                spec.terms().priority
+            ),
             RuleError::NotRunning(status) => status_text(status).to_string(),
             RuleError::NoSuchPlayer { player } => format!("{player} is not in the game"),
             RuleError::NotHolder { player, holder, .. } => match holder {

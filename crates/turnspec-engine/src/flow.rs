@@ -11,6 +11,7 @@ use turnspec_model::{
     RuleRef, SkipTarget, Stage, StepId, TimingId, TurnActionId, TurnOrder, WindowMode,
 };
 
+use crate::endless::MAX_REPEATS_WITHOUT_PRIORITY;
 use crate::event::{Because, Event, EventSink, Skipped};
 use crate::game::Game;
 use crate::host::{HookContext, Host, Triggers};
@@ -335,6 +336,7 @@ impl Game<'_> {
                         continue;
                     }
                     let s = &mut self.state;
+                    s.quiet_repeats = 0;
                     s.turn += 1;
                     if !s.extra_turn {
                         s.last_regular = s.active;
@@ -496,6 +498,15 @@ impl Game<'_> {
                     if again {
                         self.state.repeat = self.state.repeat.saturating_add(1);
                         self.state.point = Point::StepStart;
+                        // Going round without a decision: a turn that may
+                        // never end (endless.rs).
+                        if !self.state.window_opened {
+                            self.state.quiet_repeats += 1;
+                            if u32::from(self.state.quiet_repeats) > MAX_REPEATS_WITHOUT_PRIORITY {
+                                self.state.status = Status::NeverEnds;
+                                return;
+                            }
+                        }
                     } else {
                         self.after_step();
                     }

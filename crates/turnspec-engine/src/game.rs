@@ -200,6 +200,7 @@ impl<'s> Game<'s> {
             stage: 0,
             repeat: 0,
             window_opened: false,
+            quiet_repeats: 0,
             holder: None,
             passes: 0,
             returns_len: 0,

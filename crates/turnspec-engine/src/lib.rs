@@ -10,6 +10,7 @@
 //! - the hot path (pass, push, resolve, advance a step) allocates nothing
 //!   and compares no strings.
 
+mod endless;
 mod error;
 mod event;
 mod flow;
@@ -18,6 +19,7 @@ mod host;
 pub mod policy;
 mod state;
 
+pub use endless::{EndlessTurn, MAX_REPEATS_WITHOUT_PRIORITY};
 pub use error::{RuleError, TimingFailure};
 pub use event::{Because, Event, EventCounts, EventSink, Skipped};
 pub use game::{Action, Game, GameOptions, LegalActions, MAX_STACK_RESERVE, SetupError, StartAt};

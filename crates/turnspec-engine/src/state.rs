@@ -73,6 +73,11 @@ pub enum Status {
     Stalled,
     /// No players are left in the game.
     NoPlayers,
+    /// The turn never ends: steps began again because of their `repeat`,
+    /// with no player receiving priority, more than
+    /// [`crate::MAX_REPEATS_WITHOUT_PRIORITY`] times in it.
+    /// [`crate::Game::endless_turn`] says where.
+    NeverEnds,
 }
 
 /// Where to come back to when an on-demand phase ends.
@@ -122,6 +127,9 @@ pub struct GameState {
     pub(crate) stage: u8,
     pub(crate) repeat: u8,
     pub(crate) window_opened: bool,
+    /// Steps begun again this turn by their `repeat` after an instance in
+    /// which nobody received priority (endless.rs).
+    pub(crate) quiet_repeats: u16,
     pub(crate) holder: Option<PlayerId>,
     pub(crate) passes: u8,
     pub(crate) returns_len: u8,

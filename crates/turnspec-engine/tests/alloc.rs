@@ -174,6 +174,32 @@ fn random_play_allocates_nothing() {
     }
 }
 
+/// A turn that never ends: going round a repeating step 10,000 times and
+/// stopping as `NeverEnds` allocates nothing either.
+#[test]
+fn turn_that_never_ends_stops_without_allocating() {
+    let spec = turnspec_spec::load_str(
+        "answered_repeat.toml",
+        include_str!("../../../tests/specs/loops/answered_repeat.toml"),
+    )
+    .unwrap()
+    .0;
+    let mut game = Game::new(&spec, &GameOptions::players(2)).unwrap();
+    game.start(&mut AllPass, &mut ());
+    let holder = game.holder().unwrap();
+    let other = PlayerId(1 - holder.0);
+    let (allocs, ()) = allocations(|| {
+        let mut counts = EventCounts::default();
+        for player in [holder, other] {
+            game.apply(Action::Pass { player }, &mut AllPass, &mut counts)
+                .unwrap();
+        }
+        assert!(counts.steps >= turnspec_engine::MAX_REPEATS_WITHOUT_PRIORITY as u64);
+    });
+    assert_eq!(game.status(), Status::NeverEnds);
+    assert_eq!(allocs, 0);
+}
+
 #[test]
 fn legal_actions_and_refusals_allocate_nothing() {
     let spec = mtg();

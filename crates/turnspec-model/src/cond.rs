@@ -57,7 +57,6 @@ pub const BUILTIN_ATOMS: &[(&str, Atom)] = &[
 
 /// A comparison operator.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-#[non_exhaustive]
 pub enum CompareOp {
     /// `==`
     Eq,
@@ -86,14 +85,22 @@ impl CompareOp {
     }
 }
 
-/// One node; children are indices into the same arena.
+/// One node of a compiled condition; children are indices into the same
+/// arena (read them with [`Conditions::node`]). Public for analyses of
+/// conditions, such as the loader's check for repeats that never end.
 #[derive(Debug, Clone, Copy, PartialEq)]
-enum Node {
+pub enum Node {
+    /// A number (`true` is 1).
     Const(i32),
+    /// Something the game knows.
     Atom(Atom),
+    /// `not a`.
     Not(u32),
+    /// `a and b`.
     And(u32, u32),
+    /// `a or b`.
     Or(u32, u32),
+    /// `a OP b`.
     Compare(CompareOp, u32, u32),
 }
 
@@ -265,6 +272,12 @@ impl Conditions {
                 self.collect_compared(b, atom, out);
             }
         }
+    }
+
+    /// The node at `index` (a condition's root is `cond.index()`), or
+    /// `None` outside the arena.
+    pub fn node(&self, index: u32) -> Option<Node> {
+        self.nodes.get(index as usize).copied()
     }
 
     /// How many nodes all conditions hold together.

@@ -17,7 +17,9 @@ mod limits;
 mod spec;
 
 pub use arena::{Arena, Id, Named};
-pub use cond::{Atom, AtomSource, BUILTIN_ATOMS, CompareOp, ConditionBuilder, Conditions, NodeRef};
+pub use cond::{
+    Atom, AtomSource, BUILTIN_ATOMS, CompareOp, ConditionBuilder, Conditions, Node, NodeRef,
+};
 pub use ids::{
     CondId, CounterId, EffectId, FactId, PhaseId, RuleRef, StepId, TimingId, TurnActionId,
     VariantId, WindowId,

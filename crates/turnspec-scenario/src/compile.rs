@@ -963,7 +963,13 @@ impl Resolver<'_> {
             }
         }
         if let Some(s) = &x.status {
-            const STATUSES: &[&str] = &["running", "turn_limit", "stalled", "no_players"];
+            const STATUSES: &[&str] = &[
+                "running",
+                "turn_limit",
+                "stalled",
+                "no_players",
+                "never_ends",
+            ];
             if !STATUSES.contains(&s.get_ref().as_str()) {
                 self.diags.push(
                     Diagnostic::error(

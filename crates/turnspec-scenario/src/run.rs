@@ -149,6 +149,8 @@ struct Runner<'a, 's> {
     host: ScriptedHost,
     since_check: Vec<Event>,
     all: Vec<Event>,
+    /// An entry expected the turn that never ends (`status = "never_ends"`).
+    endless_expected: bool,
 }
 
 /// Plays the scenario's script against its spec and stops at the first
@@ -177,6 +179,7 @@ pub fn run(scenario: &Scenario) -> Outcome {
         },
         since_check: Vec::new(),
         all: Vec::new(),
+        endless_expected: false,
     };
     // `answer` and `on_begin` entries before the first action apply to the
     // start itself (e.g. a trigger during the first untap step).
@@ -191,18 +194,33 @@ pub fn run(scenario: &Scenario) -> Outcome {
     let mut events = Vec::new();
     r.game.start(&mut r.host, &mut events);
     r.record(events);
+    let at = |i: usize, message: String, expected, actual| {
+        let offset = scenario.script.get(i).map_or(0, |e| e.span.start);
+        let (line, column) = line_col(&scenario.source, offset);
+        Outcome::Failed(Failure {
+            entry: i,
+            line,
+            column,
+            message,
+            expected,
+            actual,
+        })
+    };
+    if let Some(message) = r.endless(scenario.script.get(setup_end).map(|e| &e.step)) {
+        return at(setup_end, message, vec![], vec![]);
+    }
     let mut checks = 0;
     for (i, entry) in scenario.script.iter().enumerate().skip(setup_end) {
         if let Err((message, expected, actual)) = r.step(&entry.step) {
-            let (line, column) = line_col(&scenario.source, entry.span.start);
-            return Outcome::Failed(Failure {
-                entry: i,
-                line,
-                column,
-                message,
-                expected,
-                actual,
-            });
+            // A step that ran into a turn that never ends says so first.
+            let message = match r.endless(None) {
+                Some(endless) => format!("{endless} ({message})"),
+                None => message,
+            };
+            return at(i, message, expected, actual);
+        }
+        if let Some(message) = r.endless(scenario.script.get(i + 1).map(|e| &e.step)) {
+            return at(i, message, vec![], vec![]);
         }
         if matches!(
             entry.step,
@@ -225,6 +243,20 @@ fn fail(message: impl Into<String>) -> StepError {
 }
 
 impl Runner<'_, '_> {
+    /// If the game stopped in a turn that never ends, the failure naming
+    /// the loop, unless `next` (the entry about to run) or an earlier entry
+    /// expects it with `status = "never_ends"`.
+    fn endless(&mut self, next: Option<&Step>) -> Option<String> {
+        let endless = self.game.endless_turn()?;
+        if let Some(Step::Expect(x)) = next {
+            self.endless_expected |= x.status.as_deref() == Some("never_ends");
+        }
+        if self.endless_expected {
+            return None;
+        }
+        Some(endless.describe(&self.scenario.spec))
+    }
+
     fn prepare(&mut self, step: &Step) {
         match step {
             Step::Answer {
@@ -570,6 +602,7 @@ impl Runner<'_, '_> {
                 Status::TurnLimit => "turn_limit",
                 Status::Stalled => "stalled",
                 Status::NoPlayers => "no_players",
+                Status::NeverEnds => "never_ends",
             };
             check("status", s.clone(), actual.to_string());
         }

@@ -13,6 +13,7 @@ mod compile;
 mod cond;
 mod diag;
 mod inherit;
+mod loops;
 mod raw;
 pub mod schema;
 

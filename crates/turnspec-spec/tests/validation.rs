@@ -94,8 +94,8 @@ const SEVERAL_EXPECTED: &[(&str, usize, usize, &str)] = &[
     ("turnspec::condition", 30, 34, "fact.phasing_out"),
     // second step named `upkeep`
     ("turnspec::duplicate-id", 33, 8, "\"upkeep\""),
-    // `repeat = { if = "true" }`
-    ("turnspec::never-ends", 45, 8, "\"cleanup\""),
+    // `repeat = { if = "true" }`, reported at the repeat
+    ("turnspec::never-ends", 47, 12, "{ if = \"true\" }"),
     // on-demand phase that nothing starts
     ("turnspec::unreachable-phase", 50, 6, "\"bonus\""),
 ];
@@ -225,7 +225,8 @@ fn several_mistakes_fixture_on_disk_matches_the_included_copy() {
 #[case::unreachable_phase("unreachable_phase.toml", "turnspec::unreachable-phase", 11, 6, &[])]
 #[case::unused_key("unused_key.toml", "turnspec::unused-key", 7, 9, &[])]
 #[case::players("players.toml", "turnspec::players", 4, 28, &[])]
-#[case::never_ends("never_ends.toml", "turnspec::never-ends", 11, 6, &[])]
+#[case::never_ends("never_ends.toml", "turnspec::never-ends", 13, 10, &[])]
+#[case::never_ends_turn("never_ends_turn.toml", "turnspec::never-ends", 17, 12, &[])]
 #[case::unusable_timing("unusable_timing.toml", "turnspec::unusable-timing", 6, 1, &[])]
 fn single_mistake_fixtures(
     #[case] file: &str,
@@ -275,8 +276,8 @@ fn always_skipped_phase_is_reported() {
 fn repeat_on_a_constant_comparison_never_ends() {
     let source = read_fixture("repeat_constant_comparison.toml");
     let report = load_err("repeat_constant_comparison.toml", &source);
-    let d = find(&report, "turnspec::never-ends", 12);
-    assert_eq!(spanned(&source, d), "\"cleanup\"");
+    let d = find(&report, "turnspec::never-ends", 14);
+    assert_eq!(spanned(&source, d), "{ if = \"1 == 1\" }");
 }
 
 #[test]
@@ -331,4 +332,177 @@ fn line_col_is_one_based_and_counts_characters(
     #[case] want: (usize, usize),
 ) {
     assert_eq!(line_col(source, offset), want);
+}
+
+// --- turns that never end ------------------------------------------------------
+
+/// A two-player spec with a main phase, then an `ending` phase whose one step
+/// `loop` has `body` (its actions, window and repeat), after `tables`.
+fn looping_spec(tables: &str, body: &str) -> String {
+    format!(
+        "[game]\nname = \"Loop\"\nplayers = {{ min = 2, max = 2 }}\n{tables}\n\
+         [[phase]]\nid = \"main\"\npriority = \"always\"\n\n\
+         [[phase]]\nid = \"ending\"\n\n  [[phase.step]]\n  id = \"loop\"\n{body}\n"
+    )
+}
+
+/// Line and column of the `repeat` value (its `{`) in a [`looping_spec`].
+fn repeat_value_at(source: &str) -> (usize, usize) {
+    let offset = source.find("repeat = {").expect("a repeat") + "repeat = ".len();
+    line_col(source, offset)
+}
+
+/// The diagnostic with `code` and its 1-based line and column.
+fn located<'r>(report: &'r Report, code: &str) -> (&'r Diagnostic, (usize, usize)) {
+    let d = report
+        .diagnostics
+        .iter()
+        .find(|d| d.code == code)
+        .unwrap_or_else(|| panic!("no {code}; got:\n{}", report.to_short_text()));
+    (d, line_col(&report.source, d.span.start))
+}
+
+#[rstest]
+#[case::constant_true("true")]
+#[case::turn_is_never_zero("turn > 0")]
+#[case::players_never_above_the_maximum("players <= 2")]
+#[case::repeat_count_stops_at_255("repeat_count < 300")]
+#[case::no_window_opens_in_a_step_without_one("not window_opened")]
+#[case::either_part_true("turn > 0 or fact.x")]
+fn turn_that_never_ends_is_refused_at_the_repeat(#[case] condition: &str) {
+    let source = looping_spec(
+        "[facts.x]",
+        &format!(
+            "  actions = [{{ id = \"recount\" }}]\n  repeat = {{ if = \"{condition}\", rule = \"X 1\" }}"
+        ),
+    );
+    let report = load_err("loop.toml", &source);
+    let (d, at) = located(&report, "turnspec::never-ends");
+    assert_eq!(at, (15, 12), "{}", report.to_short_text());
+    assert_eq!(at, repeat_value_at(&source));
+    assert!(spanned(&source, d).starts_with("{ if = "));
+    assert_eq!(d.severity, Severity::Error);
+    assert!(d.message.contains("`loop`"), "{}", d.message);
+    assert!(d.message.contains("rule X 1"), "{}", d.message);
+    assert_eq!(report.errors(), 1, "{}", report.to_short_text());
+}
+
+/// A counter that resets as each step begins and that no action of the step
+/// answers is 0 every time the step ends.
+#[test]
+fn turn_that_never_ends_on_a_counter_reset_each_step_is_refused() {
+    let source = looping_spec(
+        "[counters.x]\nreset = \"step\"",
+        "  repeat = { if = \"counter.x == 0\" }",
+    );
+    let report = load_err("loop.toml", &source);
+    let (_, at) = located(&report, "turnspec::never-ends");
+    assert_eq!(at, repeat_value_at(&source));
+}
+
+/// Things a step cannot change: once the condition holds, it holds for ever.
+/// The spec loads, with a warning at the repeat that says when.
+#[rstest]
+#[case::late_turns("turn > 3", "[facts.x]", "turn = 4")]
+#[case::a_variant("variant.long", "[variants.long]", "variant.long = 1")]
+#[case::a_fact_without_a_window("fact.x", "[facts.x]", "fact.x = 1")]
+#[case::a_counter_nothing_in_the_step_answers(
+    "counter.x > 0",
+    "[counters.x]\nreset = \"game\"",
+    "counter.x = 1"
+)]
+#[case::stuck_whatever_the_repeat_count("seat == 2 or repeat_count == 0", "", "seat = 2")]
+fn turn_that_never_ends_may_happen_and_is_warned(
+    #[case] condition: &str,
+    #[case] tables: &str,
+    #[case] when: &str,
+) {
+    let source = looping_spec(
+        tables,
+        &format!(
+            "  actions = [{{ id = \"recount\" }}]\n  repeat = {{ if = \"{condition}\", rule = \"X 2\" }}"
+        ),
+    );
+    let (_, report) = load_str("loop.toml", &source)
+        .unwrap_or_else(|r| panic!("{condition}: {}", r.to_short_text()));
+    let (d, (line, col)) = located(&report, "turnspec::may-never-end");
+    assert_eq!(
+        (line, col),
+        repeat_value_at(&source),
+        "{}",
+        report.to_short_text()
+    );
+    assert_eq!(d.severity, Severity::Warning);
+    assert!(
+        d.message.contains("`loop`") && d.message.contains("rule X 2"),
+        "{}",
+        d.message
+    );
+    assert!(
+        d.message.contains(&format!("when {when},")),
+        "{condition}: {}",
+        d.message
+    );
+    assert_eq!(report.diagnostics.len(), 1, "{}", report.to_short_text());
+}
+
+/// Repeats that stop: bounded by `repeat_count`, on a window opening, on a
+/// counter the step's own action answers, on a fact players can change in
+/// the step's window.
+#[rstest]
+#[case::bounded("  repeat = { if = \"repeat_count < 1\" }", "")]
+#[case::bounded_late_turns("  repeat = { if = \"turn > 3 and repeat_count < 2\" }", "")]
+#[case::window_opened(
+    "  priority = \"if_pending\"\n  repeat = { if = \"window_opened\" }",
+    ""
+)]
+#[case::answered_by_its_action(
+    "  actions = [{ id = \"again\", answer = { counter = \"x\" } }]\n  repeat = { if = \"counter.x > 0\" }",
+    "[counters.x]"
+)]
+#[case::first_strike_style(
+    "  actions = [{ id = \"check\", if = \"repeat_count == 0\", answer = { counter = \"x\" } }]\n  repeat = { if = \"counter.x > 0 and repeat_count == 0\" }",
+    "[counters.x]"
+)]
+#[case::fact_with_a_window("  priority = \"always\"\n  repeat = { if = \"fact.x\" }", "[facts.x]")]
+#[case::never_true("  repeat = { if = \"turn == 0\" }", "")]
+fn turn_that_never_ends_leaves_repeats_that_stop_alone(#[case] body: &str, #[case] tables: &str) {
+    let source = looping_spec(tables, body);
+    match load_str("loop.toml", &source) {
+        Ok((_, report)) => assert!(
+            report.diagnostics.is_empty(),
+            "{body}:\n{}",
+            report.to_short_text()
+        ),
+        Err(report) => panic!("{body}:\n{}", report.to_short_text()),
+    }
+}
+
+/// An absurdly nested repeat cannot exhaust the stack (on the 8 MiB of a
+/// main thread the loop check did at 20,000 levels before it had a depth
+/// limit): the condition parser refuses it first, located.
+#[test]
+fn turn_that_never_ends_check_survives_deeply_nested_conditions() {
+    let run = || {
+        let nested = "not ".repeat(20_000);
+        for atom in ["fact.x", "true"] {
+            let source = looping_spec(
+                "[facts.x]",
+                &format!("  repeat = {{ if = \"{nested}{atom}\" }}"),
+            );
+            let report = load_err("deep.toml", &source);
+            located(&report, "turnspec::limit");
+        }
+        // Within the nesting limit a constant repeat is still found.
+        let nested = "not not ".repeat(20);
+        let source = looping_spec("", &format!("  repeat = {{ if = \"{nested}true\" }}"));
+        let report = load_err("deep.toml", &source);
+        located(&report, "turnspec::never-ends");
+    };
+    std::thread::Builder::new()
+        .stack_size(8 << 20)
+        .spawn(run)
+        .expect("a thread")
+        .join()
+        .expect("no panic");
 }

@@ -197,7 +197,8 @@ pub fn describe(spec: &Spec, labels: &dyn Labels, event: &Event) -> Described {
             f.insert("repeat".into(), json!(repeat));
             let (text, r) = if repeat > 0 {
                 (
-                    format!("{} (again, #{})", st.name, repeat + 1),
+                    // `repeat` stops at 255: no overflow on a long loop.
+                    format!("{} (again, #{})", st.name, u16::from(repeat) + 1),
                     st.repeat.map(|c| c.rule).unwrap_or(st.rule),
                 )
             } else {

@@ -25,7 +25,7 @@ impl Ctx {
         );
         let conditions = &parts.conditions;
         let timing_spans = std::mem::take(&mut self.timing_spans);
-        let step_spans = std::mem::take(&mut self.step_spans);
+        let step_spans = self.step_spans.clone();
         if phases.is_empty() {
             return;
         }
@@ -111,7 +111,7 @@ impl Ctx {
                 .help = Some("remove the phase, or make the condition depend on the game".into());
             }
         }
-        // Steps that can never happen; steps that repeat for ever.
+        // Steps that can never happen (steps that repeat for ever: loops.rs).
         for (si, s) in steps.iter().enumerate() {
             if s.skip
                 .iter()
@@ -124,20 +124,6 @@ impl Ctx {
                 )
                 .labelled("its skip condition is always true")
                 .help = Some("remove the step, or make the condition depend on the game".into());
-            }
-            if let Some(r) = s.repeat {
-                if conditions.constant(r.cond) == Some(true) {
-                    self.error(
-                        "turnspec::never-ends",
-                        step_spans[si].clone(),
-                        format!("`{}` repeats for ever", s.id),
-                    )
-                    .labelled("its repeat condition is always true")
-                    .help = Some(
-                        "repeat on something that changes, e.g. `if = \"window_opened\"` (514.3a)"
-                            .into(),
-                    );
-                }
             }
         }
         // The game must stop for players somewhere, or it would run for ever.

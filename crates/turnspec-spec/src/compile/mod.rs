@@ -402,11 +402,11 @@ impl Ctx {
         }
     }
 
-    /// Refuses comparisons with numbers the game state cannot hold: the
-    /// engine counts repeats in a `u8` and counters in a `u16`, so
-    /// `repeat_count < 300` would be true for ever.
+    /// Refuses comparisons of counters with numbers the game state cannot
+    /// hold (counters are `u16`). `repeat_count` past 255 in a `repeat` is
+    /// the loop check's (`turnspec::never-ends`).
     fn check_reachable_values(&mut self, text: &Text, cond: CondId) {
-        let mut atoms = vec![(Atom::RepeatCount, "repeat_count", MAX_REPEAT_COUNT)];
+        let mut atoms = Vec::new();
         for (id, c) in self.parts.counters.iter_ids() {
             atoms.push((Atom::Counter(id), c.id.as_str(), u16::MAX as usize));
         }
@@ -487,6 +487,20 @@ impl Ctx {
             None => LeavingRules::default(),
         };
         self.check_structure(raw);
+        let loops = crate::loops::check_repeats(&crate::loops::Parts {
+            raw,
+            conditions: &self.parts.conditions,
+            rules: &self.parts.rules,
+            steps: &self.parts.steps,
+            actions: &self.parts.turn_actions,
+            timing: &self.parts.timing,
+            counters: &self.parts.counters,
+            facts: &self.parts.facts,
+            variants: &self.parts.variants,
+            max_players: game.as_ref().map_or(MAX_PLAYERS, |g| g.max_players),
+            step_spans: &self.step_spans,
+        });
+        self.diags.extend(loops);
         self.record_origins(raw);
         self.parts.game = game?;
         if self.over_limit
