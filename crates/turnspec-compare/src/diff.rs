@@ -360,34 +360,24 @@ pub fn diff(left: &Spec, right: &Spec) -> SpecDiff {
     d.settings(Section::Leaving, "leaving", left.leaving(), right.leaving());
     d.phases();
     d.steps();
+    let (l, r) = (left, right);
     d.elements(
         Section::TurnActions,
         "action",
-        left.turn_actions().iter().collect(),
-        right.turn_actions().iter().collect(),
+        l.turn_actions().as_slice(),
+        r.turn_actions().as_slice(),
         |spec, a| format!("{} (in {})", a.name, step_label(spec, a.step)),
     );
-    d.elements(
-        Section::Timing,
-        "timing",
-        left.timing().iter().collect(),
-        right.timing().iter().collect(),
-        timing_summary,
-    );
-    d.elements(
-        Section::Effects,
-        "effect",
-        left.effects().iter().collect(),
-        right.effects().iter().collect(),
-        |spec, e| effect_kind_text(spec, &e.kind),
-    );
-    d.elements(
-        Section::Counters,
-        "counter",
-        left.counters().iter().collect(),
-        right.counters().iter().collect(),
-        |_, c| c.description.clone(),
-    );
+    let (lt, rt) = (l.timing().as_slice(), r.timing().as_slice());
+    d.elements(Section::Timing, "timing", lt, rt, timing_summary);
+    let (le, re) = (l.effects().as_slice(), r.effects().as_slice());
+    d.elements(Section::Effects, "effect", le, re, |spec, e| {
+        effect_kind_text(spec, &e.kind)
+    });
+    let (lc, rc) = (l.counters().as_slice(), r.counters().as_slice());
+    d.elements(Section::Counters, "counter", lc, rc, |_, c| {
+        c.description.clone()
+    });
     let flag = |_: &Spec, f: &Flag| {
         if f.description.is_empty() {
             f.name.clone()
@@ -395,16 +385,10 @@ pub fn diff(left: &Spec, right: &Spec) -> SpecDiff {
             f.description.clone()
         }
     };
-    let (lf, rf) = (left.facts().iter(), right.facts().iter());
-    d.elements(Section::Facts, "fact", lf.collect(), rf.collect(), flag);
-    let (lv, rv) = (left.variants().iter(), right.variants().iter());
-    d.elements(
-        Section::Variants,
-        "variant",
-        lv.collect(),
-        rv.collect(),
-        flag,
-    );
+    let (lf, rf) = (l.facts().as_slice(), r.facts().as_slice());
+    d.elements(Section::Facts, "fact", lf, rf, flag);
+    let (lv, rv) = (l.variants().as_slice(), r.variants().as_slice());
+    d.elements(Section::Variants, "variant", lv, rv, flag);
     let mut entries = d.out;
     // A renumbered element rule says nothing new when the element has other
     // differences: their lines already show both citations.
@@ -480,13 +464,40 @@ fn position(seq: &[String], id: &str) -> String {
     }
 }
 
-/// A value on each side (absent on a side that lacks it).
-type Two = (Option<String>, Option<String>);
+/// A value and the rule cited for it.
+type Cited = (String, Option<String>);
+
+/// Two lists matched by key: what only the left has, the pairs, what only
+/// the right has.
+#[allow(clippy::type_complexity)]
+fn pair_up<'t, T, K: PartialEq>(
+    l: &'t [T],
+    r: &'t [T],
+    key: impl Fn(&T) -> K,
+) -> (Vec<&'t T>, Vec<(&'t T, &'t T)>, Vec<&'t T>) {
+    let find = |xs: &'t [T], k: &K| xs.iter().find(|x| key(x) == *k);
+    let only_l = l.iter().filter(|x| find(r, &key(x)).is_none()).collect();
+    let both = l
+        .iter()
+        .filter_map(|x| find(r, &key(x)).map(|y| (x, y)))
+        .collect();
+    let only_r = r.iter().filter(|y| find(l, &key(y)).is_none()).collect();
+    (only_l, both, only_r)
+}
 
 /// The element entries are about.
-struct At<'s> {
+struct At {
     section: Section,
-    element: &'s str,
+    element: String,
+}
+
+impl At {
+    fn new(section: Section, element: impl Into<String>) -> At {
+        At {
+            section,
+            element: element.into(),
+        }
+    }
 }
 
 struct Differ<'a> {
@@ -501,44 +512,29 @@ impl Differ<'_> {
         at: &At,
         change: Change,
         field: Option<&str>,
-        values: Two,
-        rules: Two,
-        citation_only: bool,
+        l: Option<Cited>,
+        r: Option<Cited>,
     ) {
+        let (left, left_rule) = l.map_or((None, None), |(v, r)| (Some(v), r));
+        let (right, right_rule) = r.map_or((None, None), |(v, r)| (Some(v), r));
         self.out.push(Entry {
             section: at.section,
             change,
-            element: at.element.to_string(),
+            element: at.element.clone(),
             field: field.map(str::to_string),
-            left: values.0,
-            right: values.1,
-            left_rule: rules.0,
-            right_rule: rules.1,
-            citation_only,
+            citation_only: change == Change::Changed && left == right,
+            left,
+            right,
+            left_rule,
+            right_rule,
         });
     }
 
     /// A value both sides have: a change if the values differ; with
     /// `own_rule`, a citation-only change if only the rules do.
-    fn value(&mut self, at: &At, field: &str, x: String, y: String, rules: Two, own_rule: bool) {
-        if x != y {
-            self.push(
-                at,
-                Change::Changed,
-                Some(field),
-                (Some(x), Some(y)),
-                rules,
-                false,
-            );
-        } else if own_rule && rules.0 != rules.1 {
-            self.push(
-                at,
-                Change::Changed,
-                Some(field),
-                (Some(x), Some(y)),
-                rules,
-                true,
-            );
+    fn changed(&mut self, at: &At, field: &str, x: Cited, y: Cited, own_rule: bool) {
+        if x.0 != y.0 || (own_rule && x.1 != y.1) {
+            self.push(at, Change::Changed, Some(field), Some(x), Some(y));
         }
     }
 
@@ -546,31 +542,17 @@ impl Differ<'_> {
     /// by name.
     fn fields(&mut self, at: &At, lf: &[Field], rf: &[Field]) {
         let (ls, rs) = (self.l, self.r);
-        for a in lf {
-            match rf.iter().find(|b| b.name == a.name) {
-                Some(b) => self.field(at, a, b),
-                None if a.value.compared() => self.push(
-                    at,
-                    Change::Removed,
-                    Some(a.name),
-                    (Some(a.value.text()), None),
-                    (rule(ls, a.rule), None),
-                    false,
-                ),
-                None => {}
-            }
+        let (only_l, both, only_r) = pair_up(lf, rf, |f| f.name);
+        for a in only_l.into_iter().filter(|f| f.value.compared()) {
+            let value = Some((a.value.text(), rule(ls, a.rule)));
+            self.push(at, Change::Removed, Some(a.name), value, None);
         }
-        for b in rf {
-            if b.value.compared() && !lf.iter().any(|a| a.name == b.name) {
-                self.push(
-                    at,
-                    Change::Added,
-                    Some(b.name),
-                    (None, Some(b.value.text())),
-                    (None, rule(rs, b.rule)),
-                    false,
-                );
-            }
+        for (a, b) in both {
+            self.field(at, a, b);
+        }
+        for b in only_r.into_iter().filter(|f| f.value.compared()) {
+            let value = Some((b.value.text(), rule(rs, b.rule)));
+            self.push(at, Change::Added, Some(b.name), None, value);
         }
     }
 
@@ -579,29 +561,29 @@ impl Differ<'_> {
         if !a.value.compared() || !b.value.compared() {
             return;
         }
-        let rules = (rule(ls, a.rule), rule(rs, b.rule));
-        let own = a.own_rule || b.own_rule;
+        let (xr, yr) = (rule(ls, a.rule), rule(rs, b.rule));
+        let f = Some(a.name);
         match (&a.value, &b.value) {
+            // The element's own citation: the rules are the values.
             (Value::Text(_), Value::Text(_)) if a.name == "rule" => {
-                if rules.0 != rules.1 {
-                    self.push(
-                        at,
-                        Change::Changed,
-                        Some("rule"),
-                        rules.clone(),
-                        rules,
-                        true,
-                    );
+                if xr != yr {
+                    self.out.push(Entry {
+                        section: at.section,
+                        change: Change::Changed,
+                        element: at.element.clone(),
+                        field: Some("rule".into()),
+                        left: xr.clone(),
+                        right: yr.clone(),
+                        left_rule: xr,
+                        right_rule: yr,
+                        citation_only: true,
+                    });
                 }
             }
-            (Value::Place(x), Value::Place(y)) if x != y => self.push(
-                at,
-                Change::Moved,
-                Some(a.name),
-                (Some(x.clone()), Some(y.clone())),
-                rules,
-                false,
-            ),
+            (Value::Place(x), Value::Place(y)) if x != y => {
+                let (x, y) = ((x.clone(), xr), (y.clone(), yr));
+                self.push(at, Change::Moved, f, Some(x), Some(y));
+            }
             (Value::Place(_), Value::Place(_)) => {}
             (Value::Order(x), Value::Order(y)) => {
                 // Same members in a different order: a reordering. Members
@@ -610,8 +592,8 @@ impl Differ<'_> {
                 xs.sort();
                 ys.sort();
                 if x != y && xs == ys {
-                    let values = (Some(x.join(", ")), Some(y.join(", ")));
-                    self.push(at, Change::Moved, Some(a.name), values, rules, false);
+                    let (x, y) = ((x.join(", "), xr), (y.join(", "), yr));
+                    self.push(at, Change::Moved, f, Some(x), Some(y));
                 }
             }
             (Value::Set(x), Value::Set(y)) => self.set(at, a.name, x, y),
@@ -623,7 +605,10 @@ impl Differ<'_> {
                 },
                 Value::Seq { items: y, .. },
             ) => self.seq(at, a.name, x, y, each, empty),
-            (x, y) => self.value(at, a.name, x.text(), y.text(), rules, own),
+            (x, y) => {
+                let own = a.own_rule || b.own_rule;
+                self.changed(at, a.name, (x.text(), xr), (y.text(), yr), own)
+            }
         }
     }
 
@@ -631,34 +616,21 @@ impl Differ<'_> {
     /// each cites its own rule.
     fn set(&mut self, at: &At, field: &str, l: &[Item], r: &[Item]) {
         let (ls, rs) = (self.l, self.r);
-        for x in l {
-            let xr = rule(ls, x.rule);
-            match r.iter().find(|y| y.text == x.text) {
-                None => self.push(
-                    at,
-                    Change::Removed,
-                    Some(field),
-                    (Some(x.text.clone()), None),
-                    (xr, None),
-                    false,
-                ),
-                Some(y) => {
-                    let rules = (xr, rule(rs, y.rule));
-                    self.value(at, field, x.text.clone(), y.text.clone(), rules, true);
-                }
-            }
+        let (only_l, both, only_r) = pair_up(l, r, |i| i.text.clone());
+        for x in only_l {
+            let x = Some((x.text.clone(), rule(ls, x.rule)));
+            self.push(at, Change::Removed, Some(field), x, None);
         }
-        for y in r {
-            if !l.iter().any(|x| x.text == y.text) {
-                self.push(
-                    at,
-                    Change::Added,
-                    Some(field),
-                    (None, Some(y.text.clone())),
-                    (None, rule(rs, y.rule)),
-                    false,
-                );
-            }
+        for (x, y) in both {
+            let (x, y) = (
+                (x.text.clone(), rule(ls, x.rule)),
+                (y.text.clone(), rule(rs, y.rule)),
+            );
+            self.changed(at, field, x, y, true);
+        }
+        for y in only_r {
+            let y = Some((y.text.clone(), rule(rs, y.rule)));
+            self.push(at, Change::Added, Some(field), None, y);
         }
     }
 
@@ -669,40 +641,22 @@ impl Differ<'_> {
         let item = |spec: &Spec, i: &Item| (i.text.clone(), rule(spec, i.rule));
         if l.len() <= 1 && r.len() <= 1 {
             let none = (empty.to_string(), None);
-            let (x, y) = (
-                l.first().map(|i| item(ls, i)).unwrap_or(none.clone()),
-                r.first().map(|i| item(rs, i)).unwrap_or(none),
-            );
-            self.value(at, field, x.0, y.0, (x.1, y.1), true);
-            return;
+            let x = l.first().map(|i| item(ls, i)).unwrap_or(none.clone());
+            let y = r.first().map(|i| item(rs, i)).unwrap_or(none);
+            return self.changed(at, field, x, y, true);
         }
         for i in 0..l.len().max(r.len()) {
             let f = format!("{each} {}", i + 1);
             match (l.get(i).map(|x| item(ls, x)), r.get(i).map(|y| item(rs, y))) {
-                (Some(x), Some(y)) => self.value(at, &f, x.0, y.0, (x.1, y.1), true),
-                (Some(x), None) => self.push(
-                    at,
-                    Change::Removed,
-                    Some(&f),
-                    (Some(x.0), None),
-                    (x.1, None),
-                    false,
-                ),
-                (None, Some(y)) => self.push(
-                    at,
-                    Change::Added,
-                    Some(&f),
-                    (None, Some(y.0)),
-                    (None, y.1),
-                    false,
-                ),
-                (None, None) => {}
+                (Some(x), Some(y)) => self.changed(at, &f, x, y, true),
+                (x, None) => self.push(at, Change::Removed, Some(&f), x, None),
+                (None, y) => self.push(at, Change::Added, Some(&f), None, y),
             }
         }
     }
 
     fn settings<T: Describe>(&mut self, section: Section, element: &str, l: &T, r: &T) {
-        let at = At { section, element };
+        let at = At::new(section, element);
         self.fields(&at, &l.describe(self.l), &r.describe(self.r));
     }
 
@@ -716,29 +670,33 @@ impl Differ<'_> {
         summary: fn(&Spec, &T) -> String,
     ) {
         let (ls, rs) = (self.l, self.r);
-        for a in l {
-            if !r.iter().any(|b| b.name_id() == a.name_id()) {
-                let el = format!("{what} {}", a.name_id());
-                let at = At {
-                    section,
-                    element: &el,
-                };
-                let values = (Some(summary(ls, a)), None);
-                let rules = (element_rule(ls, &a.describe(ls)), None);
-                self.push(&at, Change::Removed, None, values, rules, false);
-            }
+        let (only_l, _, only_r) = pair_up(l, r, |t| t.name_id().to_string());
+        for a in only_l {
+            let at = At::new(section, format!("{what} {}", a.name_id()));
+            let value = (summary(ls, a), element_rule(ls, &a.describe(ls)));
+            self.push(&at, Change::Removed, None, Some(value), None);
         }
-        for b in r {
-            if !l.iter().any(|a| a.name_id() == b.name_id()) {
-                let el = format!("{what} {}", b.name_id());
-                let at = At {
-                    section,
-                    element: &el,
-                };
-                let values = (None, Some(summary(rs, b)));
-                let rules = (None, element_rule(rs, &b.describe(rs)));
-                self.push(&at, Change::Added, None, values, rules, false);
-            }
+        for b in only_r {
+            let at = At::new(section, format!("{what} {}", b.name_id()));
+            let value = (summary(rs, b), element_rule(rs, &b.describe(rs)));
+            self.push(&at, Change::Added, None, None, Some(value));
+        }
+    }
+
+    /// Every field of the elements both sides have, matched by id;
+    /// `describe` gets the element and its counterpart.
+    fn matched<T: Named>(
+        &mut self,
+        section: Section,
+        what: &str,
+        l: &[&T],
+        r: &[&T],
+        describe: fn(&Spec, &T, &T) -> Vec<Field>,
+    ) {
+        let (ls, rs) = (self.l, self.r);
+        for (a, b) in pair_up(l, r, |t| t.name_id().to_string()).1 {
+            let at = At::new(section, format!("{what} {}", a.name_id()));
+            self.fields(&at, &describe(ls, a, b), &describe(rs, b, a));
         }
     }
 
@@ -748,20 +706,29 @@ impl Differ<'_> {
         &mut self,
         section: Section,
         what: &str,
-        l: Vec<&T>,
-        r: Vec<&T>,
+        l: &[T],
+        r: &[T],
         summary: fn(&Spec, &T) -> String,
     ) {
+        let (l, r): (Vec<&T>, Vec<&T>) = (l.iter().collect(), r.iter().collect());
         self.presence(section, what, &l, &r, summary);
-        for a in &l {
-            if let Some(b) = r.iter().find(|b| b.name_id() == a.name_id()) {
-                let el = format!("{what} {}", a.name_id());
-                let at = At {
-                    section,
-                    element: &el,
-                };
-                self.fields(&at, &a.describe(self.l), &b.describe(self.r));
-            }
+        self.matched(section, what, &l, &r, |spec, t, _| t.describe(spec));
+    }
+
+    /// Elements both sequences have, out of their common order.
+    fn positions(
+        &mut self,
+        section: Section,
+        what: &str,
+        l: &[String],
+        r: &[String],
+        cite: fn(&Spec, &str) -> Option<String>,
+    ) {
+        for id in moved(l, r) {
+            let at = At::new(section, format!("{what} {id}"));
+            let x = (position(l, &id), cite(self.l, &id));
+            let y = (position(r, &id), cite(self.r, &id));
+            self.push(&at, Change::Moved, Some("position"), Some(x), Some(y));
         }
     }
 
@@ -772,59 +739,41 @@ impl Differ<'_> {
         let l: Vec<&Phase> = ls.phases().iter().collect();
         let r: Vec<&Phase> = rs.phases().iter().collect();
         self.presence(Section::Phases, "phase", &l, &r, phase_summary);
-        let lturn: Vec<String> = ls.turn().iter().map(|p| ls.phase(*p).id.clone()).collect();
-        let rturn: Vec<String> = rs.turn().iter().map(|p| rs.phase(*p).id.clone()).collect();
+        let turn =
+            |s: &Spec| -> Vec<String> { s.turn().iter().map(|p| s.phase(*p).id.clone()).collect() };
+        let (lturn, rturn) = (turn(ls), turn(rs));
         self.turn_shape(&lturn, &rturn);
-        for id in moved(&lturn, &rturn) {
-            let el = format!("phase {id}");
-            let at = At {
-                section: Section::Phases,
-                element: &el,
-            };
-            let rules = (
-                rule(ls, ls.phase(ls.phase_by_id(&id).unwrap()).rule),
-                rule(rs, rs.phase(rs.phase_by_id(&id).unwrap()).rule),
-            );
-            let values = (Some(position(&lturn, &id)), Some(position(&rturn, &id)));
-            self.push(&at, Change::Moved, Some("position"), values, rules, false);
-        }
-        for lp in &l {
-            let Some(rp) = r.iter().find(|p| p.id == lp.id) else {
-                continue;
-            };
-            let el = format!("phase {}", lp.id);
-            let at = At {
-                section: Section::Phases,
-                element: &el,
-            };
-            // A phase without steps is one implicit step: its body (windows,
-            // order, repeat) is compared as part of the phase.
-            let with_body = |spec: &Spec, p: &Phase, body: bool| -> Vec<Field> {
-                let mut fields = p.describe(spec);
-                if body {
-                    let at = fields.len() - 1;
-                    let step = spec.step(p.steps().next().expect("a phase has a step"));
-                    let step_fields = step.describe(spec).into_iter();
-                    fields.splice(at..at, step_fields.filter(|f| f.value.compared()));
-                }
-                fields
-            };
-            let body = lp.implicit_step && rp.implicit_step;
-            self.fields(&at, &with_body(ls, lp, body), &with_body(rs, rp, body));
-        }
+        self.positions(Section::Phases, "phase", &lturn, &rturn, |s, id| {
+            s.phase_by_id(id).and_then(|p| rule(s, s.phase(p).rule))
+        });
+        // A phase without steps is one implicit step: its body (windows,
+        // order, repeat) is compared as part of the phase.
+        self.matched(Section::Phases, "phase", &l, &r, |spec, p, other| {
+            let mut fields = p.describe(spec);
+            if p.implicit_step && other.implicit_step {
+                let at = fields.len() - 1;
+                let step = spec.step(p.steps().next().expect("a phase has a step"));
+                let body = step
+                    .describe(spec)
+                    .into_iter()
+                    .filter(|f| f.value.compared());
+                fields.splice(at..at, body);
+            }
+            fields
+        });
     }
 
     /// The phases of a regular turn, and how many phases of each kind both
     /// specs know (Magic's two main phases, Grand Archive's one).
     fn turn_shape(&mut self, lturn: &[String], rturn: &[String]) {
         let (ls, rs) = (self.l, self.r);
-        let rules = (rule(ls, ls.game().rule), rule(rs, rs.game().rule));
-        let at = At {
-            section: Section::Phases,
-            element: "turn",
-        };
-        let (x, y) = (lturn.join(", "), rturn.join(", "));
-        self.value(&at, "phases", x, y, rules.clone(), false);
+        let (lr, rr) = (rule(ls, ls.game().rule), rule(rs, rs.game().rule));
+        let at = At::new(Section::Phases, "turn");
+        let (x, y) = (
+            (lturn.join(", "), lr.clone()),
+            (rturn.join(", "), rr.clone()),
+        );
+        self.changed(&at, "phases", x, y, false);
         let per_kind = |spec: &Spec, kind: &str| -> String {
             let of_kind = |p: &&Phase| spec.kinds()[p.kind as usize] == kind;
             let regular: Vec<&str> = spec
@@ -855,7 +804,7 @@ impl Differ<'_> {
             let count = |t: &str| t.split(' ').next().unwrap_or("").to_string();
             if count(&x) != count(&y) || x.contains("on demand") != y.contains("on demand") {
                 let f = format!("{kind} phases per turn");
-                self.value(&at, &f, x, y, rules.clone(), false);
+                self.changed(&at, &f, (x, lr.clone()), (y, rr.clone()), false);
             }
         }
     }
@@ -872,39 +821,21 @@ impl Differ<'_> {
         let (l, r) = (regular(ls), regular(rs));
         self.presence(Section::Steps, "step", &l, &r, step_summary);
         // Order within phases that both specs have.
-        for lp in ls.phases() {
-            let Some(rp) = rs.phases().iter().find(|p| p.id == lp.id) else {
+        let lp: Vec<&Phase> = ls.phases().iter().collect();
+        let rp: Vec<&Phase> = rs.phases().iter().collect();
+        for (a, b) in pair_up(&lp, &rp, |p| p.id.clone()).1 {
+            if a.implicit_step || b.implicit_step {
                 continue;
-            };
-            if lp.implicit_step || rp.implicit_step {
-                continue;
             }
-            let lseq: Vec<String> = lp.steps().map(|s| ls.step(s).id.clone()).collect();
-            let rseq: Vec<String> = rp.steps().map(|s| rs.step(s).id.clone()).collect();
-            for id in moved(&lseq, &rseq) {
-                let el = format!("step {id}");
-                let at = At {
-                    section: Section::Steps,
-                    element: &el,
-                };
-                let rules = (
-                    rule(ls, ls.step(ls.step_by_id(&id).unwrap()).rule),
-                    rule(rs, rs.step(rs.step_by_id(&id).unwrap()).rule),
-                );
-                let values = (Some(position(&lseq, &id)), Some(position(&rseq, &id)));
-                self.push(&at, Change::Moved, Some("position"), values, rules, false);
-            }
+            let lseq: Vec<String> = a.steps().map(|s| ls.step(s).id.clone()).collect();
+            let rseq: Vec<String> = b.steps().map(|s| rs.step(s).id.clone()).collect();
+            self.positions(Section::Steps, "step", &lseq, &rseq, |s, id| {
+                s.step_by_id(id).and_then(|x| rule(s, s.step(x).rule))
+            });
         }
-        for a in &l {
-            if let Some(b) = r.iter().find(|b| b.id == a.id) {
-                let el = format!("step {}", a.id);
-                let at = At {
-                    section: Section::Steps,
-                    element: &el,
-                };
-                self.fields(&at, &a.describe(ls), &b.describe(rs));
-            }
-        }
+        self.matched(Section::Steps, "step", &l, &r, |spec, s, _| {
+            s.describe(spec)
+        });
     }
 }
 
