@@ -16,8 +16,8 @@ use std::collections::BTreeSet;
 
 use serde_json::{Value as Json, json};
 use turnspec_spec::describe::{
-    Field, Item, Value, during_text, effect_kind_text, effect_text, stack_text, step_label,
-    who_text,
+    Field, Item, Value, during_text, effect_kind_text, effect_text, phase_with_body, stack_text,
+    step_label, who_text,
 };
 use turnspec_spec::{
     Describe, Effect, Flag, Named, Phase, RuleRef, Spec, Stage, Step, TimingClass, WindowMode,
@@ -749,17 +749,7 @@ impl Differ<'_> {
         // A phase without steps is one implicit step: its body (windows,
         // order, repeat) is compared as part of the phase.
         self.matched(Section::Phases, "phase", &l, &r, |spec, p, other| {
-            let mut fields = p.describe(spec);
-            if p.implicit_step && other.implicit_step {
-                let at = fields.len() - 1;
-                let step = spec.step(p.steps().next().expect("a phase has a step"));
-                let body = step
-                    .describe(spec)
-                    .into_iter()
-                    .filter(|f| f.value.compared());
-                fields.splice(at..at, body);
-            }
-            fields
+            phase_with_body(spec, p, other.implicit_step)
         });
     }
 

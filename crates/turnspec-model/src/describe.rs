@@ -233,6 +233,64 @@ pub fn window_item(w: &Window) -> Item {
     Item { text, rule: *rule }
 }
 
+/// A phase's fields; with `body`, for a phase without steps, followed by
+/// the compared fields of its implicit step (windows, order, repeat), just
+/// before the phase's `rule`.
+pub fn phase_with_body(spec: &Spec, phase: &Phase, body: bool) -> Vec<Field> {
+    let mut fields = phase.describe(spec);
+    if body && phase.implicit_step {
+        let at = fields.len() - 1;
+        let step = phase.steps().next().map(|s| spec.step(s).describe(spec));
+        // The step's place is the phase itself: left out.
+        let body = step
+            .into_iter()
+            .flatten()
+            .filter(|f| f.value.compared() && !matches!(f.value, Value::Place(_)));
+        fields.splice(at..at, body);
+    }
+    fields
+}
+
+/// Every element and settings table of a spec with its description,
+/// labelled the way `turnspec diff` and `turnspec check --explain` name
+/// them (`game`, `phase combat`, `step upkeep`, `action draw`, ...). A
+/// phase without steps lists its implicit step's body (windows, order,
+/// repeat) among its own fields.
+pub fn every_element(spec: &Spec) -> Vec<(String, Vec<Field>)> {
+    let mut out = vec![
+        ("game".to_string(), spec.game().describe(spec)),
+        ("terms".to_string(), spec.terms().describe(spec)),
+        ("priority".to_string(), spec.priority().describe(spec)),
+        ("mana".to_string(), spec.mana().describe(spec)),
+        ("leaving".to_string(), spec.leaving().describe(spec)),
+    ];
+    fn each<'s, T: Describe + crate::Named + 's>(
+        spec: &'s Spec,
+        what: &'s str,
+        items: impl IntoIterator<Item = &'s T> + 's,
+    ) -> impl Iterator<Item = (String, Vec<Field>)> + 's {
+        items
+            .into_iter()
+            .map(move |t| (format!("{what} {}", t.name_id()), t.describe(spec)))
+    }
+    out.extend(each(spec, "variant", spec.variants()));
+    out.extend(each(spec, "fact", spec.facts()));
+    out.extend(each(spec, "counter", spec.counters()));
+    out.extend(each(spec, "timing", spec.timing()));
+    out.extend(each(spec, "effect", spec.effects()));
+    for p in spec.phases() {
+        let fields = phase_with_body(spec, p, p.implicit_step);
+        out.push((format!("phase {}", p.id), fields));
+    }
+    out.extend(each(
+        spec,
+        "step",
+        spec.steps().iter().filter(|s| !s.implicit),
+    ));
+    out.extend(each(spec, "action", spec.turn_actions()));
+    out
+}
+
 impl Describe for GameInfo {
     fn describe(&self, _spec: &Spec) -> Vec<Field> {
         let GameInfo {
