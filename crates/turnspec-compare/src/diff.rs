@@ -4,13 +4,13 @@
 //! classes, effects, counters, facts, variants; windows through their
 //! steps); settings (game metadata, terms, the priority model, mana rules,
 //! leaving rules) field by field. The fields compared are the ones each
-//! element lists through [`Describe`], so a field the model gains is
-//! compared as soon as it is described (and it must be described for the
-//! model to compile). Every difference
-//! carries the rule each side cites for it, so a diff of two editions reads
-//! as a list of rule changes. Differences that only renumber a citation are
-//! flagged `citation_only` and listed apart: between editions most rules
-//! moved, and the interesting changes would drown among them.
+//! element lists through [`Describe`]: nothing is compared by hand, so a
+//! field the model gains is compared as soon as it is described (and the
+//! model does not compile until it is). Every difference carries the rule
+//! each side cites for it, so a diff of two editions reads as a list of
+//! rule changes. Differences that only renumber a citation are flagged
+//! `citation_only` and listed apart: between editions most rules moved,
+//! and the interesting changes would drown among them.
 
 use std::collections::BTreeSet;
 

@@ -574,3 +574,24 @@ fn moves_are_reported_as_moves() {
         assert_eq!(e.change, Change::Moved, "{e:?}");
     }
 }
+
+/// `diff` matches fields by name: within one element no two may share one.
+#[test]
+fn field_names_are_unique_within_each_element() {
+    let mut specs = vec![load(&base())];
+    for file in ["mtg.toml", "mtg-classic.toml", "grand-archive.toml"] {
+        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("../../games")
+            .join(file);
+        specs.push(turnspec_scenario::load_spec_file(&path).unwrap().0);
+    }
+    for spec in &specs {
+        for (element, fields) in turnspec_spec::describe::every_element(spec) {
+            let mut names: Vec<&str> = fields.iter().map(|f| f.name).collect();
+            names.sort();
+            let count = names.len();
+            names.dedup();
+            assert_eq!(names.len(), count, "{element}: {fields:#?}");
+        }
+    }
+}
