@@ -3,6 +3,7 @@
 use std::path::PathBuf;
 use std::process::ExitCode;
 
+use turnspec_spec::describe::{Field, Value, every_element};
 use turnspec_spec::{Spec, WindowMode};
 
 use crate::{Format, render_report};
@@ -57,6 +58,44 @@ fn summary(spec: &Spec) -> String {
     s
 }
 
+/// One described field for `--explain`: `name: value`, with the rule the
+/// field cites of its own (an element's `rule` is its value). Derived
+/// bookkeeping is marked so.
+fn field_line(spec: &Spec, f: &Field) -> Option<String> {
+    let rule = spec.rule(f.rule);
+    match &f.value {
+        Value::Id(_) => None,
+        _ if f.name == "rule" => Some(format!("rule: {}", rule.unwrap_or("none"))),
+        Value::Derived { text, .. } => Some(format!("{}: {text} (derived)", f.name)),
+        Value::Set(items) | Value::Seq { items, .. } if !items.is_empty() => {
+            let items: Vec<String> = items
+                .iter()
+                .map(|i| match spec.rule(i.rule) {
+                    Some(r) => format!("{}  [{r}]", i.text),
+                    None => i.text.clone(),
+                })
+                .collect();
+            Some(format!("{}: {}", f.name, items.join("; ")))
+        }
+        v => {
+            let mut line = format!("{}: {}", f.name, v.text());
+            if let (true, Some(r)) = (f.own_rule, rule) {
+                line.push_str(&format!("  [{r}]"));
+            }
+            Some(line)
+        }
+    }
+}
+
+fn field_json(spec: &Spec, f: &Field) -> serde_json::Value {
+    serde_json::json!({
+        "name": f.name,
+        "value": f.value.text(),
+        "rule": spec.rule(f.rule),
+        "compared": f.value.compared(),
+    })
+}
+
 pub fn check(paths: &[PathBuf], format: Format, explain: bool) -> Result<ExitCode, String> {
     let mut failed = false;
     let mut json = Vec::new();
@@ -88,6 +127,7 @@ pub fn check(paths: &[PathBuf], format: Format, explain: bool) -> Result<ExitCod
                             summary(spec).replace('\n', "\n  ")
                         ));
                         if explain {
+                            let described = every_element(spec);
                             crate::out::println("  set by:");
                             for o in spec.origins() {
                                 crate::out::println(&format!(
@@ -95,6 +135,16 @@ pub fn check(paths: &[PathBuf], format: Format, explain: bool) -> Result<ExitCod
                                     o.element,
                                     report.locate(o.offset)
                                 ));
+                                let indent = o.element.len() - o.element.trim_start().len();
+                                let fields = described.iter().find(|(e, _)| e == o.element.trim());
+                                for f in fields.map(|(_, f)| f.as_slice()).unwrap_or_default() {
+                                    if let Some(line) = field_line(spec, f) {
+                                        crate::out::println(&format!(
+                                            "      {:indent$}{line}",
+                                            ""
+                                        ));
+                                    }
+                                }
                             }
                         }
                     }
@@ -109,9 +159,17 @@ pub fn check(paths: &[PathBuf], format: Format, explain: bool) -> Result<ExitCod
                 "file": path.display().to_string(),
                 "ok": spec.is_some(),
                 "diagnostics": report.to_json(),
-                "origins": spec.as_ref().filter(|_| explain).map(|s| s.origins().iter().map(|o| {
-                    serde_json::json!({ "element": o.element, "set_by": report.locate(o.offset) })
-                }).collect::<Vec<_>>()),
+                "origins": spec.as_ref().filter(|_| explain).map(|s| {
+                    let described = every_element(s);
+                    s.origins().iter().map(|o| {
+                        let fields: Vec<serde_json::Value> = described
+                            .iter()
+                            .find(|(e, _)| e == o.element.trim())
+                            .map(|(_, fs)| fs.iter().map(|f| field_json(s, f)).collect())
+                            .unwrap_or_default();
+                        serde_json::json!({ "element": o.element, "set_by": report.locate(o.offset), "fields": fields })
+                    }).collect::<Vec<_>>()
+                }),
                 "summary": spec.as_ref().map(|s| serde_json::json!({
                     "name": s.game().name,
                     "edition": s.game().edition,

@@ -1,20 +1,26 @@
 //! A structural diff of two compiled specs.
 //!
 //! Elements are matched by id (phases, steps, turn-based actions, timing
-//! classes, effects, counters, facts, variants); settings (game metadata,
-//! terms, the priority model, mana rules) field by field. Every difference
-//! carries the rule each side cites for it, so a diff of two editions reads
-//! as a list of rule changes. Differences that only renumber a citation are
-//! flagged `citation_only` and listed apart: between editions most rules
-//! moved, and the interesting changes would drown among them.
+//! classes, effects, counters, facts, variants; windows through their
+//! steps); settings (game metadata, terms, the priority model, mana rules,
+//! leaving rules) field by field. The fields compared are the ones each
+//! element lists through [`Describe`]: nothing is compared by hand, so a
+//! field the model gains is compared as soon as it is described (and the
+//! model does not compile until it is). Every difference carries the rule
+//! each side cites for it, so a diff of two editions reads as a list of
+//! rule changes. Differences that only renumber a citation are flagged
+//! `citation_only` and listed apart: between editions most rules moved,
+//! and the interesting changes would drown among them.
 
-use std::collections::{BTreeSet, HashMap};
+use std::collections::BTreeSet;
 
-use serde_json::{Value, json};
+use serde_json::{Value as Json, json};
+use turnspec_spec::describe::{
+    Field, Item, Value, during_text, effect_kind_text, effect_text, phase_with_body, stack_text,
+    step_label, who_text,
+};
 use turnspec_spec::{
-    CondId, Condition, Counter, Effect, EffectDef, EffectKind, Flag, Holder, ManaEmpties, Phase,
-    Reset, RuleRef, SkipTarget, Spec, StackRequirement, Stage, Step, StepId, TimingClass,
-    TurnAction, TurnOrder, Who, WindowMode,
+    Describe, Effect, Flag, Named, Phase, RuleRef, Spec, Stage, Step, TimingClass, WindowMode,
 };
 
 /// Where a difference belongs; also the order of groups in the text form.
@@ -24,6 +30,7 @@ pub enum Section {
     Terms,
     Priority,
     Mana,
+    Leaving,
     Phases,
     Steps,
     TurnActions,
@@ -35,11 +42,12 @@ pub enum Section {
 }
 
 impl Section {
-    pub const ALL: [Section; 12] = [
+    pub const ALL: [Section; 13] = [
         Section::Game,
         Section::Terms,
         Section::Priority,
         Section::Mana,
+        Section::Leaving,
         Section::Phases,
         Section::Steps,
         Section::TurnActions,
@@ -57,6 +65,7 @@ impl Section {
             Section::Terms => "terms",
             Section::Priority => "priority",
             Section::Mana => "mana",
+            Section::Leaving => "leaving",
             Section::Phases => "phases",
             Section::Steps => "steps",
             Section::TurnActions => "turn_actions",
@@ -75,6 +84,7 @@ impl Section {
             Section::Terms => "terms",
             Section::Priority => "priority model",
             Section::Mana => "mana",
+            Section::Leaving => "a player leaving the game",
             Section::Phases => "phases (and their priority windows)",
             Section::Steps => "steps (and their priority windows)",
             Section::TurnActions => "turn-based actions",
@@ -193,7 +203,7 @@ impl Entry {
         s
     }
 
-    pub fn to_json(&self) -> Value {
+    pub fn to_json(&self) -> Json {
         json!({
             "section": self.section.name(),
             "change": self.change.name(),
@@ -314,7 +324,7 @@ impl SpecDiff {
         out
     }
 
-    pub fn to_json(&self, left_label: &str, right_label: &str) -> Value {
+    pub fn to_json(&self, left_label: &str, right_label: &str) -> Json {
         let side = |label: &str, s: &Side| json!({ "file": label, "name": s.name, "edition": s.edition, "edition_date": s.date });
         json!({
             "left": side(left_label, &self.left),
@@ -338,28 +348,47 @@ pub fn diff(left: &Spec, right: &Spec) -> SpecDiff {
         r: right,
         out: Vec::new(),
     };
-    d.game();
-    d.terms();
-    d.priority();
-    d.mana();
+    d.settings(Section::Game, "game", left.game(), right.game());
+    d.settings(Section::Terms, "terms", left.terms(), right.terms());
+    d.settings(
+        Section::Priority,
+        "priority",
+        left.priority(),
+        right.priority(),
+    );
+    d.settings(Section::Mana, "mana", left.mana(), right.mana());
+    d.settings(Section::Leaving, "leaving", left.leaving(), right.leaving());
     d.phases();
     d.steps();
-    d.actions();
-    d.timing();
-    d.effects();
-    d.counters();
-    d.flags(
-        Section::Facts,
-        "fact",
-        left.facts().as_slice(),
-        right.facts().as_slice(),
+    let (l, r) = (left, right);
+    d.elements(
+        Section::TurnActions,
+        "action",
+        l.turn_actions().as_slice(),
+        r.turn_actions().as_slice(),
+        |spec, a| format!("{} (in {})", a.name, step_label(spec, a.step)),
     );
-    d.flags(
-        Section::Variants,
-        "variant",
-        left.variants().as_slice(),
-        right.variants().as_slice(),
-    );
+    let (lt, rt) = (l.timing().as_slice(), r.timing().as_slice());
+    d.elements(Section::Timing, "timing", lt, rt, timing_summary);
+    let (le, re) = (l.effects().as_slice(), r.effects().as_slice());
+    d.elements(Section::Effects, "effect", le, re, |spec, e| {
+        effect_kind_text(spec, &e.kind)
+    });
+    let (lc, rc) = (l.counters().as_slice(), r.counters().as_slice());
+    d.elements(Section::Counters, "counter", lc, rc, |_, c| {
+        c.description.clone()
+    });
+    let flag = |_: &Spec, f: &Flag| {
+        if f.description.is_empty() {
+            f.name.clone()
+        } else {
+            f.description.clone()
+        }
+    };
+    let (lf, rf) = (l.facts().as_slice(), r.facts().as_slice());
+    d.elements(Section::Facts, "fact", lf, rf, flag);
+    let (lv, rv) = (l.variants().as_slice(), r.variants().as_slice());
+    d.elements(Section::Variants, "variant", lv, rv, flag);
     let mut entries = d.out;
     // A renumbered element rule says nothing new when the element has other
     // differences: their lines already show both citations.
@@ -384,24 +413,12 @@ fn rule(spec: &Spec, r: RuleRef) -> Option<String> {
     spec.rule(r).map(str::to_string)
 }
 
-fn cond(spec: &Spec, c: CondId) -> String {
-    spec.conditions().source(c).to_string()
-}
-
-fn opt_cond(spec: &Spec, c: Option<CondId>) -> String {
-    c.map(|c| cond(spec, c)).unwrap_or_else(|| "always".into())
-}
-
-fn yes_no(b: bool) -> String {
-    if b { "yes" } else { "no" }.to_string()
-}
-
-fn list(items: &[String]) -> String {
-    if items.is_empty() {
-        "none".into()
-    } else {
-        items.join(", ")
-    }
+/// The rule an element cites for itself (its `rule` field).
+fn element_rule(spec: &Spec, fields: &[Field]) -> Option<String> {
+    fields
+        .iter()
+        .find(|f| f.name == "rule" && f.value.compared())
+        .and_then(|f| rule(spec, f.rule))
 }
 
 /// Elements present in both sequences whose relative order changed: those
@@ -447,14 +464,39 @@ fn position(seq: &[String], id: &str) -> String {
     }
 }
 
-/// Where a step sits, for labels: `step x`, or `phase x` for the implicit
-/// step of a phase without steps.
-fn step_label(spec: &Spec, s: StepId) -> String {
-    let st = spec.step(s);
-    if st.implicit {
-        format!("phase {}", spec.phase(st.phase).id)
-    } else {
-        format!("step {}", st.id)
+/// A value and the rule cited for it.
+type Cited = (String, Option<String>);
+
+/// Two lists matched by key: what only the left has, the pairs, what only
+/// the right has.
+#[allow(clippy::type_complexity)]
+fn pair_up<'t, T, K: PartialEq>(
+    l: &'t [T],
+    r: &'t [T],
+    key: impl Fn(&T) -> K,
+) -> (Vec<&'t T>, Vec<(&'t T, &'t T)>, Vec<&'t T>) {
+    let find = |xs: &'t [T], k: &K| xs.iter().find(|x| key(x) == *k);
+    let only_l = l.iter().filter(|x| find(r, &key(x)).is_none()).collect();
+    let both = l
+        .iter()
+        .filter_map(|x| find(r, &key(x)).map(|y| (x, y)))
+        .collect();
+    let only_r = r.iter().filter(|y| find(l, &key(y)).is_none()).collect();
+    (only_l, both, only_r)
+}
+
+/// The element entries are about.
+struct At {
+    section: Section,
+    element: String,
+}
+
+impl At {
+    fn new(section: Section, element: impl Into<String>) -> At {
+        At {
+            section,
+            element: element.into(),
+        }
     }
 }
 
@@ -464,283 +506,251 @@ struct Differ<'a> {
     out: Vec<Entry>,
 }
 
-#[allow(clippy::too_many_arguments)]
 impl Differ<'_> {
     fn push(
         &mut self,
-        section: Section,
+        at: &At,
         change: Change,
-        element: &str,
         field: Option<&str>,
-        left: Option<String>,
-        right: Option<String>,
-        left_rule: Option<String>,
-        right_rule: Option<String>,
+        l: Option<Cited>,
+        r: Option<Cited>,
     ) {
+        let (left, left_rule) = l.map_or((None, None), |(v, r)| (Some(v), r));
+        let (right, right_rule) = r.map_or((None, None), |(v, r)| (Some(v), r));
         self.out.push(Entry {
-            section,
+            section: at.section,
             change,
-            element: element.to_string(),
+            element: at.element.clone(),
             field: field.map(str::to_string),
+            citation_only: change == Change::Changed && left == right,
             left,
             right,
             left_rule,
             right_rule,
-            citation_only: false,
         });
     }
 
-    /// A field both sides have: a change if the values differ, a
-    /// citation-only change if only the rules do.
-    fn field(
-        &mut self,
-        section: Section,
-        element: &str,
-        field: &str,
-        left: String,
-        right: String,
-        left_rule: Option<String>,
-        right_rule: Option<String>,
-    ) {
-        if left == right && left_rule == right_rule {
+    /// A value both sides have: a change if the values differ; with
+    /// `own_rule`, a citation-only change if only the rules do.
+    fn changed(&mut self, at: &At, field: &str, x: Cited, y: Cited, own_rule: bool) {
+        if x.0 != y.0 || (own_rule && x.1 != y.1) {
+            self.push(at, Change::Changed, Some(field), Some(x), Some(y));
+        }
+    }
+
+    /// Every described field of one element (or settings table), matched
+    /// by name.
+    fn fields(&mut self, at: &At, lf: &[Field], rf: &[Field]) {
+        let (ls, rs) = (self.l, self.r);
+        let (only_l, both, only_r) = pair_up(lf, rf, |f| f.name);
+        for a in only_l.into_iter().filter(|f| f.value.compared()) {
+            let value = Some((a.value.text(), rule(ls, a.rule)));
+            self.push(at, Change::Removed, Some(a.name), value, None);
+        }
+        for (a, b) in both {
+            self.field(at, a, b);
+        }
+        for b in only_r.into_iter().filter(|f| f.value.compared()) {
+            let value = Some((b.value.text(), rule(rs, b.rule)));
+            self.push(at, Change::Added, Some(b.name), None, value);
+        }
+    }
+
+    fn field(&mut self, at: &At, a: &Field, b: &Field) {
+        let (ls, rs) = (self.l, self.r);
+        if !a.value.compared() || !b.value.compared() {
             return;
         }
-        let citation_only = left == right;
-        self.out.push(Entry {
-            section,
-            change: Change::Changed,
-            element: element.to_string(),
-            field: Some(field.to_string()),
-            left: Some(left),
-            right: Some(right),
-            left_rule,
-            right_rule,
-            citation_only,
-        });
-    }
-
-    /// An element's own citation.
-    fn rule_field(&mut self, section: Section, element: &str, l: RuleRef, r: RuleRef) {
-        let (lr, rr) = (rule(self.l, l), rule(self.r, r));
-        if lr != rr {
-            self.out.push(Entry {
-                section,
-                change: Change::Changed,
-                element: element.to_string(),
-                field: Some("rule".into()),
-                left: lr.clone(),
-                right: rr.clone(),
-                left_rule: lr,
-                right_rule: rr,
-                citation_only: true,
-            });
-        }
-    }
-
-    // --- settings ----------------------------------------------------------
-
-    fn game(&mut self) {
-        let (l, r) = (&self.l.game(), &self.r.game());
-        let (lr, rr) = (rule(self.l, l.rule), rule(self.r, r.rule));
-        let order = |o: TurnOrder| match o {
-            TurnOrder::Clockwise => "clockwise".to_string(),
-            TurnOrder::Counterclockwise => "counterclockwise".to_string(),
-        };
-        let fields = [
-            ("name", l.name.clone(), r.name.clone()),
-            ("edition", l.edition.clone(), r.edition.clone()),
+        let (xr, yr) = (rule(ls, a.rule), rule(rs, b.rule));
+        let f = Some(a.name);
+        match (&a.value, &b.value) {
+            // The element's own citation: the rules are the values.
+            (Value::Text(_), Value::Text(_)) if a.name == "rule" => {
+                if xr != yr {
+                    self.out.push(Entry {
+                        section: at.section,
+                        change: Change::Changed,
+                        element: at.element.clone(),
+                        field: Some("rule".into()),
+                        left: xr.clone(),
+                        right: yr.clone(),
+                        left_rule: xr,
+                        right_rule: yr,
+                        citation_only: true,
+                    });
+                }
+            }
+            (Value::Place(x), Value::Place(y)) if x != y => {
+                let (x, y) = ((x.clone(), xr), (y.clone(), yr));
+                self.push(at, Change::Moved, f, Some(x), Some(y));
+            }
+            (Value::Place(_), Value::Place(_)) => {}
+            (Value::Order(x), Value::Order(y)) => {
+                // Same members in a different order: a reordering. Members
+                // that come or go are reported as elements of their own.
+                let (mut xs, mut ys) = (x.clone(), y.clone());
+                xs.sort();
+                ys.sort();
+                if x != y && xs == ys {
+                    let (x, y) = ((x.join(", "), xr), (y.join(", "), yr));
+                    self.push(at, Change::Moved, f, Some(x), Some(y));
+                }
+            }
+            (Value::Set(x), Value::Set(y)) => self.set(at, a.name, x, y),
             (
-                "edition_date",
-                l.edition_date.clone(),
-                r.edition_date.clone(),
-            ),
-            ("source", l.source.clone(), r.source.clone()),
-            (
-                "players",
-                format!("{}–{}", l.min_players, l.max_players),
-                format!("{}–{}", r.min_players, r.max_players),
-            ),
-            ("turn_order", order(l.turn_order), order(r.turn_order)),
-        ];
-        for (f, a, b) in fields {
-            if a != b {
-                self.field(Section::Game, "game", f, a, b, lr.clone(), rr.clone());
+                Value::Seq {
+                    items: x,
+                    each,
+                    empty,
+                },
+                Value::Seq { items: y, .. },
+            ) => self.seq(at, a.name, x, y, each, empty),
+            (x, y) => {
+                let own = a.own_rule || b.own_rule;
+                self.changed(at, a.name, (x.text(), xr), (y.text(), yr), own)
             }
         }
-        self.rule_field(Section::Game, "game", l.rule, r.rule);
     }
 
-    /// Display words. The word for priority cites each side's priority
-    /// rule, the others the game's rule (terms have no rule of their own).
-    fn terms(&mut self) {
+    /// Unordered items (skip conditions, requirements), matched by text;
+    /// each cites its own rule.
+    fn set(&mut self, at: &At, field: &str, l: &[Item], r: &[Item]) {
         let (ls, rs) = (self.l, self.r);
-        let (l, r) = (&ls.terms(), &rs.terms());
-        let (gl, gr) = (rule(ls, ls.game().rule), rule(rs, rs.game().rule));
-        let (pl, pr) = (rule(ls, ls.priority().rule), rule(rs, rs.priority().rule));
-        let fields = [
-            ("priority", &l.priority, &r.priority, pl, pr),
-            ("stack", &l.stack, &r.stack, gl.clone(), gr.clone()),
-            ("active_player", &l.active_player, &r.active_player, gl, gr),
-        ];
-        for (f, a, b, ra, rb) in fields {
-            if a != b {
-                self.field(Section::Terms, "terms", f, a.clone(), b.clone(), ra, rb);
+        let (only_l, both, only_r) = pair_up(l, r, |i| i.text.clone());
+        for x in only_l {
+            let x = Some((x.text.clone(), rule(ls, x.rule)));
+            self.push(at, Change::Removed, Some(field), x, None);
+        }
+        for (x, y) in both {
+            let (x, y) = (
+                (x.text.clone(), rule(ls, x.rule)),
+                (y.text.clone(), rule(rs, y.rule)),
+            );
+            self.changed(at, field, x, y, true);
+        }
+        for y in only_r {
+            let y = Some((y.text.clone(), rule(rs, y.rule)));
+            self.push(at, Change::Added, Some(field), None, y);
+        }
+    }
+
+    /// Ordered items (a step's windows), position by position: under the
+    /// field's own name while each side has at most one, else `each i`.
+    fn seq(&mut self, at: &At, field: &str, l: &[Item], r: &[Item], each: &str, empty: &str) {
+        let (ls, rs) = (self.l, self.r);
+        let item = |spec: &Spec, i: &Item| (i.text.clone(), rule(spec, i.rule));
+        if l.len() <= 1 && r.len() <= 1 {
+            let none = (empty.to_string(), None);
+            let x = l.first().map(|i| item(ls, i)).unwrap_or(none.clone());
+            let y = r.first().map(|i| item(rs, i)).unwrap_or(none);
+            return self.changed(at, field, x, y, true);
+        }
+        for i in 0..l.len().max(r.len()) {
+            let f = format!("{each} {}", i + 1);
+            match (l.get(i).map(|x| item(ls, x)), r.get(i).map(|y| item(rs, y))) {
+                (Some(x), Some(y)) => self.changed(at, &f, x, y, true),
+                (x, None) => self.push(at, Change::Removed, Some(&f), x, None),
+                (None, y) => self.push(at, Change::Added, Some(&f), None, y),
             }
         }
     }
 
-    fn priority(&mut self) {
-        let (l, r) = (&self.l.priority(), &self.r.priority());
-        let holder = |h: Holder, after_action: bool| match h {
-            Holder::ActivePlayer => "active player".to_string(),
-            Holder::Actor if after_action => "the player who acted".to_string(),
-            Holder::Actor => "the actor".to_string(),
-        };
-        let fields = [
-            (
-                "first",
-                holder(l.first, false),
-                holder(r.first, false),
-                l.first_rule,
-                r.first_rule,
-            ),
-            (
-                "after_action",
-                holder(l.after_action, true),
-                holder(r.after_action, true),
-                l.after_action_rule,
-                r.after_action_rule,
-            ),
-            (
-                "after_resolve",
-                holder(l.after_resolve, false),
-                holder(r.after_resolve, false),
-                l.after_resolve_rule,
-                r.after_resolve_rule,
-            ),
-            (
-                "pass",
-                "next player in turn order".to_string(),
-                "next player in turn order".to_string(),
-                l.pass_rule,
-                r.pass_rule,
-            ),
-            (
-                "close",
-                "all pass in succession".to_string(),
-                "all pass in succession".to_string(),
-                l.close_rule,
-                r.close_rule,
-            ),
-        ];
-        for (f, a, b, ra, rb) in fields {
-            let (ra, rb) = (rule(self.l, ra), rule(self.r, rb));
-            self.field(Section::Priority, "priority", f, a, b, ra, rb);
-        }
-        self.rule_field(Section::Priority, "priority", l.rule, r.rule);
+    fn settings<T: Describe>(&mut self, section: Section, element: &str, l: &T, r: &T) {
+        let at = At::new(section, element);
+        self.fields(&at, &l.describe(self.l), &r.describe(self.r));
     }
 
-    fn mana(&mut self) {
-        let (l, r) = (&self.l.mana(), &self.r.mana());
-        let empties = |e: ManaEmpties| match e {
-            ManaEmpties::Step => "at the end of each step and phase".to_string(),
-            ManaEmpties::Phase => "only at the end of each phase".to_string(),
-        };
-        let burn = |b: bool| {
-            if b {
-                "yes: unspent mana costs that much life".to_string()
-            } else {
-                "no".to_string()
-            }
-        };
-        let (lr, rr) = (rule(self.l, l.rule), rule(self.r, r.rule));
-        self.field(
-            Section::Mana,
-            "mana",
-            "empties",
-            empties(l.empties),
-            empties(r.empties),
-            lr.clone(),
-            rr.clone(),
-        );
-        let burn_rule = |spec: &Spec, b: bool, rr: RuleRef, fallback: &Option<String>| {
-            if b {
-                rule(spec, rr).or_else(|| fallback.clone())
-            } else {
-                fallback.clone()
-            }
-        };
-        let (blr, brr) = (
-            burn_rule(self.l, l.burn, l.burn_rule, &lr),
-            burn_rule(self.r, r.burn, r.burn_rule, &rr),
-        );
-        self.field(
-            Section::Mana,
-            "mana",
-            "burn",
-            burn(l.burn),
-            burn(r.burn),
-            blr,
-            brr,
-        );
+    /// Elements only one side has, each with a summary.
+    fn presence<T: Named + Describe>(
+        &mut self,
+        section: Section,
+        what: &str,
+        l: &[&T],
+        r: &[&T],
+        summary: fn(&Spec, &T) -> String,
+    ) {
+        let (ls, rs) = (self.l, self.r);
+        let (only_l, _, only_r) = pair_up(l, r, |t| t.name_id().to_string());
+        for a in only_l {
+            let at = At::new(section, format!("{what} {}", a.name_id()));
+            let value = (summary(ls, a), element_rule(ls, &a.describe(ls)));
+            self.push(&at, Change::Removed, None, Some(value), None);
+        }
+        for b in only_r {
+            let at = At::new(section, format!("{what} {}", b.name_id()));
+            let value = (summary(rs, b), element_rule(rs, &b.describe(rs)));
+            self.push(&at, Change::Added, None, None, Some(value));
+        }
+    }
+
+    /// Every field of the elements both sides have, matched by id;
+    /// `describe` gets the element and its counterpart.
+    fn matched<T: Named>(
+        &mut self,
+        section: Section,
+        what: &str,
+        l: &[&T],
+        r: &[&T],
+        describe: fn(&Spec, &T, &T) -> Vec<Field>,
+    ) {
+        let (ls, rs) = (self.l, self.r);
+        for (a, b) in pair_up(l, r, |t| t.name_id().to_string()).1 {
+            let at = At::new(section, format!("{what} {}", a.name_id()));
+            self.fields(&at, &describe(ls, a, b), &describe(rs, b, a));
+        }
+    }
+
+    /// Elements matched by id: those only one side has, then every field
+    /// of those both have.
+    fn elements<T: Named + Describe>(
+        &mut self,
+        section: Section,
+        what: &str,
+        l: &[T],
+        r: &[T],
+        summary: fn(&Spec, &T) -> String,
+    ) {
+        let (l, r): (Vec<&T>, Vec<&T>) = (l.iter().collect(), r.iter().collect());
+        self.presence(section, what, &l, &r, summary);
+        self.matched(section, what, &l, &r, |spec, t, _| t.describe(spec));
+    }
+
+    /// Elements both sequences have, out of their common order.
+    fn positions(
+        &mut self,
+        section: Section,
+        what: &str,
+        l: &[String],
+        r: &[String],
+        cite: fn(&Spec, &str) -> Option<String>,
+    ) {
+        for id in moved(l, r) {
+            let at = At::new(section, format!("{what} {id}"));
+            let x = (position(l, &id), cite(self.l, &id));
+            let y = (position(r, &id), cite(self.r, &id));
+            self.push(&at, Change::Moved, Some("position"), Some(x), Some(y));
+        }
     }
 
     // --- phases and steps --------------------------------------------------
 
     fn phases(&mut self) {
         let (ls, rs) = (self.l, self.r);
-        let rmap: HashMap<&str, &Phase> = rs.phases().iter().map(|p| (p.id.as_str(), p)).collect();
-        let lmap: HashMap<&str, &Phase> = ls.phases().iter().map(|p| (p.id.as_str(), p)).collect();
-        for p in ls.phases() {
-            if !rmap.contains_key(p.id.as_str()) {
-                self.push(
-                    Section::Phases,
-                    Change::Removed,
-                    &format!("phase {}", p.id),
-                    None,
-                    Some(phase_summary(ls, p)),
-                    None,
-                    rule(ls, p.rule),
-                    None,
-                );
-            }
-        }
-        for p in rs.phases() {
-            if !lmap.contains_key(p.id.as_str()) {
-                self.push(
-                    Section::Phases,
-                    Change::Added,
-                    &format!("phase {}", p.id),
-                    None,
-                    None,
-                    Some(phase_summary(rs, p)),
-                    None,
-                    rule(rs, p.rule),
-                );
-            }
-        }
-        let lturn: Vec<String> = ls.turn().iter().map(|p| ls.phase(*p).id.clone()).collect();
-        let rturn: Vec<String> = rs.turn().iter().map(|p| rs.phase(*p).id.clone()).collect();
+        let l: Vec<&Phase> = ls.phases().iter().collect();
+        let r: Vec<&Phase> = rs.phases().iter().collect();
+        self.presence(Section::Phases, "phase", &l, &r, phase_summary);
+        let turn =
+            |s: &Spec| -> Vec<String> { s.turn().iter().map(|p| s.phase(*p).id.clone()).collect() };
+        let (lturn, rturn) = (turn(ls), turn(rs));
         self.turn_shape(&lturn, &rturn);
-        for id in moved(&lturn, &rturn) {
-            let (lp, rp) = (lmap[id.as_str()], rmap[id.as_str()]);
-            self.push(
-                Section::Phases,
-                Change::Moved,
-                &format!("phase {id}"),
-                Some("position"),
-                Some(position(&lturn, &id)),
-                Some(position(&rturn, &id)),
-                rule(ls, lp.rule),
-                rule(rs, rp.rule),
-            );
-        }
-        for lp in ls.phases() {
-            let Some(rp) = rmap.get(lp.id.as_str()) else {
-                continue;
-            };
-            self.phase(lp, rp);
-        }
+        self.positions(Section::Phases, "phase", &lturn, &rturn, |s, id| {
+            s.phase_by_id(id).and_then(|p| rule(s, s.phase(p).rule))
+        });
+        // A phase without steps is one implicit step: its body (windows,
+        // order, repeat) is compared as part of the phase.
+        self.matched(Section::Phases, "phase", &l, &r, |spec, p, other| {
+            phase_with_body(spec, p, other.implicit_step)
+        });
     }
 
     /// The phases of a regular turn, and how many phases of each kind both
@@ -748,29 +758,26 @@ impl Differ<'_> {
     fn turn_shape(&mut self, lturn: &[String], rturn: &[String]) {
         let (ls, rs) = (self.l, self.r);
         let (lr, rr) = (rule(ls, ls.game().rule), rule(rs, rs.game().rule));
-        if lturn != rturn {
-            self.field(
-                Section::Phases,
-                "turn",
-                "phases",
-                lturn.join(", "),
-                rturn.join(", "),
-                lr.clone(),
-                rr.clone(),
-            );
-        }
+        let at = At::new(Section::Phases, "turn");
+        let (x, y) = (
+            (lturn.join(", "), lr.clone()),
+            (rturn.join(", "), rr.clone()),
+        );
+        self.changed(&at, "phases", x, y, false);
         let per_kind = |spec: &Spec, kind: &str| -> String {
+            let of_kind = |p: &&Phase| spec.kinds()[p.kind as usize] == kind;
             let regular: Vec<&str> = spec
                 .turn()
                 .iter()
                 .map(|p| spec.phase(*p))
-                .filter(|p| spec.kinds()[p.kind as usize] == kind)
+                .filter(of_kind)
                 .map(|p| p.id.as_str())
                 .collect();
             let on_demand: Vec<&str> = spec
                 .phases()
                 .iter()
-                .filter(|p| p.on_demand && spec.kinds()[p.kind as usize] == kind)
+                .filter(|p| p.on_demand)
+                .filter(of_kind)
                 .map(|p| p.id.as_str())
                 .collect();
             let mut text = regular.len().to_string();
@@ -782,728 +789,43 @@ impl Differ<'_> {
             }
             text
         };
-        let common: Vec<&String> = ls
-            .kinds()
-            .iter()
-            .filter(|k| rs.kinds().contains(k))
-            .collect();
-        for kind in common {
+        for kind in ls.kinds().iter().filter(|k| rs.kinds().contains(k)) {
             let (x, y) = (per_kind(ls, kind), per_kind(rs, kind));
             let count = |t: &str| t.split(' ').next().unwrap_or("").to_string();
             if count(&x) != count(&y) || x.contains("on demand") != y.contains("on demand") {
-                self.field(
-                    Section::Phases,
-                    "turn",
-                    &format!("{kind} phases per turn"),
-                    x,
-                    y,
-                    lr.clone(),
-                    rr.clone(),
-                );
-            }
-        }
-    }
-
-    fn phase(&mut self, lp: &Phase, rp: &Phase) {
-        let (ls, rs) = (self.l, self.r);
-        let el = format!("phase {}", lp.id);
-        let (lr, rr) = (rule(ls, lp.rule), rule(rs, rp.rule));
-        let tags = |p: &Phase| list(&p.tags);
-        let steps = |spec: &Spec, p: &Phase| {
-            if p.implicit_step {
-                "none (the phase is one step)".to_string()
-            } else {
-                p.steps()
-                    .map(|s| spec.step(s).id.clone())
-                    .collect::<Vec<_>>()
-                    .join(", ")
-            }
-        };
-        let on_demand = |p: &Phase| {
-            if p.on_demand {
-                "on demand (started by an action)".to_string()
-            } else {
-                "every turn".to_string()
-            }
-        };
-        let fields = [
-            ("name", lp.name.clone(), rp.name.clone()),
-            (
-                "counts_as",
-                ls.kinds()[lp.kind as usize].clone(),
-                rs.kinds()[rp.kind as usize].clone(),
-            ),
-            ("tags", tags(lp), tags(rp)),
-            ("occurs", on_demand(lp), on_demand(rp)),
-            (
-                "only_if",
-                opt_cond(ls, lp.only_if),
-                opt_cond(rs, rp.only_if),
-            ),
-        ];
-        for (f, a, b) in fields {
-            if a != b {
-                self.field(Section::Phases, &el, f, a, b, lr.clone(), rr.clone());
-            }
-        }
-        // Step lists differ in membership: the steps section reports each
-        // step; here only a phase gaining or losing steps altogether.
-        if lp.implicit_step != rp.implicit_step {
-            self.field(
-                Section::Phases,
-                &el,
-                "steps",
-                steps(ls, lp),
-                steps(rs, rp),
-                lr.clone(),
-                rr.clone(),
-            );
-        }
-        self.conditions(Section::Phases, &el, "skip", &lp.skip, &rp.skip);
-        if lp.implicit_step && rp.implicit_step {
-            self.body(
-                Section::Phases,
-                &el,
-                ls.step(lp.first_step),
-                rs.step(rp.first_step),
-            );
-        }
-        self.rule_field(Section::Phases, &el, lp.rule, rp.rule);
-    }
-
-    /// `skip` lists, matched by condition text.
-    fn conditions(
-        &mut self,
-        section: Section,
-        el: &str,
-        field: &str,
-        l: &[Condition],
-        r: &[Condition],
-    ) {
-        let (ls, rs) = (self.l, self.r);
-        let lsrc: Vec<(String, Option<String>)> = l
-            .iter()
-            .map(|c| (cond(ls, c.cond), rule(ls, c.rule)))
-            .collect();
-        let rsrc: Vec<(String, Option<String>)> = r
-            .iter()
-            .map(|c| (cond(rs, c.cond), rule(rs, c.rule)))
-            .collect();
-        for (c, lr) in &lsrc {
-            match rsrc.iter().find(|(x, _)| x == c) {
-                None => self.push(
-                    section,
-                    Change::Removed,
-                    el,
-                    Some(field),
-                    Some(format!("if {c}")),
-                    None,
-                    lr.clone(),
-                    None,
-                ),
-                Some((_, rr)) => self.field(
-                    section,
-                    el,
-                    field,
-                    format!("if {c}"),
-                    format!("if {c}"),
-                    lr.clone(),
-                    rr.clone(),
-                ),
-            }
-        }
-        for (c, rr) in &rsrc {
-            if !lsrc.iter().any(|(x, _)| x == c) {
-                self.push(
-                    section,
-                    Change::Added,
-                    el,
-                    Some(field),
-                    None,
-                    Some(format!("if {c}")),
-                    None,
-                    rr.clone(),
-                );
+                let f = format!("{kind} phases per turn");
+                self.changed(&at, &f, (x, lr.clone()), (y, rr.clone()), false);
             }
         }
     }
 
     fn steps(&mut self) {
         let (ls, rs) = (self.l, self.r);
-        let regular = |spec: &'_ Spec| -> Vec<(String, StepId)> {
+        fn regular(spec: &Spec) -> Vec<&Step> {
             let mut seen = BTreeSet::new();
             spec.steps()
-                .iter_ids()
-                .filter(|(_, s)| !s.implicit)
-                .filter(|(_, s)| seen.insert(s.id.clone()))
-                .map(|(i, s)| (s.id.clone(), i))
+                .iter()
+                .filter(|s| !s.implicit && seen.insert(s.id.clone()))
                 .collect()
-        };
-        let (lsteps, rsteps) = (regular(ls), regular(rs));
-        let lmap: HashMap<&str, StepId> = lsteps.iter().map(|(k, v)| (k.as_str(), *v)).collect();
-        let rmap: HashMap<&str, StepId> = rsteps.iter().map(|(k, v)| (k.as_str(), *v)).collect();
-        for (id, s) in &lsteps {
-            if !rmap.contains_key(id.as_str()) {
-                let st = ls.step(*s);
-                self.push(
-                    Section::Steps,
-                    Change::Removed,
-                    &format!("step {id}"),
-                    None,
-                    Some(step_summary(ls, st)),
-                    None,
-                    rule(ls, st.rule),
-                    None,
-                );
-            }
         }
-        for (id, s) in &rsteps {
-            if !lmap.contains_key(id.as_str()) {
-                let st = rs.step(*s);
-                self.push(
-                    Section::Steps,
-                    Change::Added,
-                    &format!("step {id}"),
-                    None,
-                    None,
-                    Some(step_summary(rs, st)),
-                    None,
-                    rule(rs, st.rule),
-                );
-            }
-        }
+        let (l, r) = (regular(ls), regular(rs));
+        self.presence(Section::Steps, "step", &l, &r, step_summary);
         // Order within phases that both specs have.
-        for lp in ls.phases() {
-            let Some(rp) = rs.phases().iter().find(|p| p.id == lp.id) else {
+        let lp: Vec<&Phase> = ls.phases().iter().collect();
+        let rp: Vec<&Phase> = rs.phases().iter().collect();
+        for (a, b) in pair_up(&lp, &rp, |p| p.id.clone()).1 {
+            if a.implicit_step || b.implicit_step {
                 continue;
-            };
-            if lp.implicit_step || rp.implicit_step {
-                continue;
             }
-            let lseq: Vec<String> = lp.steps().map(|s| ls.step(s).id.clone()).collect();
-            let rseq: Vec<String> = rp.steps().map(|s| rs.step(s).id.clone()).collect();
-            for id in moved(&lseq, &rseq) {
-                let (a, b) = (ls.step(lmap[id.as_str()]), rs.step(rmap[id.as_str()]));
-                self.push(
-                    Section::Steps,
-                    Change::Moved,
-                    &format!("step {id}"),
-                    Some("position"),
-                    Some(position(&lseq, &id)),
-                    Some(position(&rseq, &id)),
-                    rule(ls, a.rule),
-                    rule(rs, b.rule),
-                );
-            }
+            let lseq: Vec<String> = a.steps().map(|s| ls.step(s).id.clone()).collect();
+            let rseq: Vec<String> = b.steps().map(|s| rs.step(s).id.clone()).collect();
+            self.positions(Section::Steps, "step", &lseq, &rseq, |s, id| {
+                s.step_by_id(id).and_then(|x| rule(s, s.step(x).rule))
+            });
         }
-        for (id, s) in &lsteps {
-            if let Some(r) = rmap.get(id.as_str()) {
-                self.step(ls.step(*s), rs.step(*r));
-            }
-        }
-    }
-
-    fn step(&mut self, a: &Step, b: &Step) {
-        let (ls, rs) = (self.l, self.r);
-        let el = format!("step {}", a.id);
-        let (lr, rr) = (rule(ls, a.rule), rule(rs, b.rule));
-        let (lphase, rphase) = (&ls.phase(a.phase).id, &rs.phase(b.phase).id);
-        if lphase != rphase {
-            self.push(
-                Section::Steps,
-                Change::Moved,
-                &el,
-                Some("phase"),
-                Some(lphase.clone()),
-                Some(rphase.clone()),
-                lr.clone(),
-                rr.clone(),
-            );
-        }
-        let fields = [
-            ("name", a.name.clone(), b.name.clone()),
-            ("tags", list(&a.tags), list(&b.tags)),
-            ("only_if", opt_cond(ls, a.only_if), opt_cond(rs, b.only_if)),
-        ];
-        for (f, x, y) in fields {
-            if x != y {
-                self.field(Section::Steps, &el, f, x, y, lr.clone(), rr.clone());
-            }
-        }
-        self.conditions(Section::Steps, &el, "skip", &a.skip, &b.skip);
-        let repeat = |spec: &Spec, c: Option<Condition>| {
-            (
-                c.map(|c| format!("if {}", cond(spec, c.cond)))
-                    .unwrap_or_else(|| "never".into()),
-                c.and_then(|c| rule(spec, c.rule)),
-            )
-        };
-        let ((x, xr), (y, yr)) = (repeat(ls, a.repeat), repeat(rs, b.repeat));
-        self.field(Section::Steps, &el, "repeat", x, y, xr, yr);
-        self.body(Section::Steps, &el, a, b);
-        self.rule_field(Section::Steps, &el, a.rule, b.rule);
-    }
-
-    /// Priority windows (count, mode, name, rule) and the order of the
-    /// step's actions and windows.
-    fn body(&mut self, section: Section, el: &str, a: &Step, b: &Step) {
-        let (ls, rs) = (self.l, self.r);
-        let windows = |spec: &Spec, s: &Step| -> Vec<(String, Option<String>)> {
-            s.stages
-                .iter()
-                .filter_map(|st| match st {
-                    Stage::Window(w) => {
-                        let w = spec.window(*w);
-                        let mode = match w.mode {
-                            WindowMode::Always => "always",
-                            WindowMode::IfPending => "only if something is pending",
-                        };
-                        let mut text = if w.name.is_empty() {
-                            mode.to_string()
-                        } else {
-                            format!("{mode} (\"{}\")", w.name)
-                        };
-                        if w.close_when_stack_empty {
-                            text.push_str(", closes once the stack is empty");
-                        }
-                        Some((text, rule(spec, w.rule)))
-                    }
-                    Stage::Action(_) => None,
-                })
-                .collect()
-        };
-        let (lw, rw) = (windows(ls, a), windows(rs, b));
-        if lw.len() <= 1 && rw.len() <= 1 {
-            let never = ("never".to_string(), None);
-            let (x, y) = (
-                lw.first().cloned().unwrap_or(never.clone()),
-                rw.first().cloned().unwrap_or(never),
-            );
-            self.field(section, el, "priority", x.0, y.0, x.1, y.1);
-        } else {
-            for i in 0..lw.len().max(rw.len()) {
-                let f = format!("window {}", i + 1);
-                match (lw.get(i), rw.get(i)) {
-                    (Some(x), Some(y)) => self.field(
-                        section,
-                        el,
-                        &f,
-                        x.0.clone(),
-                        y.0.clone(),
-                        x.1.clone(),
-                        y.1.clone(),
-                    ),
-                    (Some(x), None) => self.push(
-                        section,
-                        Change::Removed,
-                        el,
-                        Some(&f),
-                        Some(x.0.clone()),
-                        None,
-                        x.1.clone(),
-                        None,
-                    ),
-                    (None, Some(y)) => self.push(
-                        section,
-                        Change::Added,
-                        el,
-                        Some(&f),
-                        None,
-                        Some(y.0.clone()),
-                        None,
-                        y.1.clone(),
-                    ),
-                    (None, None) => {}
-                }
-            }
-        }
-        // Same actions and window count, different order: a reordering.
-        let seq = |spec: &Spec, s: &Step| -> Vec<String> {
-            s.stages
-                .iter()
-                .map(|st| match st {
-                    Stage::Action(t) => spec.turn_action(*t).id.clone(),
-                    Stage::Window(_) => "priority".to_string(),
-                })
-                .collect()
-        };
-        let (x, y) = (seq(ls, a), seq(rs, b));
-        let (mut xs, mut ys) = (x.clone(), y.clone());
-        xs.sort();
-        ys.sort();
-        if x != y && xs == ys {
-            self.push(
-                section,
-                Change::Moved,
-                el,
-                Some("order"),
-                Some(x.join(", ")),
-                Some(y.join(", ")),
-                rule(ls, a.rule),
-                rule(rs, b.rule),
-            );
-        }
-    }
-
-    // --- turn-based actions ------------------------------------------------
-
-    fn actions(&mut self) {
-        let (ls, rs) = (self.l, self.r);
-        let rmap: HashMap<&str, &TurnAction> = rs
-            .turn_actions()
-            .iter()
-            .map(|a| (a.id.as_str(), a))
-            .collect();
-        let lmap: HashMap<&str, &TurnAction> = ls
-            .turn_actions()
-            .iter()
-            .map(|a| (a.id.as_str(), a))
-            .collect();
-        for a in ls.turn_actions() {
-            if !rmap.contains_key(a.id.as_str()) {
-                self.push(
-                    Section::TurnActions,
-                    Change::Removed,
-                    &format!("action {}", a.id),
-                    None,
-                    Some(format!("{} (in {})", a.name, step_label(ls, a.step))),
-                    None,
-                    rule(ls, a.rule),
-                    None,
-                );
-            }
-        }
-        for a in rs.turn_actions() {
-            if !lmap.contains_key(a.id.as_str()) {
-                self.push(
-                    Section::TurnActions,
-                    Change::Added,
-                    &format!("action {}", a.id),
-                    None,
-                    None,
-                    Some(format!("{} (in {})", a.name, step_label(rs, a.step))),
-                    None,
-                    rule(rs, a.rule),
-                );
-            }
-        }
-        for a in ls.turn_actions() {
-            if let Some(b) = rmap.get(a.id.as_str()) {
-                self.action(a, b);
-            }
-        }
-    }
-
-    fn action(&mut self, a: &TurnAction, b: &TurnAction) {
-        let (ls, rs) = (self.l, self.r);
-        let el = format!("action {}", a.id);
-        let (lr, rr) = (rule(ls, a.rule), rule(rs, b.rule));
-        let (x, y) = (step_label(ls, a.step), step_label(rs, b.step));
-        if x != y {
-            self.push(
-                Section::TurnActions,
-                Change::Moved,
-                &el,
-                Some("step"),
-                Some(x),
-                Some(y),
-                lr.clone(),
-                rr.clone(),
-            );
-        }
-        let answer = |spec: &Spec, t: &TurnAction| {
-            let mut parts = Vec::new();
-            if let Some(c) = t.answer_counter {
-                parts.push(format!("into counter {}", spec.counters()[c].id));
-            }
-            if t.answer_max > 0 {
-                parts.push(format!("0..={}", t.answer_max));
-            }
-            if let Some(p) = t.answer_play {
-                parts.push(format!("yes plays {}", spec.timing_class(p).id));
-            }
-            if parts.is_empty() {
-                "none".to_string()
-            } else {
-                parts.join(", ")
-            }
-        };
-        let play = |spec: &Spec, t: &TurnAction| {
-            t.play
-                .map(|p| format!("puts a {} object on the stack", spec.timing_class(p).id))
-                .unwrap_or_else(|| "none".into())
-        };
-        let fields = [
-            ("name", a.name.clone(), b.name.clone()),
-            (
-                "condition",
-                opt_cond(ls, a.condition),
-                opt_cond(rs, b.condition),
-            ),
-            ("answer", answer(ls, a), answer(rs, b)),
-            ("play", play(ls, a), play(rs, b)),
-            (
-                "ends_turn_effects",
-                yes_no(a.ends_turn_effects),
-                yes_no(b.ends_turn_effects),
-            ),
-        ];
-        for (f, x, y) in fields {
-            if x != y {
-                self.field(Section::TurnActions, &el, f, x, y, lr.clone(), rr.clone());
-            }
-        }
-        self.rule_field(Section::TurnActions, &el, a.rule, b.rule);
-    }
-
-    // --- timing classes, effects, counters, flags ---------------------------
-
-    fn timing(&mut self) {
-        let (ls, rs) = (self.l, self.r);
-        for a in ls.timing() {
-            if !rs.timing().iter().any(|b| b.id == a.id) {
-                self.push(
-                    Section::Timing,
-                    Change::Removed,
-                    &format!("timing {}", a.id),
-                    None,
-                    Some(timing_summary(ls, a)),
-                    None,
-                    rule(ls, a.rule),
-                    None,
-                );
-            }
-        }
-        for b in rs.timing() {
-            if !ls.timing().iter().any(|a| a.id == b.id) {
-                self.push(
-                    Section::Timing,
-                    Change::Added,
-                    &format!("timing {}", b.id),
-                    None,
-                    None,
-                    Some(timing_summary(rs, b)),
-                    None,
-                    rule(rs, b.rule),
-                );
-            }
-        }
-        for a in ls.timing() {
-            let Some(b) = rs.timing().iter().find(|b| b.id == a.id) else {
-                continue;
-            };
-            let el = format!("timing {}", a.id);
-            let (lr, rr) = (rule(ls, a.rule), rule(rs, b.rule));
-            let fields = [
-                ("name", a.name.clone(), b.name.clone()),
-                ("effect", effect(ls, a.effect), effect(rs, b.effect)),
-            ];
-            for (f, x, y) in fields {
-                if x != y {
-                    self.field(Section::Timing, &el, f, x, y, lr.clone(), rr.clone());
-                }
-            }
-            // Each restriction has its own citation (a refusal cites it).
-            let restrictions = [
-                ("who", who(a.who), who(b.who), a.who_rule, b.who_rule),
-                (
-                    "stack",
-                    stack(a.stack),
-                    stack(b.stack),
-                    a.stack_rule,
-                    b.stack_rule,
-                ),
-                ("during", during(a), during(b), a.during_rule, b.during_rule),
-            ];
-            for (f, x, y, xr, yr) in restrictions {
-                let (xr, yr) = (
-                    rule(ls, xr).or_else(|| lr.clone()),
-                    rule(rs, yr).or_else(|| rr.clone()),
-                );
-                self.field(Section::Timing, &el, f, x, y, xr, yr);
-            }
-            let limit = |spec: &Spec, t: &TimingClass| match t.limit {
-                Some(l) => (
-                    format!("{} per {}", l.max, spec.counters()[l.counter].id),
-                    rule(spec, l.rule),
-                ),
-                None => ("none".to_string(), None),
-            };
-            let ((x, xr), (y, yr)) = (limit(ls, a), limit(rs, b));
-            self.field(Section::Timing, &el, "limit", x, y, xr, yr);
-            let req = |t: &TimingClass| -> Vec<Condition> {
-                t.require.iter().map(|r| r.condition).collect()
-            };
-            self.conditions(Section::Timing, &el, "require", &req(a), &req(b));
-            self.rule_field(Section::Timing, &el, a.rule, b.rule);
-        }
-    }
-
-    fn effects(&mut self) {
-        let (ls, rs) = (self.l, self.r);
-        for a in ls.effects() {
-            if !rs.effects().iter().any(|b| b.id == a.id) {
-                self.push(
-                    Section::Effects,
-                    Change::Removed,
-                    &format!("effect {}", a.id),
-                    None,
-                    Some(effect_kind(ls, a)),
-                    None,
-                    rule(ls, a.rule),
-                    None,
-                );
-            }
-        }
-        for b in rs.effects() {
-            if !ls.effects().iter().any(|a| a.id == b.id) {
-                self.push(
-                    Section::Effects,
-                    Change::Added,
-                    &format!("effect {}", b.id),
-                    None,
-                    None,
-                    Some(effect_kind(rs, b)),
-                    None,
-                    rule(rs, b.rule),
-                );
-            }
-        }
-        for a in ls.effects() {
-            let Some(b) = rs.effects().iter().find(|b| b.id == a.id) else {
-                continue;
-            };
-            let el = format!("effect {}", a.id);
-            let (lr, rr) = (rule(ls, a.rule), rule(rs, b.rule));
-            let fields = [
-                ("name", a.name.clone(), b.name.clone()),
-                ("kind", effect_kind(ls, a), effect_kind(rs, b)),
-            ];
-            for (f, x, y) in fields {
-                if x != y {
-                    self.field(Section::Effects, &el, f, x, y, lr.clone(), rr.clone());
-                }
-            }
-            let own = |spec: &Spec, e: &EffectDef| match e.own_turn_only {
-                Some(r) => (
-                    "only during the player's own turn".to_string(),
-                    rule(spec, r),
-                ),
-                None => ("any turn".to_string(), None),
-            };
-            let ((x, xr), (y, yr)) = (own(ls, a), own(rs, b));
-            self.field(Section::Effects, &el, "own_turn_only", x, y, xr, yr);
-            self.rule_field(Section::Effects, &el, a.rule, b.rule);
-        }
-    }
-
-    fn counters(&mut self) {
-        let (ls, rs) = (self.l, self.r);
-        let reset = |c: &Counter| {
-            match c.reset {
-                Reset::Game => "never (whole game)",
-                Reset::Turn => "each turn",
-                Reset::Phase => "each phase",
-                Reset::Step => "each step",
-            }
-            .to_string()
-        };
-        for a in ls.counters() {
-            if !rs.counters().iter().any(|b| b.id == a.id) {
-                self.push(
-                    Section::Counters,
-                    Change::Removed,
-                    &format!("counter {}", a.id),
-                    None,
-                    Some(a.description.clone()),
-                    None,
-                    rule(ls, a.rule),
-                    None,
-                );
-            }
-        }
-        for b in rs.counters() {
-            if !ls.counters().iter().any(|a| a.id == b.id) {
-                self.push(
-                    Section::Counters,
-                    Change::Added,
-                    &format!("counter {}", b.id),
-                    None,
-                    None,
-                    Some(b.description.clone()),
-                    None,
-                    rule(rs, b.rule),
-                );
-            }
-        }
-        for a in ls.counters() {
-            let Some(b) = rs.counters().iter().find(|b| b.id == a.id) else {
-                continue;
-            };
-            let el = format!("counter {}", a.id);
-            let (lr, rr) = (rule(ls, a.rule), rule(rs, b.rule));
-            if reset(a) != reset(b) {
-                self.field(Section::Counters, &el, "reset", reset(a), reset(b), lr, rr);
-            }
-            self.rule_field(Section::Counters, &el, a.rule, b.rule);
-        }
-    }
-
-    fn flags(&mut self, section: Section, what: &str, l: &[Flag], r: &[Flag]) {
-        let (ls, rs) = (self.l, self.r);
-        let shown = |f: &Flag| {
-            if f.description.is_empty() {
-                f.name.clone()
-            } else {
-                f.description.clone()
-            }
-        };
-        for a in l {
-            if !r.iter().any(|b| b.id == a.id) {
-                self.push(
-                    section,
-                    Change::Removed,
-                    &format!("{what} {}", a.id),
-                    None,
-                    Some(shown(a)),
-                    None,
-                    rule(ls, a.rule),
-                    None,
-                );
-            }
-        }
-        for b in r {
-            if !l.iter().any(|a| a.id == b.id) {
-                self.push(
-                    section,
-                    Change::Added,
-                    &format!("{what} {}", b.id),
-                    None,
-                    None,
-                    Some(shown(b)),
-                    None,
-                    rule(rs, b.rule),
-                );
-            }
-        }
-        for a in l {
-            let Some(b) = r.iter().find(|b| b.id == a.id) else {
-                continue;
-            };
-            let el = format!("{what} {}", a.id);
-            let (lr, rr) = (rule(ls, a.rule), rule(rs, b.rule));
-            let fields = [
-                ("name", a.name.clone(), b.name.clone()),
-                ("description", a.description.clone(), b.description.clone()),
-                ("default", yes_no(a.default), yes_no(b.default)),
-            ];
-            for (f, x, y) in fields {
-                if x != y {
-                    self.field(section, &el, f, x, y, lr.clone(), rr.clone());
-                }
-            }
-            self.rule_field(section, &el, a.rule, b.rule);
-        }
+        self.matched(Section::Steps, "step", &l, &r, |spec, s, _| {
+            s.describe(spec)
+        });
     }
 }
 
@@ -1553,83 +875,16 @@ fn step_summary(spec: &Spec, st: &Step) -> String {
     )
 }
 
-fn who(w: Who) -> String {
-    match w {
-        Who::Any => "any player",
-        Who::ActivePlayer => "active player only",
-        Who::NonActivePlayer => "non-active players only",
-        Who::Nobody => "no player (turn-based actions only)",
-    }
-    .to_string()
-}
-
-fn stack(s: StackRequirement) -> String {
-    match s {
-        StackRequirement::Any => "any",
-        StackRequirement::Empty => "must be empty",
-    }
-    .to_string()
-}
-
-fn during(t: &TimingClass) -> String {
-    if t.during.is_empty() {
-        "any step with a window".into()
-    } else {
-        t.during.join(", ")
-    }
-}
-
-fn effect(spec: &Spec, e: Effect) -> String {
-    match e {
-        Effect::Stack => "goes on the stack".into(),
-        Effect::Special => "special action (no stack)".into(),
-        Effect::StartPhase(p) => format!("starts phase {}", spec.phase(p).id),
-    }
-}
-
 fn timing_summary(spec: &Spec, t: &TimingClass) -> String {
     format!(
         "{}: {}, {}, stack {}",
         t.name,
-        who(t.who),
-        during(t),
-        stack(t.stack)
+        who_text(t.who),
+        during_text(&t.during),
+        stack_text(t.stack)
     ) + &match t.effect {
         Effect::Stack => String::new(),
-        e => format!(", {}", effect(spec, e)),
-    }
-}
-
-fn effect_kind(spec: &Spec, e: &EffectDef) -> String {
-    match &e.kind {
-        EffectKind::ExtraTurn { each_player: false } => "extra turn".into(),
-        EffectKind::ExtraTurn { each_player: true } => "extra turn for each player".into(),
-        EffectKind::ExtraPhases(ps) => format!(
-            "extra phases: {}",
-            ps.iter()
-                .map(|p| spec.phase(*p).id.as_str())
-                .collect::<Vec<_>>()
-                .join(", ")
-        ),
-        EffectKind::ExtraStep { step, after_phase } => format!(
-            "extra {} step after this {}",
-            spec.step(*step).id,
-            if *after_phase { "phase" } else { "step" }
-        ),
-        EffectKind::Skip(SkipTarget::Step(s)) => format!("skip the next {} step", spec.step(*s).id),
-        EffectKind::Skip(SkipTarget::Phase(p)) => {
-            format!("skip the next {} phase", spec.phase(*p).id)
-        }
-        EffectKind::Skip(SkipTarget::Turn) => "skip the next turn".into(),
-        EffectKind::EndTurn { goto } => format!("end the turn, go to {}", spec.step(*goto).id),
-        EffectKind::EndPhase { phase, goto } => match goto {
-            Some(g) => format!(
-                "end the {} phase, go to {}",
-                spec.phase(*phase).id,
-                spec.step(*g).id
-            ),
-            None => format!("end the {} phase", spec.phase(*phase).id),
-        },
+        e => format!(", {}", effect_text(spec, e)),
     }
 }
 

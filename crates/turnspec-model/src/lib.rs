@@ -11,6 +11,7 @@
 
 mod arena;
 mod cond;
+pub mod describe;
 mod ids;
 mod integrity;
 mod limits;
@@ -20,6 +21,7 @@ pub use arena::{Arena, Id, Named};
 pub use cond::{
     Atom, AtomSource, BUILTIN_ATOMS, CompareOp, ConditionBuilder, Conditions, Node, NodeRef,
 };
+pub use describe::Describe;
 pub use ids::{
     CondId, CounterId, EffectId, FactId, PhaseId, RuleRef, StepId, TimingId, TurnActionId,
     VariantId, WindowId,
