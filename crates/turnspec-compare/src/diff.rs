@@ -12,7 +12,7 @@
 //! `citation_only` and listed apart: between editions most rules moved,
 //! and the interesting changes would drown among them.
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeSet, HashMap};
 
 use serde_json::{Value as Json, json};
 use turnspec_spec::describe::{
@@ -424,35 +424,43 @@ fn element_rule(spec: &Spec, fields: &[Field]) -> Option<String> {
 /// Elements present in both sequences whose relative order changed: those
 /// left out of a longest common subsequence.
 fn moved(left: &[String], right: &[String]) -> Vec<String> {
-    let l: Vec<&String> = left.iter().filter(|x| right.contains(x)).collect();
-    let r: Vec<&String> = right.iter().filter(|x| left.contains(x)).collect();
-    let (n, m) = (l.len(), r.len());
-    let mut t = vec![vec![0u16; m + 1]; n + 1];
-    for i in (0..n).rev() {
-        for j in (0..m).rev() {
-            t[i][j] = if l[i] == r[j] {
-                t[i + 1][j + 1] + 1
-            } else {
-                t[i + 1][j].max(t[i][j + 1])
-            };
-        }
-    }
-    let mut keep = BTreeSet::new();
-    let (mut i, mut j) = (0, 0);
-    while i < n && j < m {
-        if l[i] == r[j] {
-            keep.insert(l[i].clone());
-            i += 1;
-            j += 1;
-        } else if t[i + 1][j] >= t[i][j + 1] {
-            i += 1;
+    // Ids are unique in each list, so the longest common order is the
+    // longest increasing run of right-hand positions taken in left-hand
+    // order: O(n log n), where a table of common subsequences was O(n·m)
+    // in time and memory (and overflowed its u16 cells past 65,535).
+    let at_right: HashMap<&str, usize> = right
+        .iter()
+        .enumerate()
+        .map(|(i, x)| (x.as_str(), i))
+        .collect();
+    let common: Vec<(&String, usize)> = left
+        .iter()
+        .filter_map(|x| at_right.get(x.as_str()).map(|&j| (x, j)))
+        .collect();
+    // Patience sorting: `tails[k]` is the index in `common` of the smallest
+    // right-hand position ending an increasing run of length k + 1.
+    let mut tails: Vec<usize> = Vec::new();
+    let mut before: Vec<Option<usize>> = vec![None; common.len()];
+    for (i, &(_, j)) in common.iter().enumerate() {
+        let k = tails.partition_point(|&t| common[t].1 < j);
+        before[i] = k.checked_sub(1).map(|k| tails[k]);
+        if k == tails.len() {
+            tails.push(i);
         } else {
-            j += 1;
+            tails[k] = i;
         }
     }
-    l.into_iter()
-        .filter(|x| !keep.contains(*x))
-        .cloned()
+    let mut keep = vec![false; common.len()];
+    let mut at = tails.last().copied();
+    while let Some(i) = at {
+        keep[i] = true;
+        at = before[i];
+    }
+    common
+        .iter()
+        .zip(keep)
+        .filter(|(_, kept)| !kept)
+        .map(|((x, _), _)| (*x).clone())
         .collect()
 }
 
@@ -470,18 +478,27 @@ type Cited = (String, Option<String>);
 /// Two lists matched by key: what only the left has, the pairs, what only
 /// the right has.
 #[allow(clippy::type_complexity)]
-fn pair_up<'t, T, K: PartialEq>(
+fn pair_up<'t, T, K: Eq + std::hash::Hash>(
     l: &'t [T],
     r: &'t [T],
     key: impl Fn(&T) -> K,
 ) -> (Vec<&'t T>, Vec<(&'t T, &'t T)>, Vec<&'t T>) {
-    let find = |xs: &'t [T], k: &K| xs.iter().find(|x| key(x) == *k);
-    let only_l = l.iter().filter(|x| find(r, &key(x)).is_none()).collect();
+    // Indexed by key, so matching stays linear in the number of elements;
+    // the first element with a key wins, as a scan would find it.
+    let index = |xs: &'t [T]| {
+        let mut map: HashMap<K, &'t T> = HashMap::with_capacity(xs.len());
+        for x in xs {
+            map.entry(key(x)).or_insert(x);
+        }
+        map
+    };
+    let (in_l, in_r) = (index(l), index(r));
+    let only_l = l.iter().filter(|x| !in_r.contains_key(&key(x))).collect();
     let both = l
         .iter()
-        .filter_map(|x| find(r, &key(x)).map(|y| (x, y)))
+        .filter_map(|x| in_r.get(&key(x)).map(|y| (x, *y)))
         .collect();
-    let only_r = r.iter().filter(|y| find(l, &key(y)).is_none()).collect();
+    let only_r = r.iter().filter(|y| !in_l.contains_key(&key(y))).collect();
     (only_l, both, only_r)
 }
 

@@ -230,3 +230,30 @@ fn json_lists_every_difference_with_both_citations() {
     assert_eq!(burn["citation_only"], false);
     assert!(v["counts"]["citation_only"].as_u64().unwrap() > 30);
 }
+
+/// Issue 10, family 7: `diff` grows linearly. Two specs of 10,000 steps,
+/// the second with its steps in reverse order (matching by id used to scan
+/// the other spec for every element, and the common order was a table of
+/// 10,000 × 10,000 cells).
+#[test]
+fn scale_diff_of_two_large_specs_in_different_orders() {
+    let spec = |order: &mut dyn Iterator<Item = usize>| {
+        let mut s = String::from(
+            "[game]\nname = \"big\"\nplayers = { min = 2, max = 2 }\n[[phase]]\nid = \"main\"\n",
+        );
+        for i in order {
+            s += &format!("[[phase.step]]\nid = \"s{i}\"\npriority = \"always\"\n");
+        }
+        turnspec_spec::load_str("big.toml", &s).expect("loads").0
+    };
+    let l = spec(&mut (0..10_000));
+    let r = spec(&mut (0..10_000).rev());
+    let d = turnspec_compare::diff::diff(&l, &r);
+    // Everything but one step is out of the common order.
+    let moved = d
+        .entries
+        .iter()
+        .filter(|e| e.change == turnspec_compare::diff::Change::Moved)
+        .count();
+    assert!(moved >= 9_999, "{moved}");
+}
