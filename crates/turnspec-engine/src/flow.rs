@@ -53,16 +53,15 @@ impl Game<'_> {
         match self.state.stack.pop() {
             Some(object) => {
                 sink.event(Event::Resolved { object });
-                if self.state.stack.is_empty() {
-                    if let Some(goto) = self
+                if self.state.stack.is_empty()
+                    && let Some(goto) = self
                         .state
                         .mods
                         .as_mut()
                         .and_then(|m| m.jump_when_stack_empty.take())
-                    {
-                        self.end_turn(goto, host, sink);
-                        return;
-                    }
+                {
+                    self.end_turn(goto, host, sink);
+                    return;
                 }
                 if self.state.stack.is_empty()
                     && self.state.waiting.is_empty()
@@ -540,10 +539,10 @@ impl Game<'_> {
     fn turn_action<H: Host, S: EventSink>(&mut self, id: TurnActionId, host: &mut H, sink: &mut S) {
         let spec = self.spec;
         let action = spec.turn_action(id);
-        if let Some(c) = action.condition {
-            if !spec.conditions().eval(c, self) {
-                return;
-            }
+        if let Some(c) = action.condition
+            && !spec.conditions().eval(c, self)
+        {
+            return;
         }
         let ctx = self.hook_context();
         let answer = host
@@ -562,10 +561,10 @@ impl Game<'_> {
             *self.counter_slot(c, active) = answer;
         }
         sink.event(Event::TurnAction { action: id, answer });
-        if answer > 0 {
-            if let Some(t) = action.answer_play {
-                self.turn_action_play(id, t, sink);
-            }
+        if answer > 0
+            && let Some(t) = action.answer_play
+        {
+            self.turn_action_play(id, t, sink);
         }
         if let Some(t) = action.play {
             self.turn_action_play(id, t, sink);
@@ -703,13 +702,13 @@ impl Game<'_> {
     fn after_step(&mut self) {
         let depth = self.state.returns_len;
         self.state.repeat = 0;
-        if let Some(mods) = self.state.mods.as_mut() {
-            if mods.upcoming_steps.last().is_some_and(|(_, d)| *d == depth) {
-                let (step, _) = mods.upcoming_steps.pop().expect("checked");
-                self.state.step = step;
-                self.state.point = Point::StepStart;
-                return;
-            }
+        if let Some(mods) = self.state.mods.as_mut()
+            && mods.upcoming_steps.last().is_some_and(|(_, d)| *d == depth)
+        {
+            let (step, _) = mods.upcoming_steps.pop().expect("checked");
+            self.state.step = step;
+            self.state.point = Point::StepStart;
+            return;
         }
         let phase = self.spec.phase(self.state.phase);
         if let Some(next) = phase.step_after(self.state.anchor) {
@@ -724,18 +723,17 @@ impl Game<'_> {
     fn after_phase(&mut self) {
         let depth = self.state.returns_len;
         self.state.only_step = None;
-        if let Some(mods) = self.state.mods.as_mut() {
-            if mods
+        if let Some(mods) = self.state.mods.as_mut()
+            && mods
                 .upcoming_phases
                 .last()
                 .is_some_and(|u| u.depth == depth)
-            {
-                let u = mods.upcoming_phases.pop().expect("checked");
-                self.state.phase = u.phase;
-                self.state.only_step = u.only;
-                self.state.point = Point::PhaseStart;
-                return;
-            }
+        {
+            let u = mods.upcoming_phases.pop().expect("checked");
+            self.state.phase = u.phase;
+            self.state.only_step = u.only;
+            self.state.point = Point::PhaseStart;
+            return;
         }
         let s = &mut self.state;
         if s.returns_len > 0 {
@@ -1009,14 +1007,15 @@ impl Game<'_> {
             mods.delayed.retain(|d| d.controller != player);
         }
         sink.event(Event::Left { player });
-        if player == self.state.active && self.state.in_game != 0 {
-            if let Some(goto) = self.spec.leaving().active_player_goto {
-                if self.state.stack.is_empty() {
-                    self.end_turn(goto, host, sink);
-                    return;
-                }
-                self.mods().jump_when_stack_empty = Some(goto);
+        if player == self.state.active
+            && self.state.in_game != 0
+            && let Some(goto) = self.spec.leaving().active_player_goto
+        {
+            if self.state.stack.is_empty() {
+                self.end_turn(goto, host, sink);
+                return;
             }
+            self.mods().jump_when_stack_empty = Some(goto);
         }
         if self.state.in_game == 0 {
             self.state.holder = None;

@@ -250,10 +250,10 @@ impl<'s> Game<'s> {
         if at.phase.index() >= spec.phases().len() {
             return Err(SetupError::StartAt("no such phase"));
         }
-        if let Some(step) = at.step {
-            if spec.steps().get(step).is_none_or(|st| st.phase != at.phase) {
-                return Err(SetupError::StartAt("the step is not in that phase"));
-            }
+        if let Some(step) = at.step
+            && spec.steps().get(step).is_none_or(|st| st.phase != at.phase)
+        {
+            return Err(SetupError::StartAt("the step is not in that phase"));
         }
         // Turns before this one went round the table from the starting player.
         let mut p = state.starting;
@@ -416,11 +416,12 @@ impl<'s> Game<'s> {
     ) -> Result<(), RuleError> {
         // The common case first: the holder passes in a running game (the
         // holder is always a player still in the game).
-        if let Action::Pass { player } = action {
-            if self.state.holder == Some(player) && self.state.status == Status::Running {
-                self.pass(player, host, sink);
-                return Ok(());
-            }
+        if let Action::Pass { player } = action
+            && self.state.holder == Some(player)
+            && self.state.status == Status::Running
+        {
+            self.pass(player, host, sink);
+            return Ok(());
         }
         self.apply_slow(action, host, sink)
     }
@@ -591,10 +592,10 @@ impl<'s> Game<'s> {
         if tc.stack == StackRequirement::Empty && !self.state.stack.is_empty() {
             return fail(TimingFailure::StackNotEmpty, tc.stack_rule);
         }
-        if let Some(limit) = tc.limit {
-            if self.counter_of(limit.counter, player).unwrap_or(0) >= limit.max {
-                return fail(TimingFailure::LimitReached { max: limit.max }, limit.rule);
-            }
+        if let Some(limit) = tc.limit
+            && self.counter_of(limit.counter, player).unwrap_or(0) >= limit.max
+        {
+            return fail(TimingFailure::LimitReached { max: limit.max }, limit.rule);
         }
         for (i, r) in tc.require.iter().enumerate() {
             if !self.spec.conditions().eval(r.condition.cond, self) {

@@ -865,17 +865,17 @@ impl Resolver<'_> {
                 "nobody",
                 "not_running",
             ];
-            if let Some(reason) = &x.reason {
-                if !REASONS.contains(&reason.get_ref().as_str()) {
-                    self.diags.push(
-                        Diagnostic::error(
-                            "scenario::bad-value",
-                            reason.span(),
-                            format!("unknown reason `{}`", reason.get_ref()),
-                        )
-                        .help(format!("reasons: {}", REASONS.join(", "))),
-                    );
-                }
+            if let Some(reason) = &x.reason
+                && !REASONS.contains(&reason.get_ref().as_str())
+            {
+                self.diags.push(
+                    Diagnostic::error(
+                        "scenario::bad-value",
+                        reason.span(),
+                        format!("unknown reason `{}`", reason.get_ref()),
+                    )
+                    .help(format!("reasons: {}", REASONS.join(", "))),
+                );
             }
             return Some(Step::ExpectIllegal {
                 action,

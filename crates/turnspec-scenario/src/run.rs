@@ -453,13 +453,13 @@ impl Runner<'_, '_> {
                             return Err(fail("the refused action changed the game state"));
                         }
                         let cited = spec.rule(e.rule()).unwrap_or("");
-                        if let Some(rule) = rule {
-                            if cited != rule {
-                                return Err(fail(format!(
-                                    "refused as expected, but citing rule `{cited}`, not `{rule}`: {}",
-                                    self.describe(&e)
-                                )));
-                            }
+                        if let Some(rule) = rule
+                            && cited != rule
+                        {
+                            return Err(fail(format!(
+                                "refused as expected, but citing rule `{cited}`, not `{rule}`: {}",
+                                self.describe(&e)
+                            )));
                         }
                         if let Some(reason) = reason {
                             let got = reason_name(&e);

@@ -183,15 +183,15 @@ pub(crate) fn merge<'i>(base: &mut DeTable<'i>, overlay: DeTable<'i>, diags: &mu
                 _ => replace(base, key, value),
             },
             (_, None) => {
-                if let DeValue::Table(t) = value.get_ref() {
-                    if removes(t) {
-                        diags.push(
+                if let DeValue::Table(t) = value.get_ref()
+                    && removes(t)
+                {
+                    diags.push(
                             Diagnostic::error("turnspec::extends", key.span(), format!("`{name}` is not in the base spec, so it cannot be removed"))
                                 .label("nothing to remove")
                                 .help("check the name against the base spec (`turnspec check --explain` lists it)"),
                         );
-                        continue;
-                    }
+                    continue;
                 }
                 base.insert(key, value);
             }

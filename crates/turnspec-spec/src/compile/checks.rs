@@ -163,16 +163,15 @@ impl Ctx {
                     "list in `during` a phase, step or tag whose step has a priority window".into(),
                 );
             }
-            if let Some(l) = t.limit {
-                if l.max == 0 {
-                    self.error(
-                        "turnspec::unusable-timing",
-                        timing_spans[ti].clone(),
-                        format!("timing class `{}` has a limit of 0", t.id),
-                    )
-                    .help =
-                        Some("a limit of 0 forbids it entirely; remove the class instead".into());
-                }
+            if let Some(l) = t.limit
+                && l.max == 0
+            {
+                self.error(
+                    "turnspec::unusable-timing",
+                    timing_spans[ti].clone(),
+                    format!("timing class `{}` has a limit of 0", t.id),
+                )
+                .help = Some("a limit of 0 forbids it entirely; remove the class instead".into());
             }
             for r in &t.require {
                 if conditions.constant(r.condition.cond) == Some(false) {

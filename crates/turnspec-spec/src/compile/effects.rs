@@ -7,10 +7,10 @@ impl Ctx {
     /// Every `[effects.*]` table, in file order.
     pub(super) fn effects(&mut self, raw: &RawSpec) {
         for (key, e) in in_file_order(&raw.effects) {
-            if let Some(def) = self.effect(&key, e) {
-                if self.alloc(|p| &mut p.effects, def, span_of(&key)).is_none() {
-                    break;
-                }
+            if let Some(def) = self.effect(&key, e)
+                && self.alloc(|p| &mut p.effects, def, span_of(&key)).is_none()
+            {
+                break;
             }
         }
     }
