@@ -13,6 +13,7 @@ use turnspec_model::{RuleRef, Spec, TimingId};
 use crate::state::{PlayerId, Status};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
 pub enum RuleError {
     #[error("{}", status_text(*.0))]
     NotRunning(Status),
@@ -45,6 +46,7 @@ pub enum RuleError {
 
 /// Which requirement of a timing class failed.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum TimingFailure {
     /// Only the active player may (sorcery speed, land play, GA slow).
     NotActivePlayer,
@@ -115,6 +117,28 @@ impl fmt::Display for RuleText {
 }
 
 impl RuleError {
+    /// A stable snake_case name for the refusal (`wrong_step`,
+    /// `not_holder`...), for tools and scenario files.
+    pub fn reason(&self) -> &'static str {
+        match self {
+            RuleError::NotHolder { .. } => "not_holder",
+            RuleError::NotRunning(_) => "not_running",
+            RuleError::Timing { failure, .. } => match failure {
+                TimingFailure::NotActivePlayer => "not_active_player",
+                TimingFailure::ActivePlayer => "active_player",
+                TimingFailure::Nobody => "nobody",
+                TimingFailure::StackNotEmpty => "stack_not_empty",
+                TimingFailure::WrongStep => "wrong_step",
+                TimingFailure::LimitReached { .. } => "limit_reached",
+                TimingFailure::Requirement(_) => "requirement",
+            },
+            RuleError::NoSuchPlayer { .. } => "no_such_player",
+            RuleError::NoSuchTiming { .. } => "no_such_timing",
+            RuleError::NoSuchFact => "no_such_fact",
+            RuleError::NoSuchEffect => "no_such_effect",
+        }
+    }
+
     /// The rule the refusal enforces, if the spec cites one.
     pub fn rule(&self) -> RuleRef {
         match *self {

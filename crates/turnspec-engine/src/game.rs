@@ -25,12 +25,19 @@ use crate::state::{
 pub const MAX_STACK_RESERVE: usize = 4096;
 
 /// How a game starts.
+///
+/// Made with [`GameOptions::players`] and the `with_*` methods, so options
+/// added later do not break callers.
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct GameOptions {
+    /// Seats at the table.
     pub players: u8,
     /// Who takes the first turn (103.1).
     pub starting_player: PlayerId,
+    /// Variants in play (Archenemy, Two-Headed Giant...).
     pub variants: Vec<VariantId>,
+    /// Facts set at the start, besides those the spec sets by default.
     pub facts: Vec<FactId>,
     /// Begin somewhere other than the first turn's first phase.
     pub start_at: Option<StartAt>,
@@ -48,6 +55,8 @@ pub struct GameOptions {
 }
 
 impl GameOptions {
+    /// A game of `players` players, P1 starting, at the first turn's
+    /// beginning, no variants, facts or teams.
     pub fn players(players: u8) -> Self {
         GameOptions {
             players,
@@ -60,19 +69,85 @@ impl GameOptions {
             stack_capacity: 32,
         }
     }
+
+    /// Who takes the first turn.
+    pub fn with_starting_player(mut self, player: PlayerId) -> Self {
+        self.starting_player = player;
+        self
+    }
+
+    /// The variants in play.
+    pub fn with_variants(mut self, variants: Vec<VariantId>) -> Self {
+        self.variants = variants;
+        self
+    }
+
+    /// The facts set at the start.
+    pub fn with_facts(mut self, facts: Vec<FactId>) -> Self {
+        self.facts = facts;
+        self
+    }
+
+    /// Begin at a point other than the first turn's first phase.
+    pub fn with_start_at(mut self, start_at: StartAt) -> Self {
+        self.start_at = Some(start_at);
+        self
+    }
+
+    /// Each player's team, for shared team turns.
+    pub fn with_teams(mut self, teams: Vec<u8>) -> Self {
+        self.teams = teams;
+        self
+    }
+
+    /// Counter values at the start.
+    pub fn with_counters(mut self, counters: Vec<(turnspec_model::CounterId, u16)>) -> Self {
+        self.counters = counters;
+        self
+    }
+
+    /// Room reserved for the stack.
+    pub fn with_stack_capacity(mut self, capacity: usize) -> Self {
+        self.stack_capacity = capacity;
+        self
+    }
 }
 
 /// A starting point for scenarios: turn `turn` (counting from 1), taken by
 /// `active`, at the beginning of `phase` (and `step` within it).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct StartAt {
+    /// The turn number, from 1.
     pub turn: u32,
+    /// Whose turn it is.
     pub active: PlayerId,
+    /// The phase play begins in (a regular phase of the turn).
     pub phase: PhaseId,
+    /// The step of `phase` play begins in; `None`: its first.
     pub step: Option<StepId>,
 }
 
+impl StartAt {
+    /// The beginning of `phase` in turn `turn`, taken by `active`.
+    pub fn new(turn: u32, active: PlayerId, phase: PhaseId) -> StartAt {
+        StartAt {
+            turn,
+            active,
+            phase,
+            step: None,
+        }
+    }
+
+    /// The beginning of `step` of the phase instead of its first step.
+    pub fn at_step(mut self, step: Option<StepId>) -> StartAt {
+        self.step = step;
+        self
+    }
+}
+
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
 pub enum SetupError {
     #[error("{players} players: this spec allows {min} to {max}")]
     PlayerCount { players: u8, min: u8, max: u8 },

@@ -179,10 +179,7 @@ fn turn_that_never_ends_is_not_reported_when_the_host_answers() {
 #[test]
 fn turn_that_never_ends_on_a_fact_the_host_set() {
     let spec: &'static Spec = &FACT_SPEC;
-    let options = GameOptions {
-        facts: vec![spec.fact_by_id("again").unwrap()],
-        ..GameOptions::players(2)
-    };
+    let options = GameOptions::players(2).with_facts(vec![spec.fact_by_id("again").unwrap()]);
     let mut t = Table::new(spec, options, TestHost::new(spec));
     t.pass_round();
     assert_eq!(t.game.status(), Status::NeverEnds);

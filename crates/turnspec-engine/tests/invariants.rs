@@ -115,10 +115,7 @@ const P4: PlayerId = PlayerId(3);
 
 /// A game of `players` at the beginning of `step` on `turn`, taken by `active`.
 fn at(players: u8, turn: u32, active: PlayerId, step: &str, host: TestHost) -> Table {
-    let options = GameOptions {
-        start_at: Some(start_at(tiny(), turn, active, step)),
-        ..GameOptions::players(players)
-    };
+    let options = GameOptions::players(players).with_start_at(start_at(tiny(), turn, active, step));
     Table::new(tiny(), options, host)
 }
 
@@ -270,26 +267,15 @@ fn setup_refuses_what_the_spec_does_not_allow() {
     for players in 2..=4 {
         assert!(Game::new(tiny(), &GameOptions::players(players)).is_ok());
     }
-    let bad_starting_player = GameOptions {
-        starting_player: P3,
-        ..GameOptions::players(2)
-    };
+    let bad_starting_player = GameOptions::players(2).with_starting_player(P3);
     assert!(Game::new(tiny(), &bad_starting_player).is_err());
     // A step of another phase.
-    let bad_step = GameOptions {
-        start_at: Some(StartAt {
-            turn: 1,
-            active: P1,
-            phase: tiny().phase_by_id("main").unwrap(),
-            step: tiny().step_by_id("upkeep"),
-        }),
-        ..GameOptions::players(2)
-    };
+    let bad_step = GameOptions::players(2).with_start_at(
+        StartAt::new(1, P1, tiny().phase_by_id("main").unwrap())
+            .at_step(tiny().step_by_id("upkeep")),
+    );
     assert!(Game::new(tiny(), &bad_step).is_err());
-    let bad_active = GameOptions {
-        start_at: Some(start_at(tiny(), 3, P4, "main")),
-        ..GameOptions::players(3)
-    };
+    let bad_active = GameOptions::players(3).with_start_at(start_at(tiny(), 3, P4, "main"));
     assert!(Game::new(tiny(), &bad_active).is_err());
 }
 
@@ -372,10 +358,10 @@ fn hooks_are_called_at_every_step_begun_and_every_turn_based_action_performed() 
 
 #[test]
 fn an_action_whose_condition_is_false_is_neither_performed_nor_asked() {
-    let options = |facts| GameOptions {
-        facts,
-        start_at: Some(start_at(tiny(), 3, P1, "ready")),
-        ..GameOptions::players(2)
+    let options = |facts| {
+        GameOptions::players(2)
+            .with_facts(facts)
+            .with_start_at(start_at(tiny(), 3, P1, "ready"))
     };
     let mut t = Table::new(tiny(), options(Vec::new()), TestHost::new(tiny()));
     assert_eq!(t.host.asked_count("extra"), 0);

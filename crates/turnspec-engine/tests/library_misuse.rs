@@ -21,10 +21,7 @@ fn spec(extra: &str) -> Spec {
 #[test]
 fn library_misuse_a_huge_stack_capacity_is_only_a_bounded_reservation() {
     let spec = spec("");
-    let options = GameOptions {
-        stack_capacity: usize::MAX,
-        ..GameOptions::players(2)
-    };
+    let options = GameOptions::players(2).with_stack_capacity(usize::MAX);
     let mut game = Game::new(&spec, &options).expect("set-up is fine");
     game.set_turn_limit(2);
     play_out(&mut game, &mut AllPass, &mut ());

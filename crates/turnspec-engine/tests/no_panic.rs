@@ -250,28 +250,24 @@ fn options(spec: &Spec, s: &Setup) -> GameOptions {
         } else {
             ph.steps().nth(step)
         };
-        StartAt {
-            turn,
-            active: PlayerId(active),
-            phase,
-            step,
-        }
+        StartAt::new(turn, PlayerId(active), phase).at_step(step)
     });
-    GameOptions {
-        starting_player: PlayerId(s.starting),
-        facts: spec
-            .facts()
-            .ids()
-            .filter(|i| s.facts >> i.index() & 1 == 1)
-            .collect(),
-        variants: spec
-            .variants()
-            .ids()
-            .filter(|i| s.variants >> i.index() & 1 == 1)
-            .collect(),
-        start_at,
-        ..GameOptions::players(s.players)
-    }
+    let mut options = GameOptions::players(s.players)
+        .with_starting_player(PlayerId(s.starting))
+        .with_facts(
+            spec.facts()
+                .ids()
+                .filter(|i| s.facts >> i.index() & 1 == 1)
+                .collect(),
+        )
+        .with_variants(
+            spec.variants()
+                .ids()
+                .filter(|i| s.variants >> i.index() & 1 == 1)
+                .collect(),
+        );
+    options.start_at = start_at;
+    options
 }
 
 /// What must hold whenever `apply` has returned; `left` has a bit set for

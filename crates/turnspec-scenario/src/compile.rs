@@ -571,12 +571,7 @@ impl Resolver<'_> {
                         .help("start in the phase whose action starts it, and play that action"),
                     );
                 }
-                options.start_at = Some(StartAt {
-                    turn,
-                    active,
-                    phase,
-                    step,
-                });
+                options.start_at = Some(StartAt::new(turn, active, phase).at_step(step));
             }
         }
         for (name, v) in &setup.counters {

@@ -2,7 +2,7 @@
 //! checks, and the first failed check stops the run with a precise report.
 
 use turnspec_engine::{
-    Action, Event, Game, HookContext, Host, PlayerId, RuleError, Status, TimingFailure, Triggers,
+    Action, Event, Game, HookContext, Host, PlayerId, RuleError, Status, Triggers,
 };
 use turnspec_spec::{StepId, TimingId, TurnActionId, line_col};
 use turnspec_trace::{compact, is_end};
@@ -615,21 +615,5 @@ impl Runner<'_, '_> {
 }
 
 fn reason_name(e: &RuleError) -> &'static str {
-    match e {
-        RuleError::NotHolder { .. } => "not_holder",
-        RuleError::NotRunning(_) => "not_running",
-        RuleError::Timing { failure, .. } => match failure {
-            TimingFailure::NotActivePlayer => "not_active_player",
-            TimingFailure::ActivePlayer => "active_player",
-            TimingFailure::Nobody => "nobody",
-            TimingFailure::StackNotEmpty => "stack_not_empty",
-            TimingFailure::WrongStep => "wrong_step",
-            TimingFailure::LimitReached { .. } => "limit_reached",
-            TimingFailure::Requirement(_) => "requirement",
-        },
-        RuleError::NoSuchPlayer { .. } => "no_such_player",
-        RuleError::NoSuchTiming { .. } => "no_such_timing",
-        RuleError::NoSuchFact => "no_such_fact",
-        RuleError::NoSuchEffect => "no_such_effect",
-    }
+    e.reason()
 }

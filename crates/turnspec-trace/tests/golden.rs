@@ -64,15 +64,8 @@ impl Host for Busy<'_> {
 /// empty stack) and everyone then passes; `extra` is played once in the
 /// first window where it is legal.
 fn busy_turn(spec: &Spec, first: &str, extra: &[&str]) -> Vec<Event> {
-    let options = GameOptions {
-        start_at: Some(StartAt {
-            turn: 3,
-            active: PlayerId(0),
-            phase: spec.turn()[0],
-            step: None,
-        }),
-        ..GameOptions::players(2)
-    };
+    let options =
+        GameOptions::players(2).with_start_at(StartAt::new(3, PlayerId(0), spec.turn()[0]));
     let mut game = Game::new(spec, &options).expect("setup");
     game.set_turn_limit(3);
     let mut host = Busy { spec };

@@ -36,12 +36,7 @@ pub fn start_at(spec: &Spec, turn: u32, active: PlayerId, step: &str) -> StartAt
         .unwrap_or_else(|| panic!("no step `{step}`"));
     let phase = spec.step(s).phase;
     let implicit = spec.step(s).implicit;
-    StartAt {
-        turn,
-        active,
-        phase,
-        step: if implicit { None } else { Some(s) },
-    }
+    StartAt::new(turn, active, phase).at_step(if implicit { None } else { Some(s) })
 }
 
 /// A host whose answers and triggers are scripted by action and step id.
