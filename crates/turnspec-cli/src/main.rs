@@ -52,24 +52,7 @@ enum Command {
         format: graph::GraphFormat,
     },
     /// Play turns of a game and print the trace.
-    Run {
-        /// Spec file; defaults to games/mtg.toml.
-        spec: Option<PathBuf>,
-        #[arg(long, default_value_t = 2)]
-        players: u8,
-        #[arg(long, default_value_t = 2)]
-        turns: u32,
-        #[arg(long, value_enum, default_value_t = PolicyName::AllPass)]
-        policy: PolicyName,
-        /// Seed for the random policy.
-        #[arg(long, default_value_t = 0)]
-        seed: u64,
-        #[arg(long, value_enum, default_value_t = Format::Text)]
-        format: Format,
-        /// Also print "end of ..." lines in text output.
-        #[arg(long)]
-        show_ends: bool,
-    },
+    Run(run::RunArgs),
     /// Run scenario files, or every scenario under folders; exit 1 if any fails.
     Test {
         /// Scenario files or folders.
@@ -125,7 +108,7 @@ fn main() -> ExitCode {
         }
     };
     // Commands whose output is a stream a reader may stop reading early.
-    let streaming = matches!(cli.command, Command::Run { .. } | Command::Test { .. });
+    let streaming = matches!(cli.command, Command::Run(_) | Command::Test { .. });
     let result = match cli.command {
         Command::Check {
             specs,
@@ -137,15 +120,7 @@ fn main() -> ExitCode {
         Command::Compare(args) => compare::compare(args),
         Command::Test { paths, format } => test::test(&paths, format),
         Command::Graph { spec, format } => graph::graph(&spec, format),
-        Command::Run {
-            spec,
-            players,
-            turns,
-            policy,
-            seed,
-            format,
-            show_ends,
-        } => run::run(spec, players, turns, policy, seed, format, show_ends),
+        Command::Run(args) => run::run(args),
     };
     let code = match result {
         Ok(code) => code,

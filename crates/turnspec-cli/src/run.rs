@@ -49,16 +49,37 @@ impl EventSink for Printer<'_> {
     }
 }
 
-#[allow(clippy::too_many_arguments)]
-pub fn run(
+/// `turnspec run`'s options.
+#[derive(clap::Args)]
+pub(crate) struct RunArgs {
+    /// Spec file; defaults to games/mtg.toml.
     spec: Option<PathBuf>,
+    #[arg(long, default_value_t = 2)]
     players: u8,
+    #[arg(long, default_value_t = 2)]
     turns: u32,
+    #[arg(long, value_enum, default_value_t = PolicyName::AllPass)]
     policy: PolicyName,
+    /// Seed for the random policy.
+    #[arg(long, default_value_t = 0)]
     seed: u64,
+    #[arg(long, value_enum, default_value_t = Format::Text)]
     format: Format,
+    /// Also print "end of ..." lines in text output.
+    #[arg(long)]
     show_ends: bool,
-) -> Result<ExitCode, String> {
+}
+
+pub(crate) fn run(args: RunArgs) -> Result<ExitCode, String> {
+    let RunArgs {
+        spec,
+        players,
+        turns,
+        policy,
+        seed,
+        format,
+        show_ends,
+    } = args;
     let path = spec.unwrap_or_else(default_spec);
     let Some((spec, _)) = load(&path)? else {
         return Ok(ExitCode::FAILURE);
