@@ -251,7 +251,7 @@ pub fn load(path: &str, source: &str, load_spec: &mut SpecLoader<'_>) -> Result<
         labels: vec![String::new()],
         label_numbers: std::collections::HashMap::new(),
     };
-    let scenario = c.scenario(path, source, &raw, spec.clone(), spec_path);
+    let scenario = c.scenario(path, source, &raw, (spec.clone(), spec_path));
     report.diagnostics.extend(c.diags);
     report.diagnostics.sort_by_key(|d| d.span.start);
     if report.has_errors() {
@@ -491,8 +491,7 @@ impl Resolver<'_> {
         path: &str,
         source: &str,
         raw: &RawScenario,
-        spec: Arc<Spec>,
-        spec_path: String,
+        (spec, spec_path): (Arc<Spec>, String),
     ) -> Scenario {
         let header = raw.scenario.get_ref();
         let setup = raw.setup.get_ref();
