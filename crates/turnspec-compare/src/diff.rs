@@ -362,20 +362,19 @@ pub fn diff(left: &Spec, right: &Spec) -> SpecDiff {
     d.steps();
     let (l, r) = (left, right);
     d.elements(
-        Section::TurnActions,
-        "action",
+        (Section::TurnActions, "action"),
         l.turn_actions().as_slice(),
         r.turn_actions().as_slice(),
         |spec, a| format!("{} (in {})", a.name, step_label(spec, a.step)),
     );
     let (lt, rt) = (l.timing().as_slice(), r.timing().as_slice());
-    d.elements(Section::Timing, "timing", lt, rt, timing_summary);
+    d.elements((Section::Timing, "timing"), lt, rt, timing_summary);
     let (le, re) = (l.effects().as_slice(), r.effects().as_slice());
-    d.elements(Section::Effects, "effect", le, re, |spec, e| {
+    d.elements((Section::Effects, "effect"), le, re, |spec, e| {
         effect_kind_text(spec, &e.kind)
     });
     let (lc, rc) = (l.counters().as_slice(), r.counters().as_slice());
-    d.elements(Section::Counters, "counter", lc, rc, |_, c| {
+    d.elements((Section::Counters, "counter"), lc, rc, |_, c| {
         c.description.clone()
     });
     let flag = |_: &Spec, f: &Flag| {
@@ -386,9 +385,9 @@ pub fn diff(left: &Spec, right: &Spec) -> SpecDiff {
         }
     };
     let (lf, rf) = (l.facts().as_slice(), r.facts().as_slice());
-    d.elements(Section::Facts, "fact", lf, rf, flag);
+    d.elements((Section::Facts, "fact"), lf, rf, flag);
     let (lv, rv) = (l.variants().as_slice(), r.variants().as_slice());
-    d.elements(Section::Variants, "variant", lv, rv, flag);
+    d.elements((Section::Variants, "variant"), lv, rv, flag);
     let mut entries = d.out;
     // A renumbered element rule says nothing new when the element has other
     // differences: their lines already show both citations.
@@ -529,8 +528,7 @@ impl Differ<'_> {
         at: &At,
         change: Change,
         field: Option<&str>,
-        l: Option<Cited>,
-        r: Option<Cited>,
+        (l, r): (Option<Cited>, Option<Cited>),
     ) {
         let (left, left_rule) = l.map_or((None, None), |(v, r)| (Some(v), r));
         let (right, right_rule) = r.map_or((None, None), |(v, r)| (Some(v), r));
@@ -549,9 +547,9 @@ impl Differ<'_> {
 
     /// A value both sides have: a change if the values differ; with
     /// `own_rule`, a citation-only change if only the rules do.
-    fn changed(&mut self, at: &At, field: &str, x: Cited, y: Cited, own_rule: bool) {
+    fn changed(&mut self, at: &At, field: &str, (x, y): (Cited, Cited), own_rule: bool) {
         if x.0 != y.0 || (own_rule && x.1 != y.1) {
-            self.push(at, Change::Changed, Some(field), Some(x), Some(y));
+            self.push(at, Change::Changed, Some(field), (Some(x), Some(y)));
         }
     }
 
@@ -562,14 +560,14 @@ impl Differ<'_> {
         let (only_l, both, only_r) = pair_up(lf, rf, |f| f.name);
         for a in only_l.into_iter().filter(|f| f.value.compared()) {
             let value = Some((a.value.text(), rule(ls, a.rule)));
-            self.push(at, Change::Removed, Some(a.name), value, None);
+            self.push(at, Change::Removed, Some(a.name), (value, None));
         }
         for (a, b) in both {
             self.field(at, a, b);
         }
         for b in only_r.into_iter().filter(|f| f.value.compared()) {
             let value = Some((b.value.text(), rule(rs, b.rule)));
-            self.push(at, Change::Added, Some(b.name), None, value);
+            self.push(at, Change::Added, Some(b.name), (None, value));
         }
     }
 
@@ -599,7 +597,7 @@ impl Differ<'_> {
             }
             (Value::Place(x), Value::Place(y)) if x != y => {
                 let (x, y) = ((x.clone(), xr), (y.clone(), yr));
-                self.push(at, Change::Moved, f, Some(x), Some(y));
+                self.push(at, Change::Moved, f, (Some(x), Some(y)));
             }
             (Value::Place(_), Value::Place(_)) => {}
             (Value::Order(x), Value::Order(y)) => {
@@ -610,7 +608,7 @@ impl Differ<'_> {
                 ys.sort();
                 if x != y && xs == ys {
                     let (x, y) = ((x.join(", "), xr), (y.join(", "), yr));
-                    self.push(at, Change::Moved, f, Some(x), Some(y));
+                    self.push(at, Change::Moved, f, (Some(x), Some(y)));
                 }
             }
             (Value::Set(x), Value::Set(y)) => self.set(at, a.name, x, y),
@@ -621,10 +619,10 @@ impl Differ<'_> {
                     empty,
                 },
                 Value::Seq { items: y, .. },
-            ) => self.seq(at, a.name, x, y, each, empty),
+            ) => self.seq(at, a.name, (x, y), (each, empty)),
             (x, y) => {
                 let own = a.own_rule || b.own_rule;
-                self.changed(at, a.name, (x.text(), xr), (y.text(), yr), own)
+                self.changed(at, a.name, ((x.text(), xr), (y.text(), yr)), own)
             }
         }
     }
@@ -636,38 +634,44 @@ impl Differ<'_> {
         let (only_l, both, only_r) = pair_up(l, r, |i| i.text.clone());
         for x in only_l {
             let x = Some((x.text.clone(), rule(ls, x.rule)));
-            self.push(at, Change::Removed, Some(field), x, None);
+            self.push(at, Change::Removed, Some(field), (x, None));
         }
         for (x, y) in both {
             let (x, y) = (
                 (x.text.clone(), rule(ls, x.rule)),
                 (y.text.clone(), rule(rs, y.rule)),
             );
-            self.changed(at, field, x, y, true);
+            self.changed(at, field, (x, y), true);
         }
         for y in only_r {
             let y = Some((y.text.clone(), rule(rs, y.rule)));
-            self.push(at, Change::Added, Some(field), None, y);
+            self.push(at, Change::Added, Some(field), (None, y));
         }
     }
 
     /// Ordered items (a step's windows), position by position: under the
     /// field's own name while each side has at most one, else `each i`.
-    fn seq(&mut self, at: &At, field: &str, l: &[Item], r: &[Item], each: &str, empty: &str) {
+    fn seq(
+        &mut self,
+        at: &At,
+        field: &str,
+        (l, r): (&[Item], &[Item]),
+        (each, empty): (&str, &str),
+    ) {
         let (ls, rs) = (self.l, self.r);
         let item = |spec: &Spec, i: &Item| (i.text.clone(), rule(spec, i.rule));
         if l.len() <= 1 && r.len() <= 1 {
             let none = (empty.to_string(), None);
             let x = l.first().map(|i| item(ls, i)).unwrap_or(none.clone());
             let y = r.first().map(|i| item(rs, i)).unwrap_or(none);
-            return self.changed(at, field, x, y, true);
+            return self.changed(at, field, (x, y), true);
         }
         for i in 0..l.len().max(r.len()) {
             let f = format!("{each} {}", i + 1);
             match (l.get(i).map(|x| item(ls, x)), r.get(i).map(|y| item(rs, y))) {
-                (Some(x), Some(y)) => self.changed(at, &f, x, y, true),
-                (x, None) => self.push(at, Change::Removed, Some(&f), x, None),
-                (None, y) => self.push(at, Change::Added, Some(&f), None, y),
+                (Some(x), Some(y)) => self.changed(at, &f, (x, y), true),
+                (x, None) => self.push(at, Change::Removed, Some(&f), (x, None)),
+                (None, y) => self.push(at, Change::Added, Some(&f), (None, y)),
             }
         }
     }
@@ -680,8 +684,7 @@ impl Differ<'_> {
     /// Elements only one side has, each with a summary.
     fn presence<T: Named + Describe>(
         &mut self,
-        section: Section,
-        what: &str,
+        (section, what): (Section, &str),
         l: &[&T],
         r: &[&T],
         summary: fn(&Spec, &T) -> String,
@@ -691,12 +694,12 @@ impl Differ<'_> {
         for a in only_l {
             let at = At::new(section, format!("{what} {}", a.name_id()));
             let value = (summary(ls, a), element_rule(ls, &a.describe(ls)));
-            self.push(&at, Change::Removed, None, Some(value), None);
+            self.push(&at, Change::Removed, None, (Some(value), None));
         }
         for b in only_r {
             let at = At::new(section, format!("{what} {}", b.name_id()));
             let value = (summary(rs, b), element_rule(rs, &b.describe(rs)));
-            self.push(&at, Change::Added, None, None, Some(value));
+            self.push(&at, Change::Added, None, (None, Some(value)));
         }
     }
 
@@ -704,8 +707,7 @@ impl Differ<'_> {
     /// `describe` gets the element and its counterpart.
     fn matched<T: Named>(
         &mut self,
-        section: Section,
-        what: &str,
+        (section, what): (Section, &str),
         l: &[&T],
         r: &[&T],
         describe: fn(&Spec, &T, &T) -> Vec<Field>,
@@ -721,22 +723,20 @@ impl Differ<'_> {
     /// of those both have.
     fn elements<T: Named + Describe>(
         &mut self,
-        section: Section,
-        what: &str,
+        (section, what): (Section, &str),
         l: &[T],
         r: &[T],
         summary: fn(&Spec, &T) -> String,
     ) {
         let (l, r): (Vec<&T>, Vec<&T>) = (l.iter().collect(), r.iter().collect());
-        self.presence(section, what, &l, &r, summary);
-        self.matched(section, what, &l, &r, |spec, t, _| t.describe(spec));
+        self.presence((section, what), &l, &r, summary);
+        self.matched((section, what), &l, &r, |spec, t, _| t.describe(spec));
     }
 
     /// Elements both sequences have, out of their common order.
     fn positions(
         &mut self,
-        section: Section,
-        what: &str,
+        (section, what): (Section, &str),
         l: &[String],
         r: &[String],
         cite: fn(&Spec, &str) -> Option<String>,
@@ -745,7 +745,7 @@ impl Differ<'_> {
             let at = At::new(section, format!("{what} {id}"));
             let x = (position(l, &id), cite(self.l, &id));
             let y = (position(r, &id), cite(self.r, &id));
-            self.push(&at, Change::Moved, Some("position"), Some(x), Some(y));
+            self.push(&at, Change::Moved, Some("position"), (Some(x), Some(y)));
         }
     }
 
@@ -755,17 +755,17 @@ impl Differ<'_> {
         let (ls, rs) = (self.l, self.r);
         let l: Vec<&Phase> = ls.phases().iter().collect();
         let r: Vec<&Phase> = rs.phases().iter().collect();
-        self.presence(Section::Phases, "phase", &l, &r, phase_summary);
+        self.presence((Section::Phases, "phase"), &l, &r, phase_summary);
         let turn =
             |s: &Spec| -> Vec<String> { s.turn().iter().map(|p| s.phase(*p).id.clone()).collect() };
         let (lturn, rturn) = (turn(ls), turn(rs));
         self.turn_shape(&lturn, &rturn);
-        self.positions(Section::Phases, "phase", &lturn, &rturn, |s, id| {
+        self.positions((Section::Phases, "phase"), &lturn, &rturn, |s, id| {
             s.phase_by_id(id).and_then(|p| rule(s, s.phase(p).rule))
         });
         // A phase without steps is one implicit step: its body (windows,
         // order, repeat) is compared as part of the phase.
-        self.matched(Section::Phases, "phase", &l, &r, |spec, p, other| {
+        self.matched((Section::Phases, "phase"), &l, &r, |spec, p, other| {
             phase_with_body(spec, p, other.implicit_step)
         });
     }
@@ -780,7 +780,7 @@ impl Differ<'_> {
             (lturn.join(", "), lr.clone()),
             (rturn.join(", "), rr.clone()),
         );
-        self.changed(&at, "phases", x, y, false);
+        self.changed(&at, "phases", (x, y), false);
         let per_kind = |spec: &Spec, kind: &str| -> String {
             let of_kind = |p: &&Phase| spec.kinds()[p.kind as usize] == kind;
             let regular: Vec<&str> = spec
@@ -811,7 +811,7 @@ impl Differ<'_> {
             let count = |t: &str| t.split(' ').next().unwrap_or("").to_string();
             if count(&x) != count(&y) || x.contains("on demand") != y.contains("on demand") {
                 let f = format!("{kind} phases per turn");
-                self.changed(&at, &f, (x, lr.clone()), (y, rr.clone()), false);
+                self.changed(&at, &f, ((x, lr.clone()), (y, rr.clone())), false);
             }
         }
     }
@@ -826,7 +826,7 @@ impl Differ<'_> {
                 .collect()
         }
         let (l, r) = (regular(ls), regular(rs));
-        self.presence(Section::Steps, "step", &l, &r, step_summary);
+        self.presence((Section::Steps, "step"), &l, &r, step_summary);
         // Order within phases that both specs have.
         let lp: Vec<&Phase> = ls.phases().iter().collect();
         let rp: Vec<&Phase> = rs.phases().iter().collect();
@@ -836,11 +836,11 @@ impl Differ<'_> {
             }
             let lseq: Vec<String> = a.steps().map(|s| ls.step(s).id.clone()).collect();
             let rseq: Vec<String> = b.steps().map(|s| rs.step(s).id.clone()).collect();
-            self.positions(Section::Steps, "step", &lseq, &rseq, |s, id| {
+            self.positions((Section::Steps, "step"), &lseq, &rseq, |s, id| {
                 s.step_by_id(id).and_then(|x| rule(s, s.step(x).rule))
             });
         }
-        self.matched(Section::Steps, "step", &l, &r, |spec, s, _| {
+        self.matched((Section::Steps, "step"), &l, &r, |spec, s, _| {
             s.describe(spec)
         });
     }
