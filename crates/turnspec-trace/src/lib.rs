@@ -11,7 +11,7 @@ use std::fmt::Write as _;
 
 use serde_json::{Map, Value, json};
 use turnspec_engine::{Because, Event, ObjectKind, PlayerId, Skipped, StackObject};
-use turnspec_spec::{RuleRef, Spec};
+use turnspec_model::{RuleRef, Spec};
 
 /// Names for object labels (a scenario's "Lightning Bolt"); labels without a
 /// name print as `#n`.
