@@ -9,8 +9,8 @@ use turnspec_engine::{GameOptions, PlayerId, Scope, StartAt};
 use turnspec_spec::schema::{Format, deserialize_reporting, fields_of};
 use turnspec_spec::suggest;
 use turnspec_spec::{
-    CounterId, Diagnostic, EffectId, FactId, PhaseId, Report, Spec, StepId, TimingId, TurnActionId,
-    VariantId,
+    Arena, CounterId, Diagnostic, EffectId, FactId, Id, Named, PhaseId, Report, Spec, StepId,
+    TimingId, TurnActionId, VariantId,
 };
 
 use crate::raw::*;
@@ -346,6 +346,17 @@ impl Resolver<'_> {
         None
     }
 
+    /// An element of the spec by its id, or an error with a hint.
+    fn element<I: Id, T: Named>(
+        &mut self,
+        name: &Text,
+        what: &str,
+        arena: &Arena<I, T>,
+    ) -> Option<I> {
+        let known = arena.iter().map(|t| t.name_id()).collect();
+        self.lookup(name, what, known, |n| arena.by_id(n))
+    }
+
     fn player(&mut self, name: &Text, players: u8) -> Option<PlayerId> {
         let text = name.get_ref();
         let n = text
@@ -371,12 +382,7 @@ impl Resolver<'_> {
 
     fn timing(&mut self, name: &Text) -> Option<TimingId> {
         let spec = self.spec;
-        self.lookup(
-            name,
-            "timing class",
-            spec.timing().iter().map(|t| t.id.as_str()).collect(),
-            |n| spec.timing_by_id(n),
-        )
+        self.element(name, "timing class", spec.timing())
     }
 
     fn place(&mut self, name: &Text) -> Option<Place> {
@@ -398,42 +404,22 @@ impl Resolver<'_> {
 
     fn step_id(&mut self, name: &Text) -> Option<StepId> {
         let spec = self.spec;
-        self.lookup(
-            name,
-            "step",
-            spec.steps().iter().map(|s| s.id.as_str()).collect(),
-            |n| spec.step_by_id(n),
-        )
+        self.element(name, "step", spec.steps())
     }
 
     fn phase_id(&mut self, name: &Text) -> Option<PhaseId> {
         let spec = self.spec;
-        self.lookup(
-            name,
-            "phase",
-            spec.phases().iter().map(|s| s.id.as_str()).collect(),
-            |n| spec.phase_by_id(n),
-        )
+        self.element(name, "phase", spec.phases())
     }
 
     fn fact(&mut self, name: &Text) -> Option<FactId> {
         let spec = self.spec;
-        self.lookup(
-            name,
-            "fact",
-            spec.facts().iter().map(|s| s.id.as_str()).collect(),
-            |n| spec.fact_by_id(n),
-        )
+        self.element(name, "fact", spec.facts())
     }
 
     fn action(&mut self, name: &Text) -> Option<TurnActionId> {
         let spec = self.spec;
-        self.lookup(
-            name,
-            "turn-based action",
-            spec.turn_actions().iter().map(|s| s.id.as_str()).collect(),
-            |n| spec.turn_action_by_id(n),
-        )
+        self.element(name, "turn-based action", spec.turn_actions())
     }
 
     fn label(&mut self, name: Option<&Text>) -> u32 {
@@ -522,12 +508,7 @@ impl Resolver<'_> {
         }
         for v in &setup.variants {
             let spec = self.spec;
-            let id: Option<VariantId> = self.lookup(
-                v,
-                "variant",
-                spec.variants().iter().map(|s| s.id.as_str()).collect(),
-                |n| spec.variant_by_id(n),
-            );
+            let id: Option<VariantId> = self.element(v, "variant", spec.variants());
             options.variants.extend(id);
         }
         for f in &setup.facts {
@@ -576,12 +557,7 @@ impl Resolver<'_> {
         for (name, v) in &setup.counters {
             let text = Spanned::new(v.span(), name.clone());
             let spec = self.spec;
-            let id = self.lookup(
-                &text,
-                "counter",
-                spec.counters().iter().map(|s| s.id.as_str()).collect(),
-                |n| spec.counter_by_id(n),
-            );
+            let id = self.element(&text, "counter", spec.counters());
             if let (Some(id), Some(n)) = (id, self.number(v, u16::MAX as i64, "counter value")) {
                 options.counters.push((id, n as u16));
             }
@@ -730,12 +706,7 @@ impl Resolver<'_> {
         }
         if let Some(name) = &r.effect {
             let spec = self.spec;
-            let effect = self.lookup(
-                name,
-                "effect",
-                spec.effects().iter().map(|s| s.id.as_str()).collect(),
-                |n| spec.effect_by_id(n),
-            )?;
+            let effect = self.element(name, "effect", spec.effects())?;
             return Some(Step::Effect { effect, player: by });
         }
         if let Some(p) = &r.leave {
@@ -940,12 +911,7 @@ impl Resolver<'_> {
         for (name, v) in &x.counters {
             let text = Spanned::new(v.span(), name.clone());
             let spec = self.spec;
-            let id = self.lookup(
-                &text,
-                "counter",
-                spec.counters().iter().map(|s| s.id.as_str()).collect(),
-                |n| spec.counter_by_id(n),
-            );
+            let id = self.element(&text, "counter", spec.counters());
             if let (Some(id), Some(n)) = (id, self.number(v, u16::MAX as i64, "counter value")) {
                 out.counters.push((id, n as u16));
             }
