@@ -171,8 +171,8 @@ pub enum SetupError {
     /// The team list does not give one team (0 to 7) per player (805).
     #[error("teams: give one team number (0 to 7) for each player")]
     Teams,
-    /// An option named an element (a fact, a variant, a phase...) by an
-    /// index this spec does not have: the kind of element, and the index.
+    /// An option named a fact, variant or counter by an index this spec
+    /// does not have: the kind of element, and the index.
     #[error("no {0} #{1} in this spec")]
     Unknown(&'static str, usize),
 }
