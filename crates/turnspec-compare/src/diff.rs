@@ -26,22 +26,36 @@ use turnspec_spec::{
 /// Where a difference belongs; also the order of groups in the text form.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Section {
+    /// The `[game]` table: name, edition, player counts, turn order.
     Game,
+    /// The words the spec uses for priority, the stack, the active player.
     Terms,
+    /// Who receives priority when, and the rules cited for it (117).
     Priority,
+    /// When unspent mana empties, and mana burn (500.4).
     Mana,
+    /// What happens when a player leaves the game (800.4).
     Leaving,
+    /// Phases, with the windows that belong to them.
     Phases,
+    /// Steps, with the windows that belong to them.
     Steps,
+    /// Turn-based actions (703).
     TurnActions,
+    /// Timing classes: when each kind of play is allowed.
     Timing,
+    /// Structural effects: extra turns, skips, ending the turn...
     Effects,
+    /// Counters the spec keeps (land plays, attackers declared...).
     Counters,
+    /// Facts the host sets and conditions read.
     Facts,
+    /// Rule variants chosen at set-up.
     Variants,
 }
 
 impl Section {
+    /// Every section, in the order the text form lists them.
     pub const ALL: [Section; 13] = [
         Section::Game,
         Section::Terms,
@@ -97,6 +111,7 @@ impl Section {
     }
 }
 
+/// What kind of difference an [`Entry`] records.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Change {
     /// Only the right-hand spec has it.
@@ -110,6 +125,7 @@ pub enum Change {
 }
 
 impl Change {
+    /// The JSON name (`added`, `removed`, `changed`, `moved`).
     pub fn name(self) -> &'static str {
         match self {
             Change::Added => "added",
@@ -133,18 +149,22 @@ impl Change {
 /// One difference.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Entry {
+    /// Where it belongs, for grouping.
     pub section: Section,
+    /// Added, removed, changed or moved.
     pub change: Change,
     /// The element, e.g. `step combat_damage`, `action draw`, `mana`.
     pub element: String,
     /// The field or sub-item, e.g. `priority`, `skip`, `burn`; `None` when
     /// the whole element was added or removed.
     pub field: Option<String>,
-    /// The value on each side (absent on the side that lacks it).
+    /// The value in the left-hand spec (absent when it lacks the element).
     pub left: Option<String>,
+    /// The value in the right-hand spec (absent when it lacks the element).
     pub right: Option<String>,
-    /// The rule each side cites for it.
+    /// The rule the left-hand spec cites for it, if any.
     pub left_rule: Option<String>,
+    /// The rule the right-hand spec cites for it, if any.
     pub right_rule: Option<String>,
     /// Same meaning, only the citation differs (a renumbering).
     pub citation_only: bool,
@@ -203,6 +223,7 @@ impl Entry {
         s
     }
 
+    /// One object of the JSON form's `differences` list.
     pub fn to_json(&self) -> Json {
         json!({
             "section": self.section.name(),
@@ -221,8 +242,11 @@ impl Entry {
 /// Name, edition and date of one side.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Side {
+    /// The game's name, from `[game]`.
     pub name: String,
+    /// The edition of the rules, empty if the spec gives none.
     pub edition: String,
+    /// The edition's date, empty if the spec gives none.
     pub date: String,
 }
 
@@ -235,6 +259,7 @@ impl Side {
         }
     }
 
+    /// The heading line: `name — edition (date)`, leaving out what is empty.
     pub fn title(&self) -> String {
         let mut s = self.name.clone();
         if !self.edition.is_empty() {
@@ -250,12 +275,16 @@ impl Side {
 /// The differences between two specs, left to right.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct SpecDiff {
+    /// Which game and edition the left-hand spec is.
     pub left: Side,
+    /// Which game and edition the right-hand spec is.
     pub right: Side,
+    /// Every difference, citation-only ones included.
     pub entries: Vec<Entry>,
 }
 
 impl SpecDiff {
+    /// True when the two specs are the same, citations included.
     pub fn is_empty(&self) -> bool {
         self.entries.is_empty()
     }
@@ -324,6 +353,8 @@ impl SpecDiff {
         out
     }
 
+    /// The JSON form: both sides (with the file labels given), every
+    /// difference, and the counts.
     pub fn to_json(&self, left_label: &str, right_label: &str) -> Json {
         let side = |label: &str, s: &Side| json!({ "file": label, "name": s.name, "edition": s.edition, "edition_date": s.date });
         json!({

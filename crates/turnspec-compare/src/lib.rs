@@ -14,6 +14,8 @@
 //!
 //! [`Spec`]: turnspec_spec::Spec
 
+#![warn(missing_docs, unreachable_pub)]
+
 pub mod diff;
 pub mod matrix;
 pub mod stats;

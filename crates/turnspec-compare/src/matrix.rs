@@ -17,14 +17,18 @@ use turnspec_spec::{Report, RuleRef, Severity, Spec, Stage};
 /// One column: a spec and the label shown for it (usually the file stem).
 #[derive(Debug, Clone)]
 pub struct SpecColumn {
+    /// The column's heading, and the name its results go by.
     pub label: String,
+    /// The compiled spec; shared, as every scenario runs against it.
     pub spec: Arc<Spec>,
 }
 
 /// A scenario file: its path (for messages) and its text.
 #[derive(Debug, Clone)]
 pub struct ScenarioText {
+    /// Where the scenario came from, for messages and the row's name.
     pub path: String,
+    /// The scenario file's TOML text.
     pub source: String,
 }
 
@@ -33,7 +37,9 @@ pub struct ScenarioText {
 pub struct Divergence {
     /// 0-based index in the event lists.
     pub index: usize,
+    /// The event line the scenario expected there, if it expected one.
     pub expected: Option<String>,
+    /// The event line that happened there, if the run got that far.
     pub actual: Option<String>,
     /// The rule the spec under test cites for the actual event.
     pub actual_rule: Option<String>,
@@ -42,22 +48,30 @@ pub struct Divergence {
     pub expected_rule: Option<(String, String)>,
 }
 
+/// How one scenario fared under one spec.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Cell {
+    /// Every check of the scenario held.
     Pass {
+        /// How many checks ran.
         checks: usize,
     },
+    /// The scenario ran, and one of its checks failed.
     Fail {
+        /// What failed, where in the scenario, and the event lines.
         failure: Failure,
+        /// The first diverging event, when the failure is about events.
         divergence: Option<Divergence>,
     },
     /// The scenario does not load against this spec.
     NotApplicable {
+        /// Why it does not load: the first error of loading it, with its line.
         reason: String,
     },
 }
 
 impl Cell {
+    /// `pass`, `FAIL` or `n/a`, as the text form shows it.
     pub fn status(&self) -> &'static str {
         match self {
             Cell::Pass { .. } => "pass",
@@ -90,12 +104,15 @@ impl Cell {
     }
 }
 
+/// One scenario's results, a cell per spec column.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Row {
+    /// The scenario file's path.
     pub path: String,
     /// The scenario's name (from the first spec it loaded against), else the
     /// file name.
     pub name: String,
+    /// One cell per column, in column order.
     pub cells: Vec<Cell>,
 }
 
@@ -114,9 +131,12 @@ impl Row {
     }
 }
 
+/// Every scenario run under every spec: what `turnspec compare` prints.
 #[derive(Debug, Clone)]
 pub struct Matrix {
+    /// The specs compared, in the order given.
     pub columns: Vec<SpecColumn>,
+    /// One row per scenario, in the order given.
     pub rows: Vec<Row>,
 }
 
@@ -429,6 +449,7 @@ impl Matrix {
         out
     }
 
+    /// The JSON form: each spec with its totals, then each scenario's cells.
     pub fn to_json(&self) -> Value {
         let totals = self.totals();
         json!({

@@ -8,6 +8,7 @@ use turnspec_engine::{EventCounts, Game, GameOptions, Status};
 
 use crate::matrix::SpecColumn;
 
+/// Who plays the simulated games.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum StatsPolicy {
     /// Nobody acts; every hook is answered 0 (no attackers, no first strike).
@@ -17,6 +18,7 @@ pub enum StatsPolicy {
 }
 
 impl StatsPolicy {
+    /// The name the command line and the JSON form use.
     pub fn name(self) -> &'static str {
         match self {
             StatsPolicy::AllPass => "all-pass",
@@ -25,22 +27,30 @@ impl StatsPolicy {
     }
 }
 
+/// How to simulate: the same options apply to every spec, so the counts
+/// can be compared.
 #[derive(Debug, Clone, Copy)]
 pub struct StatsOptions {
+    /// Who plays.
     pub policy: StatsPolicy,
     /// Turns per game (the game stops when this turn ends).
     pub turns: u32,
+    /// Players seated in every game.
     pub players: u8,
     /// Game `i` uses seed `seed + i` (random policy only).
     pub seed: u64,
+    /// Games per spec (at least 1 is played).
     pub games: u32,
 }
 
 /// The summed counts of all games played under one spec.
 #[derive(Debug, Clone, PartialEq)]
 pub struct SpecStats {
+    /// The spec's column label.
     pub label: String,
+    /// Events of each kind, summed over the games.
     pub counts: EventCounts,
+    /// How many games were played.
     pub games: u32,
     /// Games that stalled (no window could open, or a turn never ended).
     pub stalled: u32,
@@ -180,6 +190,7 @@ pub fn to_text(stats: &[SpecStats], options: &StatsOptions) -> String {
     out
 }
 
+/// The JSON form: the options, then each spec's totals and per-turn rates.
 pub fn to_json(stats: &[SpecStats], options: &StatsOptions) -> Value {
     json!({
         "policy": options.policy.name(),

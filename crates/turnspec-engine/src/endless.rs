@@ -36,7 +36,9 @@ pub const MAX_REPEATS_WITHOUT_PRIORITY: u32 = 10_000;
 /// is [`Status::NeverEnds`]. Ids are indices into the spec, as in events.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct EndlessTurn {
+    /// The turn that never ends, counting from 1.
     pub turn: u32,
+    /// The phase the repeating step belongs to.
     pub phase: PhaseId,
     /// The step that was about to begin again.
     pub step: StepId,

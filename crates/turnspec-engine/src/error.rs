@@ -12,34 +12,58 @@ use turnspec_model::{RuleRef, Spec, TimingId};
 
 use crate::state::{PlayerId, Status};
 
+/// Why the engine refused an action. A refused action changes nothing, so
+/// a caller can report the refusal and carry on with the same game.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
 #[non_exhaustive]
 pub enum RuleError {
+    /// The game has stopped (turn limit, stall, no players left, a turn
+    /// that never ends), so no action can be taken.
     #[error("{}", status_text(*.0))]
     NotRunning(Status),
+    /// The action named a player who never sat down or has left (800.4).
     #[error("{player} is not in the game")]
-    NoSuchPlayer { player: PlayerId },
+    NoSuchPlayer {
+        /// The player the action named.
+        player: PlayerId,
+    },
+    /// Only the player with priority may pass or play (117.1, 117.3d).
     #[error("{player} does not hold priority ({}){}", HolderText(*.holder), RuleText(*.rule))]
     NotHolder {
+        /// The player who tried to act.
         player: PlayerId,
+        /// Who holds priority instead, if anyone.
         holder: Option<PlayerId>,
+        /// The spec's rule for who may act.
         rule: RuleRef,
     },
+    /// The action named a timing class the spec does not have.
     #[error("timing class #{} does not exist", .timing.index())]
-    NoSuchTiming { timing: TimingId },
+    NoSuchTiming {
+        /// The index the action used.
+        timing: TimingId,
+    },
+    /// The player holds priority but the timing class does not allow the
+    /// play now (sorcery speed, 307.1; land plays, 305.2).
     #[error(
         "{player} cannot play timing class #{} now: {failure}{}",
         .timing.index(),
         RuleText(*.rule)
     )]
     Timing {
+        /// The player who tried to play.
         player: PlayerId,
+        /// The timing class they tried to play at.
         timing: TimingId,
+        /// Which of the class's requirements failed.
         failure: TimingFailure,
+        /// The timing class's rule.
         rule: RuleRef,
     },
+    /// The action named a fact or variant the spec does not have.
     #[error("unknown fact or variant index")]
     NoSuchFact,
+    /// The action named an effect the spec does not have.
     #[error("unknown effect index")]
     NoSuchEffect,
 }
@@ -59,7 +83,10 @@ pub enum TimingFailure {
     /// Not allowed in this phase or step.
     WrongStep,
     /// The per-turn (or per-phase) limit is used up (305.2).
-    LimitReached { max: u16 },
+    LimitReached {
+        /// How many such plays the class allows.
+        max: u16,
+    },
     /// The timing class's `require` entry with this index is false.
     Requirement(u8),
 }

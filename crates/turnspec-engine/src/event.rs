@@ -9,103 +9,157 @@ use turnspec_model::{PhaseId, RuleRef, StepId, TimingId, TurnActionId, WindowId}
 use crate::state::{PlayerId, StackObject};
 use turnspec_model::EffectId;
 
+/// One thing that happened in the game, in the order it happened; the
+/// trace is the list of these (docs/trace-format.md describes each one).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Event {
+    /// A turn began.
     TurnBegan {
+        /// The turn's number, counting from 1.
         turn: u32,
+        /// Whose turn it is: the active player.
         player: PlayerId,
     },
+    /// A turn ended, after its last phase (or early, by an effect).
     TurnEnded {
+        /// The turn's number, counting from 1.
         turn: u32,
+        /// Whose turn it was.
         player: PlayerId,
     },
-    /// `number`: how many phases of this kind have begun this turn (505.1b).
+    /// A phase began; `number` counts how many phases of this kind have
+    /// begun this turn, this one included (505.1b).
     PhaseBegan {
+        /// The phase that began.
         phase: PhaseId,
+        /// 1 for the first phase of its kind this turn, 2 for the second, ...
         number: u8,
     },
+    /// A phase ended, and play moves on to the next one.
     PhaseEnded {
+        /// The phase that ended.
         phase: PhaseId,
     },
-    /// `repeat`: 0 the first time; 1 for the first repetition (514.3a, 510.4).
+    /// A step began; `repeat` is 0 the first time and 1 for the first
+    /// repetition (514.3a, 510.4).
     StepBegan {
+        /// The step that began.
         step: StepId,
+        /// How many times this step has already run in a row.
         repeat: u8,
     },
+    /// A step ended.
     StepEnded {
+        /// The step that ended.
         step: StepId,
     },
-    /// A phase or step that did not happen, and the rule that skipped it.
+    /// A phase, step or turn that did not happen, and the rule that skipped it.
     Skipped {
+        /// What was skipped.
         skipped: Skipped,
+        /// The `skip` entry or `skip` effect that caused it.
         rule: RuleRef,
     },
+    /// The game did something by itself: a turn-based action (703).
     TurnAction {
+        /// The turn-based action that happened.
         action: TurnActionId,
+        /// The host's answer, cut to the action's `max`; 0 when the action
+        /// asks nothing.
         answer: u16,
     },
+    /// A waiting triggered ability went on the stack, just before a player
+    /// received priority (117.5), APNAP order among several (101.4).
     TriggerPut {
+        /// The trigger, now on the stack.
         object: StackObject,
     },
+    /// A player received priority (117.3).
     PriorityGiven {
+        /// Who can act now.
         player: PlayerId,
         /// The window priority was given in; `None` outside any window.
         window: Option<WindowId>,
+        /// Why this player received it, which decides the rule cited.
         because: Because,
     },
+    /// The priority holder passed (117.3d).
     Passed {
+        /// Who passed.
         player: PlayerId,
     },
+    /// A play, or a turn-based action, put an object on the stack.
     Pushed {
+        /// What went on the stack.
         object: StackObject,
     },
+    /// The top of the stack resolved after everyone passed in a row (117.4).
     Resolved {
+        /// What resolved and left the stack.
         object: StackObject,
     },
     /// A play that does not use the stack: a special action (305.1) or an
     /// action that starts a phase (GA's attack).
     SpecialAction {
+        /// Who made the play.
         player: PlayerId,
+        /// The timing class it was made at.
         timing: TimingId,
+        /// The host's handle for the play (0 for a turn-based action's play).
         label: u32,
     },
+    /// The host changed a fact the spec's conditions read.
     FactChanged {
+        /// The fact that changed.
         fact: turnspec_model::FactId,
+        /// Its new value.
         value: bool,
     },
     /// A structural effect was applied for `player`; `applied` is false when
     /// it did nothing (another player's turn for a "you get" effect, 500.10a;
     /// ending a phase that is not the current one, 723.2g).
     EffectApplied {
+        /// The effect the host applied.
         effect: EffectId,
+        /// The player it was applied for.
         player: PlayerId,
+        /// False when the effect did nothing at this moment.
         applied: bool,
     },
     /// An object left the stack without resolving (ending the turn or a
     /// phase, 723.1b; a player leaving, 800.4a).
     Removed {
+        /// What left the stack.
         object: StackObject,
     },
     /// A player left the game (800.4).
     Left {
+        /// Who left.
         player: PlayerId,
     },
     /// An effect with a duration ended (500.5, 514.2).
     Expired {
+        /// The host's handle for the effect, given when it was registered.
         label: u32,
     },
     /// Unspent mana left a pool (500.4); with `burn`, its owner loses that
     /// much life (pre-2009 300.3).
     ManaEmptied {
+        /// Whose pool emptied.
         player: PlayerId,
+        /// How much mana was lost.
         amount: u16,
+        /// True when the owner also loses that much life (mana burn).
         burn: bool,
     },
 }
 
+/// What a [`Event::Skipped`] event skipped.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Skipped {
+    /// A whole phase, with its steps (e.g. 103.8a for the first draw).
     Phase(PhaseId),
+    /// One step of a phase (e.g. 508.8 when no creatures attack).
     Step(StepId),
     /// The turn this player would have taken.
     Turn(PlayerId),
@@ -129,6 +183,7 @@ pub enum Because {
 /// Where events go. `Vec<Event>` collects them; `()` drops them; a counter
 /// can count them. Simulation uses the cheap ones.
 pub trait EventSink {
+    /// Takes one event, in the order the game produced them.
     fn event(&mut self, event: Event);
 }
 
@@ -147,16 +202,28 @@ impl EventSink for () {
 /// Counts events by kind without keeping them (for simulation statistics).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct EventCounts {
+    /// Turns begun.
     pub turns: u64,
+    /// Phases begun.
     pub phases: u64,
+    /// Steps begun, repetitions included.
     pub steps: u64,
+    /// Turn-based actions performed.
     pub turn_actions: u64,
+    /// Priority windows opened (not every priority event: only the first
+    /// of each window).
     pub windows: u64,
+    /// Times a player passed priority.
     pub passes: u64,
+    /// Objects put on the stack.
     pub pushes: u64,
+    /// Objects resolved from the stack.
     pub resolutions: u64,
+    /// Triggered abilities put on the stack.
     pub triggers: u64,
+    /// Plays that did not use the stack.
     pub special_actions: u64,
+    /// Every event, of any kind.
     pub events: u64,
 }
 

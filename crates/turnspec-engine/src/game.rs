@@ -146,17 +146,33 @@ impl StartAt {
     }
 }
 
+/// Why a game could not be set up from the given options; nothing was
+/// started.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[non_exhaustive]
 pub enum SetupError {
+    /// The spec's `[game]` table does not allow this many players.
     #[error("{players} players: this spec allows {min} to {max}")]
-    PlayerCount { players: u8, min: u8, max: u8 },
+    PlayerCount {
+        /// How many players were asked for.
+        players: u8,
+        /// The fewest the spec allows.
+        min: u8,
+        /// The most the spec allows.
+        max: u8,
+    },
+    /// The starting player is not one of the seated players (103.1).
     #[error("starting player {0} is not in the game")]
     StartingPlayer(PlayerId),
+    /// The start point does not fit the spec (a step outside its phase...);
+    /// the text says what is wrong.
     #[error("start point: {0}")]
     StartAt(&'static str),
+    /// The team list does not give one team (0 to 7) per player (805).
     #[error("teams: give one team number (0 to 7) for each player")]
     Teams,
+    /// An option named a fact, variant or counter by an index this spec
+    /// does not have: the kind of element, and the index.
     #[error("no {0} #{1} in this spec")]
     Unknown(&'static str, usize),
 }
@@ -377,24 +393,31 @@ impl<'s> Game<'s> {
 
     // --- reading the game ------------------------------------------------
 
+    /// The rules this game is played by, for names and rule citations.
     pub fn spec(&self) -> &'s Spec {
         self.spec
     }
+    /// The whole state, to clone, compare or hash (snapshots, fuzzing).
     pub fn state(&self) -> &GameState {
         &self.state
     }
+    /// Whether the game waits for a player, or why it stopped.
     pub fn status(&self) -> Status {
         self.state.status
     }
+    /// The number of the current turn, counting from 1.
     pub fn turn(&self) -> u32 {
         self.state.turn
     }
+    /// How many seats the game was set up with, including players who left.
     pub fn players(&self) -> u8 {
         self.state.players
     }
+    /// Whose turn it is (102.1).
     pub fn active_player(&self) -> PlayerId {
         self.state.active
     }
+    /// Who took the first turn of the game (103.1).
     pub fn starting_player(&self) -> PlayerId {
         self.state.starting
     }
@@ -402,9 +425,11 @@ impl<'s> Game<'s> {
     pub fn holder(&self) -> Option<PlayerId> {
         self.state.holder
     }
+    /// The phase the game is in.
     pub fn phase(&self) -> PhaseId {
         self.state.phase
     }
+    /// The step the game is in, when the current phase has steps.
     pub fn step(&self) -> StepId {
         self.state.step
     }
@@ -419,9 +444,13 @@ impl<'s> Game<'s> {
     pub fn phase_number(&self) -> u8 {
         self.state.kind_counts[self.spec.phase(self.state.phase).kind as usize]
     }
+    /// How many times the current step has already run in a row: 0 the
+    /// first time (514.3a, 510.4).
     pub fn repeat_count(&self) -> u8 {
         self.state.repeat
     }
+    /// Players who have passed in a row since the last action; when all
+    /// have, the stack resolves or the window closes (117.4).
     pub fn passes(&self) -> u8 {
         self.state.passes
     }
@@ -460,9 +489,11 @@ impl<'s> Game<'s> {
             &mut self.state.counters[id.index()]
         }
     }
+    /// Whether the host has set this fact (as the spec's conditions see it).
     pub fn fact(&self, id: FactId) -> bool {
         self.state.facts & (1u64 << (id.index() & 63)) != 0
     }
+    /// Whether this variant of the rules was chosen when the game was set up.
     pub fn variant(&self, id: VariantId) -> bool {
         self.state.variants & (1u64 << (id.index() & 63)) != 0
     }
@@ -733,36 +764,76 @@ impl AtomSource for Game<'_> {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Action {
     /// Pass priority (117.3d).
-    Pass { player: PlayerId },
+    Pass {
+        /// The player passing; they must hold priority.
+        player: PlayerId,
+    },
     /// Cast, activate, play a land, attack: anything at a timing class.
     /// `label` is the host's handle for what was played.
     Play {
+        /// The player playing; they must hold priority.
         player: PlayerId,
+        /// The timing class the play is made at, which decides when it is
+        /// allowed and whether it uses the stack.
         timing: TimingId,
+        /// The host's handle for what was played, shown in the trace.
         label: u32,
     },
     /// The host reports a triggered ability (not a player action).
-    Trigger { controller: PlayerId, label: u32 },
+    Trigger {
+        /// Who controls the triggered ability.
+        controller: PlayerId,
+        /// The host's handle for the ability, shown in the trace.
+        label: u32,
+    },
     /// The host changes a fact (not a player action).
-    SetFact { fact: FactId, value: bool },
+    SetFact {
+        /// The fact to change.
+        fact: FactId,
+        /// Its new value.
+        value: bool,
+    },
     /// The host applies a structural effect declared in the spec for
     /// `player`: an extra turn, extra phases, a skip, ending the turn...
-    Effect { effect: EffectId, player: PlayerId },
+    Effect {
+        /// The effect, as the spec declares it.
+        effect: EffectId,
+        /// The player it is applied for ("you" in the effect's text).
+        player: PlayerId,
+    },
     /// A player leaves the game (800.4).
-    Leave { player: PlayerId },
+    Leave {
+        /// The player leaving.
+        player: PlayerId,
+    },
     /// A delayed trigger: at the beginning of the next `at` (in the
     /// controller's own turn if `own_turn`), it triggers (513.2, GA END 1.1).
     Delay {
+        /// Who will control the trigger.
         controller: PlayerId,
+        /// The host's handle for the trigger, shown in the trace.
         label: u32,
+        /// The phase or step at whose beginning it triggers.
         at: Place,
+        /// Only at the beginning of that place in the controller's own turn
+        /// ("at the beginning of your next upkeep").
         own_turn: bool,
     },
     /// An effect lasting until the end of the current step, phase or turn;
     /// an `Expired` event marks its end (500.5, 514.2).
-    Until { label: u32, scope: Scope },
+    Until {
+        /// The host's handle for the effect, given back in `Expired`.
+        label: u32,
+        /// How long the effect lasts.
+        scope: Scope,
+    },
     /// Unspent mana in a player's pool, emptied at step or phase ends (500.4).
-    AddMana { player: PlayerId, amount: u16 },
+    AddMana {
+        /// Whose pool the mana goes into.
+        player: PlayerId,
+        /// How much mana.
+        amount: u16,
+    },
 }
 
 /// Iterator over a player's legal actions; see [`Game::legal_actions`].

@@ -13,11 +13,18 @@ use crate::state::{ObjectKind, PlayerId, StackObject};
 /// What a hook may know about the moment it is called.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct HookContext {
+    /// The number of the current turn, counting from 1.
     pub turn: u32,
+    /// Whose turn it is.
     pub active: PlayerId,
+    /// How many seats the game has, including players who left.
     pub players: u8,
+    /// The phase the action belongs to.
     pub phase: PhaseId,
+    /// The step the action belongs to, when the phase has steps.
     pub step: StepId,
+    /// How many times the step has already run in a row (a second combat
+    /// damage step for first strike, 510.4).
     pub repeat: u8,
 }
 
@@ -64,6 +71,9 @@ impl Triggers<'_> {
     }
 }
 
+/// What the engine asks of whoever knows the cards: answers for turn-based
+/// actions and triggers they cause. Every method has a default, so an
+/// all-pass simulation can use [`NoHost`].
 pub trait Host {
     /// A turn-based action is being performed. Return the answer (stored in
     /// the action's counter, if it has one).

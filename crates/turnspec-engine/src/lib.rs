@@ -10,6 +10,8 @@
 //! - the hot path (pass, push, resolve, advance a step) allocates nothing
 //!   and compares no strings.
 
+#![warn(missing_docs, unreachable_pub)]
+
 mod endless;
 mod error;
 mod event;

@@ -12,6 +12,8 @@ use crate::host::{HookContext, Host, Triggers};
 use crate::state::Status;
 use turnspec_model::{Spec, StepId, TimingId, Who, WindowId};
 
+/// An automatic player for every seat: decides for whoever holds priority,
+/// and answers the host hooks too, so simulations need nothing else.
 pub trait Policy: Host {
     /// The action for the player who holds priority.
     fn decide(&mut self, game: &Game<'_>) -> Action;
@@ -36,6 +38,7 @@ impl Policy for AllPass {
 pub struct SplitMix64(pub u64);
 
 impl SplitMix64 {
+    /// The next 64 random bits; the sequence depends only on the seed.
     pub fn next_u64(&mut self) -> u64 {
         self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
         let mut z = self.0;
@@ -208,6 +211,8 @@ pub struct BusyPolicy<'s> {
 }
 
 impl<'s> BusyPolicy<'s> {
+    /// The busy workload for `spec`: its timing class and its answers are
+    /// read from the spec once, here.
     pub fn new(spec: &'s Spec) -> Self {
         let timing = spec
             .timing()

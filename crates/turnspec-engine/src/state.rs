@@ -12,6 +12,7 @@ use turnspec_model::{
 pub struct PlayerId(pub u8);
 
 impl PlayerId {
+    /// The seat number from 0, to index per-player arrays.
     pub fn index(self) -> usize {
         self.0 as usize
     }
@@ -38,9 +39,14 @@ pub enum ObjectKind {
     TurnAction(TurnActionId),
 }
 
+/// An object on the stack (405), as the engine sees it: who controls it,
+/// where it came from and the host's handle for it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct StackObject {
+    /// The player who controls it; it leaves the stack if they leave the
+    /// game (800.4a).
     pub controller: PlayerId,
+    /// A play, a trigger or a turn-based action's object.
     pub kind: ObjectKind,
     /// The host's handle for the object.
     pub label: u32,
@@ -151,7 +157,9 @@ pub struct GameState {
 /// Where something happens: a phase or a step.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Place {
+    /// The beginning of this phase.
     Phase(PhaseId),
+    /// The beginning of this step.
     Step(StepId),
 }
 
@@ -159,8 +167,11 @@ pub enum Place {
 /// turn (500.5, 514.2).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Scope {
+    /// Until the end of the current step ("this step").
     Step,
+    /// Until the end of the current phase ("this phase", e.g. combat).
     Phase,
+    /// Until end of turn (514.2).
     Turn,
 }
 
