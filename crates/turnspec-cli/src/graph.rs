@@ -34,10 +34,10 @@ struct Node {
 }
 
 // Labels are built from the elements' descriptions (`Describe`), never from
-// their fields: each described field is either shown, in the order below,
-// or left out on purpose. A field in neither list (one just added to the
-// model) is shown as `name: value` at the end of the label, and the test
-// below fails until it is placed in one of the lists.
+// their fields: each described field is either shown (`step_node` and
+// `phase_title` say how) or left out on purpose. A field in neither list
+// (one just added to the model) is shown as `name: value` at the end of the
+// label, and the test below fails until it is placed in one of the lists.
 
 /// The fields of a step a diagram shows: its title (`name [rule]`), then
 /// one line each for its turn-based actions (`order`), its windows
