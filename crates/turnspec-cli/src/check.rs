@@ -3,59 +3,133 @@
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use turnspec_spec::describe::{Field, Value, every_element};
-use turnspec_spec::{Spec, WindowMode};
+use turnspec_spec::describe::{Field, Value, every_element, field, id_of, opens_text, words};
+use turnspec_spec::{Describe, Spec, WindowMode};
 
 use crate::{Format, render_report};
 
-fn summary(spec: &Spec) -> String {
-    let regular_steps: usize = spec
-        .turn()
-        .iter()
-        .map(|p| {
-            spec.phase(*p)
-                .steps()
-                .filter(|s| !spec.step(*s).implicit)
-                .count()
-        })
-        .sum();
-    let always = spec
-        .windows()
-        .iter()
-        .filter(|w| w.mode == WindowMode::Always)
-        .count();
-    let pending = spec.windows().len() - always;
-    let on_demand: Vec<&str> = spec
-        .phases()
-        .iter()
-        .filter(|p| p.on_demand)
-        .map(|p| p.id.as_str())
+/// What `check` says about a spec, counted once for its text and its JSON.
+/// What it shows of an element (the game's name and players, ids, when a
+/// window opens, whether a phase is in the turn) comes from the element's
+/// description.
+struct Summary {
+    title: String,
+    name: String,
+    edition: String,
+    players: String,
+    /// The phases of a turn, in order.
+    turn: Vec<String>,
+    /// The steps the spec names, in every phase (on-demand ones too).
+    steps: usize,
+    /// The implicit step of each phase without steps of its own.
+    implicit_steps: usize,
+    turn_actions: usize,
+    /// How many windows open each way, by the words of a window's `opens`.
+    windows: Vec<(String, usize)>,
+    timing: Vec<String>,
+    /// Phases started by an action.
+    on_demand: Vec<String>,
+}
+
+fn summary(spec: &Spec) -> Summary {
+    let game = spec.game().describe(spec);
+    let text = |fields: &[Field], name: &str| {
+        field(fields, name)
+            .map(|f| f.value.text())
+            .unwrap_or_default()
+    };
+    let id = |fields: Vec<Field>| id_of(&fields).unwrap_or_default().to_string();
+    // Both ways a window opens are always counted, even when no window
+    // does; any other (a mode added to the model) once a window opens so.
+    let mut windows: Vec<(String, usize)> = [WindowMode::Always, WindowMode::IfPending]
+        .into_iter()
+        .map(|m| (opens_text(m).to_string(), 0))
         .collect();
-    let mut s = format!(
-        "{}\n  players {}–{}, {} phases in a turn ({}), {} steps\n  {} turn-based actions; windows: {} always, {} only when something is pending\n  timing classes: {}",
-        spec.title(),
-        spec.game().min_players,
-        spec.game().max_players,
-        spec.turn().len(),
-        spec.turn()
-            .iter()
-            .map(|p| spec.phase(*p).id.as_str())
-            .collect::<Vec<_>>()
-            .join(" → "),
-        regular_steps,
-        spec.turn_actions().len(),
-        always,
-        pending,
-        spec.timing()
-            .iter()
-            .map(|t| t.id.as_str())
-            .collect::<Vec<_>>()
-            .join(", "),
-    );
-    if !on_demand.is_empty() {
-        s.push_str(&format!("\n  started by actions: {}", on_demand.join(", ")));
+    for w in spec.windows() {
+        let opens = text(&w.describe(spec), "opens");
+        match windows.iter_mut().find(|(o, _)| *o == opens) {
+            Some((_, n)) => *n += 1,
+            None => windows.push((opens, 1)),
+        }
     }
-    s
+    let implicit_steps = spec.steps().iter().filter(|s| s.implicit).count();
+    Summary {
+        title: spec.title(),
+        name: text(&game, "name"),
+        edition: text(&game, "edition"),
+        players: text(&game, "players"),
+        turn: spec
+            .turn()
+            .iter()
+            .map(|p| id(spec.phase(*p).describe(spec)))
+            .collect(),
+        steps: spec.steps().len() - implicit_steps,
+        implicit_steps,
+        turn_actions: spec.turn_actions().len(),
+        windows,
+        timing: spec.timing().iter().map(|t| id(t.describe(spec))).collect(),
+        on_demand: spec
+            .phases()
+            .iter()
+            .map(|p| p.describe(spec))
+            .filter(|fields| text(fields, "occurs") != words::EVERY_TURN)
+            .map(id)
+            .collect(),
+    }
+}
+
+impl Summary {
+    fn text(&self) -> String {
+        let mut steps = format!("{} steps", self.steps);
+        if self.implicit_steps > 0 {
+            steps.push_str(&format!(
+                " ({} with the implicit steps of step-less phases)",
+                self.steps + self.implicit_steps
+            ));
+        }
+        let windows: Vec<String> = self
+            .windows
+            .iter()
+            .map(|(opens, n)| format!("{n} {opens}"))
+            .collect();
+        let mut s = format!(
+            "{}\n  players {}, {} phases in a turn ({}), {steps}\n  {} turn-based actions; windows: {}\n  timing classes: {}",
+            self.title,
+            self.players,
+            self.turn.len(),
+            self.turn.join(" → "),
+            self.turn_actions,
+            windows.join(", "),
+            self.timing.join(", "),
+        );
+        if !self.on_demand.is_empty() {
+            s.push_str(&format!(
+                "\n  started by actions: {}",
+                self.on_demand.join(", ")
+            ));
+        }
+        s
+    }
+
+    fn json(&self) -> serde_json::Value {
+        let opening: serde_json::Map<String, serde_json::Value> = self
+            .windows
+            .iter()
+            .map(|(opens, n)| (opens.clone(), (*n).into()))
+            .collect();
+        serde_json::json!({
+            "name": self.name,
+            "edition": self.edition,
+            "phases": self.turn.len(),
+            "steps": self.steps,
+            "steps_with_implicit": self.steps + self.implicit_steps,
+            "turn_actions": self.turn_actions,
+            "windows": self.windows.iter().map(|(_, n)| n).sum::<usize>(),
+            "windows_opening": opening,
+            "timing_classes": self.timing,
+            "started_by_actions": self.on_demand,
+        })
+    }
 }
 
 /// One described field for `--explain`: `name: value`, with the rule the
@@ -124,7 +198,7 @@ pub fn check(paths: &[PathBuf], format: Format, explain: bool) -> Result<ExitCod
                         crate::out::println(&format!(
                             "ok: {}\n  {}",
                             path.display(),
-                            summary(spec).replace('\n', "\n  ")
+                            summary(spec).text().replace('\n', "\n  ")
                         ));
                         if explain {
                             let described = every_element(spec);
@@ -170,15 +244,7 @@ pub fn check(paths: &[PathBuf], format: Format, explain: bool) -> Result<ExitCod
                         serde_json::json!({ "element": o.element, "set_by": report.locate(o.offset), "fields": fields })
                     }).collect::<Vec<_>>()
                 }),
-                "summary": spec.as_ref().map(|s| serde_json::json!({
-                    "name": s.game().name,
-                    "edition": s.game().edition,
-                    "phases": s.turn().len(),
-                    "steps": s.steps().len(),
-                    "turn_actions": s.turn_actions().len(),
-                    "windows": s.windows().len(),
-                    "timing_classes": s.timing().iter().map(|t| t.id.clone()).collect::<Vec<_>>(),
-                })),
+                "summary": spec.as_ref().map(|s| summary(s).json()),
             })),
         }
     }

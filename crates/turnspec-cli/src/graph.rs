@@ -1,12 +1,15 @@
 //! `turnspec graph`: the turn as a diagram (Mermaid or Graphviz dot), for
 //! designers checking a spec at a glance: phases in order, their steps,
 //! which steps give priority, skips, repeats, and phases started by actions.
+//! What a label says about a phase or a step comes from its description
+//! (`turnspec_model::Describe`); the edges are the turn's structure.
 
 use std::path::Path;
 use std::process::ExitCode;
 
 use clap::ValueEnum;
-use turnspec_spec::{Effect, Spec, Stage, StepId, WindowMode};
+use turnspec_spec::describe::{Field, Item, Value, field, words};
+use turnspec_spec::{Describe, Effect, Phase, Spec, Stage, StepId};
 
 use crate::load;
 
@@ -26,55 +29,153 @@ struct Node {
     lines: Vec<String>,
     /// Dashed: skipped under a condition, or present only under one.
     conditional: bool,
+    /// The label of its self-edge, if it repeats (`again if ...`).
+    repeat: Option<String>,
+}
+
+// Labels are built from the elements' descriptions (`Describe`), never from
+// their fields: each described field is either shown (`step_node` and
+// `phase_title` say how) or left out on purpose. A field in neither list
+// (one just added to the model) is shown as `name: value` at the end of the
+// label, and the test below fails until it is placed in one of the lists.
+
+/// The fields of a step a diagram shows: its title (`name [rule]`), then
+/// one line each for its turn-based actions (`order`), its windows
+/// (`priority`), its skip conditions and `only_if`. `repeat` is the
+/// step's self-edge.
+const STEP_SHOWN: &[&str] = &[
+    "name", "rule", "order", "priority", "skip", "only_if", "repeat",
+];
+/// The fields of a step a diagram leaves out: the node's place and kind
+/// are the diagram's structure (`phase`, `implicit`); tags and the timing
+/// classes a step allows are for `check --explain`.
+const STEP_LEFT_OUT: &[&str] = &["id", "tags", "phase", "implicit", "allows"];
+
+/// The fields of a phase a diagram shows in its box's title: `name
+/// [rule]`, then `— skipped if ...`, `— only if ...` and `— started by an
+/// action`.
+const PHASE_SHOWN: &[&str] = &["name", "rule", "skip", "only_if", "occurs"];
+/// The fields of a phase a diagram leaves out: its steps are the boxes
+/// inside it; `counts_as` and tags are for `check --explain`.
+const PHASE_LEFT_OUT: &[&str] = &["id", "counts_as", "tags", "steps", "step_ids"];
+
+/// The text of a described field, if it is there at all.
+fn text_of(fields: &[Field], name: &str) -> Option<String> {
+    field(fields, name).map(|f| f.value.text())
+}
+
+/// `name [rule]`: the rule is the `rule` field's citation, or its text
+/// when it is derived (the implicit step of a phase without steps).
+fn title(spec: &Spec, fields: &[Field]) -> String {
+    let mut title = text_of(fields, "name").unwrap_or_default();
+    let rule = field(fields, "rule").and_then(|f| match &f.value {
+        Value::Derived { text, .. } => Some(text.clone()).filter(|t| !t.is_empty()),
+        _ => spec.rule(f.rule).map(str::to_string),
+    });
+    if let Some(r) = rule {
+        title.push_str(&format!(" [{r}]"));
+    }
+    title
+}
+
+/// The conditions under which an element is skipped, each as `skipped if
+/// ...`. Derived skips (an implicit step's) are its phase's, shown there.
+fn skipped(fields: &[Field]) -> Vec<String> {
+    match field(fields, "skip").map(|f| &f.value) {
+        Some(Value::Set(items)) => items
+            .iter()
+            .map(|i| format!("skipped {}", i.text))
+            .collect(),
+        _ => Vec::new(),
+    }
+}
+
+/// `only if ...`, unless the element always occurs. A derived condition
+/// (an implicit step's) is its phase's, shown there.
+fn only_if(fields: &[Field]) -> Option<String> {
+    match field(fields, "only_if").map(|f| &f.value) {
+        Some(Value::Text(c)) if c != words::NO_CONDITION => Some(format!("only if {c}")),
+        _ => None,
+    }
+}
+
+/// Fields in neither list, as `name: value`.
+fn undecided(fields: &[Field], shown: &[&str], left_out: &[&str]) -> Vec<String> {
+    fields
+        .iter()
+        .filter(|f| !shown.contains(&f.name) && !left_out.contains(&f.name))
+        .map(|f| format!("{}: {}", f.name, f.value.text()))
+        .collect()
+}
+
+/// A window of a step's `priority`, by when it opens, in a diagram's few
+/// words (`always`, `if pending`); the window's name and how it closes are
+/// for `check --explain`.
+fn window_opens(item: &Item) -> String {
+    if item.text.starts_with(words::OPENS_IF_PENDING) {
+        "if pending".into()
+    } else if item.text.starts_with(words::OPENS_ALWAYS) {
+        words::OPENS_ALWAYS.into()
+    } else {
+        item.text.clone()
+    }
 }
 
 fn step_node(spec: &Spec, step: StepId) -> Node {
-    let s = spec.step(step);
-    let windows: Vec<&str> = s
-        .stages
-        .iter()
-        .filter_map(|st| match st {
-            Stage::Window(w) => Some(match spec.window(*w).mode {
-                WindowMode::Always => "always",
-                WindowMode::IfPending => "if pending",
-            }),
-            Stage::Action(_) => None,
-        })
-        .collect();
-    let actions = s
-        .stages
-        .iter()
-        .filter(|st| matches!(st, Stage::Action(_)))
-        .count();
-    let mut title = s.name.clone();
-    if let Some(r) = spec.rule(s.rule) {
-        title.push_str(&format!(" [{r}]"));
-    }
-    let mut lines = vec![title];
+    let fields = spec.step(step).describe(spec);
+    let windows: &[Item] = match field(&fields, "priority").map(|f| &f.value) {
+        Some(Value::Seq { items, .. }) => items,
+        _ => &[],
+    };
+    // The step's order lists each turn-based action, and `priority` once
+    // for each window.
+    let actions = match field(&fields, "order").map(|f| &f.value) {
+        Some(Value::Order(order)) => order.len().saturating_sub(windows.len()),
+        _ => 0,
+    };
+    let mut lines = vec![title(spec, &fields)];
     if actions > 0 {
         lines.push(format!(
             "{actions} turn-based action{}",
             if actions == 1 { "" } else { "s" }
         ));
     }
+    let windows: Vec<String> = windows.iter().map(window_opens).collect();
     lines.push(match windows.as_slice() {
         [] => format!("no {}", spec.terms().priority),
         list => format!("{}: {}", spec.terms().priority, list.join(", ")),
     });
-    for skip in &s.skip {
-        lines.push(format!(
-            "skipped if {}",
-            spec.conditions().source(skip.cond)
-        ));
-    }
-    if let Some(c) = s.only_if {
-        lines.push(format!("only if {}", spec.conditions().source(c)));
-    }
+    let skips = skipped(&fields);
+    let only = only_if(&fields);
+    let conditional = !skips.is_empty() || only.is_some();
+    lines.extend(skips);
+    lines.extend(only);
+    lines.extend(undecided(&fields, STEP_SHOWN, STEP_LEFT_OUT));
+    let repeat = text_of(&fields, "repeat")
+        .filter(|r| r != words::NEVER_REPEATS)
+        .map(|r| format!("again {r}"));
     Node {
         id: format!("s{}", step.index()),
         lines,
-        conditional: !s.skip.is_empty() || s.only_if.is_some(),
+        conditional,
+        repeat,
     }
+}
+
+/// A phase's box title: `name [rule] — skipped if ... — only if ... —
+/// started by an action`.
+fn phase_title(spec: &Spec, phase: &Phase) -> String {
+    let fields = phase.describe(spec);
+    let mut parts = vec![title(spec, &fields)];
+    parts.extend(skipped(&fields));
+    parts.extend(only_if(&fields));
+    match text_of(&fields, "occurs").as_deref() {
+        None | Some(words::EVERY_TURN) => {}
+        Some(words::ON_DEMAND) => parts.push("started by an action".into()),
+        Some(other) => parts.push(other.to_string()),
+    }
+    parts.extend(undecided(&fields, PHASE_SHOWN, PHASE_LEFT_OUT));
+    parts.join(" — ")
 }
 
 /// Text for a double-quoted DOT string: `"` and `\` escaped (Graphviz
@@ -136,22 +237,7 @@ pub(crate) fn render(spec: &Spec, format: GraphFormat) -> String {
     out.push_str(&open);
     let mut previous_last: Option<String> = None;
     for (pi, phase) in spec.phases().iter().enumerate() {
-        let mut title = phase.name.clone();
-        if let Some(r) = spec.rule(phase.rule) {
-            title.push_str(&format!(" [{r}]"));
-        }
-        for skip in &phase.skip {
-            title.push_str(&format!(
-                " — skipped if {}",
-                spec.conditions().source(skip.cond)
-            ));
-        }
-        if let Some(c) = phase.only_if {
-            title.push_str(&format!(" — only if {}", spec.conditions().source(c)));
-        }
-        if phase.on_demand {
-            title.push_str(" — started by an action");
-        }
+        let title = phase_title(spec, phase);
         let nodes: Vec<Node> = phase.steps().map(|s| step_node(spec, s)).collect();
         match format {
             GraphFormat::Mermaid => {
@@ -181,15 +267,9 @@ pub(crate) fn render(spec: &Spec, format: GraphFormat) -> String {
         for pair in nodes.windows(2) {
             edges.push((pair[0].id.clone(), pair[1].id.clone(), String::new(), false));
         }
-        for step in phase.steps() {
-            if let Some(r) = spec.step(step).repeat {
-                let id = format!("s{}", step.index());
-                edges.push((
-                    id.clone(),
-                    id,
-                    format!("again if {}", spec.conditions().source(r.cond)),
-                    true,
-                ));
+        for n in &nodes {
+            if let Some(again) = &n.repeat {
+                edges.push((n.id.clone(), n.id.clone(), again.clone(), true));
             }
         }
         if !phase.on_demand {
@@ -258,4 +338,46 @@ pub(crate) fn graph(path: &Path, format: GraphFormat) -> Result<ExitCode, String
     };
     crate::out::print(&render(&spec, format));
     Ok(ExitCode::SUCCESS)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn reference_specs() -> Vec<Spec> {
+        let games = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../games");
+        ["mtg.toml", "grand-archive.toml"]
+            .iter()
+            .map(|f| {
+                let text = std::fs::read_to_string(games.join(f)).expect("a reference spec");
+                turnspec_spec::load_str(f, &text).expect("it loads").0
+            })
+            .collect()
+    }
+
+    /// A field added to a step or a phase must be shown in diagrams or
+    /// left out on purpose: placed in one of the lists above.
+    #[test]
+    fn every_described_field_is_shown_or_left_out() {
+        for spec in reference_specs() {
+            for step in spec.steps() {
+                for f in step.describe(&spec) {
+                    assert!(
+                        STEP_SHOWN.contains(&f.name) != STEP_LEFT_OUT.contains(&f.name),
+                        "step field `{}`: add it to STEP_SHOWN or STEP_LEFT_OUT",
+                        f.name
+                    );
+                }
+            }
+            for phase in spec.phases() {
+                for f in phase.describe(&spec) {
+                    assert!(
+                        PHASE_SHOWN.contains(&f.name) != PHASE_LEFT_OUT.contains(&f.name),
+                        "phase field `{}`: add it to PHASE_SHOWN or PHASE_LEFT_OUT",
+                        f.name
+                    );
+                }
+            }
+        }
+    }
 }

@@ -43,6 +43,35 @@ fn check_accepts_both_reference_specs() {
     assert!(!stderr(&o).contains("error"), "{}", stderr(&o));
 }
 
+/// The summary counts steps once, the same way in text and JSON: the steps
+/// the spec names, then with the implicit step of each phase without steps.
+#[test]
+fn check_summary_counts_steps_the_same_in_text_and_json() {
+    let o = turnspec(&["check", "games/mtg.toml"]);
+    let text = stdout(&o);
+    assert!(
+        text.contains(", 10 steps (12 with the implicit steps of step-less phases)\n"),
+        "{text}"
+    );
+    assert!(
+        text.contains("windows: 10 always, 1 only if something is pending\n"),
+        "{text}"
+    );
+    let o = turnspec(&["check", "--format", "json", "games/mtg.toml"]);
+    let v: Value = serde_json::from_str(&stdout(&o)).expect("JSON");
+    let summary = &v[0]["summary"];
+    assert_eq!(summary["steps"], 10, "{summary}");
+    assert_eq!(summary["steps_with_implicit"], 12, "{summary}");
+    assert_eq!(summary["windows"], 11, "{summary}");
+    assert_eq!(
+        summary["windows_opening"]["only if something is pending"],
+        1
+    );
+    let o = turnspec(&["check", "--format", "json", "games/grand-archive.toml"]);
+    let v: Value = serde_json::from_str(&stdout(&o)).expect("JSON");
+    assert_eq!(v[0]["summary"]["started_by_actions"][0], "combat");
+}
+
 /// `line:col: error[code]` of every mistake in several_mistakes.toml.
 const SEVERAL: &[(usize, usize, &str)] = &[
     (6, 11, "turnspec::players"),

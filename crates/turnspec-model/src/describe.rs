@@ -3,8 +3,9 @@
 //! Every element and settings struct implements [`Describe`]: it lists its
 //! fields, each as a name, a value rendered as text (ids turned into names,
 //! conditions into their source text) and the rule cited for it. Tools that
-//! show or compare specs (`turnspec diff`, `turnspec check --explain`) walk
-//! these descriptions instead of the structs, so they cannot miss a field.
+//! show or compare specs (`turnspec diff`, `turnspec check --explain`,
+//! `turnspec graph`'s labels, `turnspec check`'s summary) walk these
+//! descriptions instead of the structs, so they cannot miss a field.
 //!
 //! Each implementation takes its struct apart with an exhaustive pattern (no
 //! `..`): a field added to the model does not compile until it is described
@@ -172,6 +173,47 @@ impl Field {
     }
 }
 
+/// The words a description uses for a value that is not there, and for a
+/// window's opening and a phase's occurrence, so tools that read
+/// descriptions (`turnspec graph`, `turnspec check`) can tell them apart
+/// without repeating them.
+pub mod words {
+    /// A condition field without a condition (`only_if`, `condition`).
+    pub const NO_CONDITION: &str = "always";
+    /// A step's `repeat` without a condition.
+    pub const NEVER_REPEATS: &str = "never";
+    /// A window that always opens (`opens`, and the start of an item of a
+    /// step's `priority`).
+    pub const OPENS_ALWAYS: &str = "always";
+    /// A window that opens only if something is pending.
+    pub const OPENS_IF_PENDING: &str = "only if something is pending";
+    /// A phase's `occurs`: a phase of the regular turn.
+    pub const EVERY_TURN: &str = "every turn";
+    /// A phase's `occurs`: a phase started by an action.
+    pub const ON_DEMAND: &str = "on demand (started by an action)";
+}
+
+/// A window's `opens`, in words.
+pub fn opens_text(mode: WindowMode) -> &'static str {
+    match mode {
+        WindowMode::Always => words::OPENS_ALWAYS,
+        WindowMode::IfPending => words::OPENS_IF_PENDING,
+    }
+}
+
+/// The field called `name` of a description.
+pub fn field<'f>(fields: &'f [Field], name: &str) -> Option<&'f Field> {
+    fields.iter().find(|f| f.name == name)
+}
+
+/// The element's id in a description (its [`Value::Id`] field).
+pub fn id_of(fields: &[Field]) -> Option<&str> {
+    fields.iter().find_map(|f| match &f.value {
+        Value::Id(id) => Some(id.as_str()),
+        _ => None,
+    })
+}
+
 /// A condition's source text.
 pub fn cond_text(spec: &Spec, c: CondId) -> String {
     spec.conditions().source(c).to_string()
@@ -179,7 +221,7 @@ pub fn cond_text(spec: &Spec, c: CondId) -> String {
 
 fn opt_cond(spec: &Spec, c: Option<CondId>) -> String {
     c.map(|c| cond_text(spec, c))
-        .unwrap_or_else(|| "always".into())
+        .unwrap_or_else(|| words::NO_CONDITION.into())
 }
 
 fn yes_no(b: bool) -> &'static str {
@@ -229,10 +271,7 @@ pub fn window_item(w: &Window) -> Item {
         close_when_stack_empty,
         step: _,
     } = w;
-    let mode = match mode {
-        WindowMode::Always => "always",
-        WindowMode::IfPending => "only if something is pending",
-    };
+    let mode = opens_text(*mode);
     let mut text = if name.is_empty() {
         mode.to_string()
     } else {
@@ -451,9 +490,9 @@ impl Describe for Phase {
             .cloned()
             .unwrap_or_default();
         let occurs = if *on_demand {
-            "on demand (started by an action)"
+            words::ON_DEMAND
         } else {
-            "every turn"
+            words::EVERY_TURN
         };
         let steps = if *implicit_step {
             "none (the phase is one step)".to_string()
@@ -515,7 +554,7 @@ impl Describe for Step {
             .collect();
         let (repeat, repeat_rule) = match repeat {
             Some(Condition { cond, rule }) => (format!("if {}", cond_text(spec, *cond)), *rule),
-            None => ("never".to_string(), RuleRef::NONE),
+            None => (words::NEVER_REPEATS.to_string(), RuleRef::NONE),
         };
         let allows: Vec<&str> = spec
             .timing()
@@ -632,10 +671,7 @@ impl Describe for Window {
             step,
         } = self;
         let r = *rule;
-        let mode = match mode {
-            WindowMode::Always => "always",
-            WindowMode::IfPending => "only if something is pending",
-        };
+        let mode = opens_text(*mode);
         let close = if *close_when_stack_empty {
             "once the stack is empty"
         } else {
