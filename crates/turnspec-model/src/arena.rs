@@ -74,6 +74,7 @@ impl<I: Id, T> Arena<I, T> {
     }
 
     /// The id the next [`Arena::alloc`] will return.
+    #[inline]
     pub fn next_id(&self) -> Result<I, LimitError> {
         if self.items.len() >= I::LIMIT {
             return Err(LimitError {
@@ -86,31 +87,37 @@ impl<I: Id, T> Arena<I, T> {
     }
 
     /// The element, or `None` for an id of another spec.
+    #[inline]
     pub fn get(&self, id: I) -> Option<&T> {
         self.items.get(id.index())
     }
 
     /// The element, for the loader that fills the arena in.
+    #[inline]
     pub fn get_mut(&mut self, id: I) -> Option<&mut T> {
         self.items.get_mut(id.index())
     }
 
     /// Whether `id` names an element of this arena.
+    #[inline]
     pub fn contains(&self, id: I) -> bool {
         id.index() < self.items.len()
     }
 
     /// How many elements there are.
+    #[inline]
     pub fn len(&self) -> usize {
         self.items.len()
     }
 
     /// Whether there are none.
+    #[inline]
     pub fn is_empty(&self) -> bool {
         self.items.is_empty()
     }
 
     /// The elements in definition order.
+    #[inline]
     pub fn iter(&self) -> std::slice::Iter<'_, T> {
         self.items.iter()
     }
@@ -129,6 +136,7 @@ impl<I: Id, T> Arena<I, T> {
     }
 
     /// The elements as a slice (position = `id.index()`).
+    #[inline]
     pub fn as_slice(&self) -> &[T] {
         &self.items
     }
@@ -147,6 +155,7 @@ impl<I: Id, T: Named> Arena<I, T> {
 impl<I: Id, T> std::ops::Index<I> for Arena<I, T> {
     type Output = T;
     /// Panics only for an id that came from another spec.
+    #[inline]
     fn index(&self, id: I) -> &T {
         &self.items[id.index()]
     }

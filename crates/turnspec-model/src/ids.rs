@@ -17,6 +17,7 @@ macro_rules! index_type {
         pub struct $name($int);
 
         impl Sealed for $name {
+            #[inline]
             fn from_index(index: usize) -> Self {
                 debug_assert!(index < $limit);
                 $name(index as $int)
@@ -26,6 +27,7 @@ macro_rules! index_type {
         impl Id for $name {
             const LIMIT: usize = $limit;
             const KIND: &'static str = $kind;
+            #[inline]
             fn index(self) -> usize {
                 self.0 as usize
             }
@@ -34,6 +36,7 @@ macro_rules! index_type {
         impl $name {
             /// The position of the element in its arena, for arrays kept
             /// alongside the spec.
+            #[inline]
             pub fn index(self) -> usize {
                 self.0 as usize
             }
@@ -91,6 +94,7 @@ impl RuleRef {
     pub const NONE: RuleRef = RuleRef(u16::MAX);
 
     /// Whether this is [`RuleRef::NONE`].
+    #[inline]
     pub fn is_none(self) -> bool {
         self == Self::NONE
     }

@@ -91,74 +91,92 @@ impl Spec {
     }
 
     /// `[game]`: names, edition, player counts, turn order.
+    #[inline]
     pub fn game(&self) -> &GameInfo {
         &self.parts.game
     }
     /// `[terms]`: what the game calls priority, the stack, the active player.
+    #[inline]
     pub fn terms(&self) -> &Terms {
         &self.parts.terms
     }
     /// `[priority]`: who gets priority when, and the rules cited.
+    #[inline]
     pub fn priority(&self) -> &PriorityModel {
         &self.parts.priority
     }
     /// Every phase, regular and on-demand.
+    #[inline]
     pub fn phases(&self) -> &Arena<PhaseId, Phase> {
         &self.parts.phases
     }
     /// The regular phases in turn order.
+    #[inline]
     pub fn turn(&self) -> &[PhaseId] {
         &self.parts.turn
     }
     /// Every step.
+    #[inline]
     pub fn steps(&self) -> &Arena<StepId, Step> {
         &self.parts.steps
     }
     /// Every turn-based action.
+    #[inline]
     pub fn turn_actions(&self) -> &Arena<TurnActionId, TurnAction> {
         &self.parts.turn_actions
     }
     /// Every priority window.
+    #[inline]
     pub fn windows(&self) -> &Arena<WindowId, Window> {
         &self.parts.windows
     }
     /// Every timing class.
+    #[inline]
     pub fn timing(&self) -> &Arena<TimingId, TimingClass> {
         &self.parts.timing
     }
     /// Every counter.
+    #[inline]
     pub fn counters(&self) -> &Arena<CounterId, Counter> {
         &self.parts.counters
     }
     /// Every fact.
+    #[inline]
     pub fn facts(&self) -> &Arena<FactId, Flag> {
         &self.parts.facts
     }
     /// Every variant.
+    #[inline]
     pub fn variants(&self) -> &Arena<VariantId, Flag> {
         &self.parts.variants
     }
     /// Every structural effect.
+    #[inline]
     pub fn effects(&self) -> &Arena<EffectId, EffectDef> {
         &self.parts.effects
     }
     /// `[mana]`.
+    #[inline]
     pub fn mana(&self) -> &ManaRules {
         &self.parts.mana
     }
     /// `[leaving]`.
+    #[inline]
     pub fn leaving(&self) -> &LeavingRules {
         &self.parts.leaving
     }
     /// Phase kinds (`counts_as`), indexed by [`Phase::kind`].
+    #[inline]
     pub fn kinds(&self) -> &[String] {
         &self.parts.kinds
     }
     /// Every compiled condition.
+    #[inline]
     pub fn conditions(&self) -> &Conditions {
         &self.parts.conditions
     }
     /// Where each element was last set: with `extends`, which file.
+    #[inline]
     pub fn origins(&self) -> &[Origin] {
         &self.parts.origins
     }
@@ -177,31 +195,38 @@ impl Spec {
     }
 
     /// The citation text, or `None` for [`RuleRef::NONE`].
+    #[inline]
     pub fn rule(&self, rule: RuleRef) -> Option<&str> {
         self.parts.rules.get(rule).map(|s| s.as_str())
     }
 
     /// A phase. Panics only for an id of another spec.
+    #[inline]
     pub fn phase(&self, id: PhaseId) -> &Phase {
         &self.parts.phases[id]
     }
     /// A step. Panics only for an id of another spec.
+    #[inline]
     pub fn step(&self, id: StepId) -> &Step {
         &self.parts.steps[id]
     }
     /// A turn-based action. Panics only for an id of another spec.
+    #[inline]
     pub fn turn_action(&self, id: TurnActionId) -> &TurnAction {
         &self.parts.turn_actions[id]
     }
     /// A window. Panics only for an id of another spec.
+    #[inline]
     pub fn window(&self, id: WindowId) -> &Window {
         &self.parts.windows[id]
     }
     /// An effect. Panics only for an id of another spec.
+    #[inline]
     pub fn effect(&self, id: EffectId) -> &EffectDef {
         &self.parts.effects[id]
     }
     /// A timing class. Panics only for an id of another spec.
+    #[inline]
     pub fn timing_class(&self, id: TimingId) -> &TimingClass {
         &self.parts.timing[id]
     }
@@ -209,34 +234,42 @@ impl Spec {
     // Lookups by name: for hosts, scenarios and tools, never the hot path.
 
     /// A phase by its id in the spec file.
+    #[inline]
     pub fn phase_by_id(&self, id: &str) -> Option<PhaseId> {
         self.parts.phases.by_id(id)
     }
     /// A step by id; a step-less phase's id names its implicit step.
+    #[inline]
     pub fn step_by_id(&self, id: &str) -> Option<StepId> {
         self.parts.steps.by_id(id)
     }
     /// A turn-based action by id.
+    #[inline]
     pub fn turn_action_by_id(&self, id: &str) -> Option<TurnActionId> {
         self.parts.turn_actions.by_id(id)
     }
     /// A timing class by id.
+    #[inline]
     pub fn timing_by_id(&self, id: &str) -> Option<TimingId> {
         self.parts.timing.by_id(id)
     }
     /// A counter by id.
+    #[inline]
     pub fn counter_by_id(&self, id: &str) -> Option<CounterId> {
         self.parts.counters.by_id(id)
     }
     /// A fact by id.
+    #[inline]
     pub fn fact_by_id(&self, id: &str) -> Option<FactId> {
         self.parts.facts.by_id(id)
     }
     /// An effect by id.
+    #[inline]
     pub fn effect_by_id(&self, id: &str) -> Option<EffectId> {
         self.parts.effects.by_id(id)
     }
     /// A variant by id.
+    #[inline]
     pub fn variant_by_id(&self, id: &str) -> Option<VariantId> {
         self.parts.variants.by_id(id)
     }
@@ -384,6 +417,7 @@ pub struct Phase {
 
 impl Phase {
     /// The step after `step` in this phase, if there is one.
+    #[inline]
     pub fn step_after(&self, step: StepId) -> Option<StepId> {
         let next = step.index() + 1;
         let first = self.first_step.index();
