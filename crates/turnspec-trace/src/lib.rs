@@ -243,18 +243,41 @@ pub fn describe(spec: &Spec, labels: &dyn Labels, event: &Event) -> Described {
             };
             ("turn_action", 3, text, a.rule)
         }
-        Event::TriggerPut { object } => {
+        Event::TriggerPut { object }
+        | Event::Pushed { object }
+        | Event::Resolved { object }
+        | Event::Removed { object } => {
             f.extend(object_fields(spec, labels, &object));
-            (
-                "trigger_put",
-                3,
-                format!(
-                    "trigger onto the {}: {}",
-                    spec.terms().stack,
-                    object_name(spec, labels, &object)
+            let name = object_name(spec, labels, &object);
+            let stack = &spec.terms().stack;
+            let (kind, text, r) = match *event {
+                Event::TriggerPut { .. } => (
+                    "trigger_put",
+                    format!("trigger onto the {stack}: {name}"),
+                    RuleRef::NONE,
                 ),
-                RuleRef::NONE,
-            )
+                Event::Pushed { .. } => (
+                    "push",
+                    format!("{} plays {name}", object.controller),
+                    match object.kind {
+                        ObjectKind::Play(t) => spec.timing_class(t).rule,
+                        ObjectKind::TurnAction(a) => spec.turn_action(a).rule,
+                        ObjectKind::Trigger => RuleRef::NONE,
+                    },
+                ),
+                Event::Resolved { .. } => (
+                    "resolve",
+                    format!("resolves: {name}"),
+                    spec.priority().close_rule,
+                ),
+                // Event::Removed
+                _ => (
+                    "removed",
+                    format!("leaves the {stack} without resolving: {name}"),
+                    RuleRef::NONE,
+                ),
+            };
+            (kind, 3, text, r)
         }
         Event::PriorityGiven {
             player: p,
@@ -298,33 +321,6 @@ pub fn describe(spec: &Spec, labels: &dyn Labels, event: &Event) -> Described {
         Event::Passed { player: p } => {
             f.insert("player".into(), player(p));
             ("pass", 3, format!("{p} passes"), RuleRef::NONE)
-        }
-        Event::Pushed { object } => {
-            f.extend(object_fields(spec, labels, &object));
-            let r = match object.kind {
-                ObjectKind::Play(t) => spec.timing_class(t).rule,
-                ObjectKind::TurnAction(a) => spec.turn_action(a).rule,
-                ObjectKind::Trigger => RuleRef::NONE,
-            };
-            (
-                "push",
-                3,
-                format!(
-                    "{} plays {}",
-                    object.controller,
-                    object_name(spec, labels, &object)
-                ),
-                r,
-            )
-        }
-        Event::Resolved { object } => {
-            f.extend(object_fields(spec, labels, &object));
-            (
-                "resolve",
-                3,
-                format!("resolves: {}", object_name(spec, labels, &object)),
-                spec.priority().close_rule,
-            )
         }
         Event::SpecialAction {
             player: p,
@@ -380,19 +376,6 @@ pub fn describe(spec: &Spec, labels: &dyn Labels, event: &Event) -> Described {
                 e.own_turn_only.unwrap_or(e.rule)
             };
             ("effect", 3, text, r)
-        }
-        Event::Removed { object } => {
-            f.extend(object_fields(spec, labels, &object));
-            (
-                "removed",
-                3,
-                format!(
-                    "leaves the {} without resolving: {}",
-                    spec.terms().stack,
-                    object_name(spec, labels, &object)
-                ),
-                RuleRef::NONE,
-            )
         }
         Event::Left { player: p } => {
             f.insert("player".into(), player(p));

@@ -111,47 +111,39 @@ fn busy_turn(spec: &Spec, first: &str, extra: &[&str]) -> Vec<Event> {
     events
 }
 
+/// The text form of `events`, with or without the "end of ..." lines.
+fn text(spec: &Spec, events: &[Event], show_ends: bool) -> String {
+    to_text(spec, &(), events, TextOptions { show_ends })
+}
+
 #[test]
 fn mtg_two_turns_all_pass() {
     let spec = mtg();
-    let events = all_pass(&spec, 2, 2);
-    insta::assert_snapshot!(to_text(
-        &spec,
-        &(),
-        &events,
-        TextOptions { show_ends: true }
-    ));
+    insta::assert_snapshot!(text(&spec, &all_pass(&spec, 2, 2), true));
 }
 
 #[test]
 fn mtg_two_turns_all_pass_json() {
     let spec = mtg();
-    let events = all_pass(&spec, 2, 2);
-    insta::assert_snapshot!(to_json_lines(&spec, &(), &events));
+    insta::assert_snapshot!(to_json_lines(&spec, &(), &all_pass(&spec, 2, 2)));
 }
 
 #[test]
 fn grand_archive_three_turns_all_pass() {
     let spec = grand_archive();
-    let events = all_pass(&spec, 2, 3);
-    insta::assert_snapshot!(to_text(
-        &spec,
-        &(),
-        &events,
-        TextOptions { show_ends: true }
-    ));
+    insta::assert_snapshot!(text(&spec, &all_pass(&spec, 2, 3), true));
 }
 
 #[test]
 fn mtg_busy_turn() {
     let spec = mtg();
     let events = busy_turn(&spec, "instant", &["land", "sorcery"]);
-    insta::assert_snapshot!(to_text(&spec, &(), &events, TextOptions::default()));
+    insta::assert_snapshot!(text(&spec, &events, false));
 }
 
 #[test]
 fn grand_archive_busy_turn() {
     let spec = grand_archive();
     let events = busy_turn(&spec, "fast", &["slow", "attack"]);
-    insta::assert_snapshot!(to_text(&spec, &(), &events, TextOptions::default()));
+    insta::assert_snapshot!(text(&spec, &events, false));
 }
