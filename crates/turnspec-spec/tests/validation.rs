@@ -9,6 +9,9 @@ use rstest::rstest;
 use turnspec_spec::line_col;
 use turnspec_spec::{Diagnostic, Report, Severity, load_str};
 
+mod common;
+use common::{load_err, located};
+
 const MTG: &str = include_str!("../../../games/mtg.toml");
 const GRAND_ARCHIVE: &str = include_str!("../../../games/grand-archive.toml");
 const SEVERAL_MISTAKES: &str = include_str!("../../../tests/specs/invalid/several_mistakes.toml");
@@ -22,18 +25,6 @@ fn fixture_path(file: &str) -> PathBuf {
 fn read_fixture(file: &str) -> String {
     let path = fixture_path(file);
     std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()))
-}
-
-/// Loads text that must fail, returning the report.
-fn load_err(path: &str, source: &str) -> Report {
-    match load_str(path, source) {
-        Ok((spec, report)) => panic!(
-            "{path} loaded as `{}` but should have failed; diagnostics:\n{}",
-            spec.game().name,
-            report.to_short_text()
-        ),
-        Err(report) => report,
-    }
 }
 
 /// `(code, line, column)` of a diagnostic.
@@ -350,16 +341,6 @@ fn looping_spec(tables: &str, body: &str) -> String {
 fn repeat_value_at(source: &str) -> (usize, usize) {
     let offset = source.find("repeat = {").expect("a repeat") + "repeat = ".len();
     line_col(source, offset)
-}
-
-/// The diagnostic with `code` and its 1-based line and column.
-fn located<'r>(report: &'r Report, code: &str) -> (&'r Diagnostic, (usize, usize)) {
-    let d = report
-        .diagnostics
-        .iter()
-        .find(|d| d.code == code)
-        .unwrap_or_else(|| panic!("no {code}; got:\n{}", report.to_short_text()));
-    (d, line_col(&report.source, d.span.start))
 }
 
 #[rstest]
