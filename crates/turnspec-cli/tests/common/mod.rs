@@ -37,6 +37,17 @@ pub fn assert_no_panic(o: &Output) {
     assert_ne!(o.status.code(), Some(101), "stderr:\n{err}");
 }
 
+/// The binary failed as it should (exit 1 or 2) and did not panic; `what`
+/// names the run in the message.
+pub fn assert_fails_without_panic(o: &Output, what: &str) {
+    assert_no_panic(o);
+    assert!(
+        matches!(o.status.code(), Some(1 | 2)),
+        "{what}exit {:?}",
+        o.status.code()
+    );
+}
+
 /// Runs the binary with the given standard output and error, and kills it
 /// (failing the test) if it has not finished within `seconds`: for inputs
 /// that used to make it hang.
