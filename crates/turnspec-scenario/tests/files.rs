@@ -49,6 +49,13 @@ fn child_of(base: &str) -> String {
     format!("extends = \"{base}\"\n")
 }
 
+/// Loads `child.toml`, written in `dir` to extend `base.toml` (whatever
+/// the test made of it), which must fail: the message of the refusal.
+fn load_child_of_base(dir: &TempDir, why: &str) -> String {
+    let child = dir.write("child.toml", &child_of("base.toml"));
+    load_within_seconds(child).expect_err(why)
+}
+
 /// Loads a spec on another thread; fails the test instead of hanging if
 /// loading blocks (as opening a named pipe for reading does).
 fn load_within_seconds(path: PathBuf) -> Result<(), String> {
@@ -88,8 +95,7 @@ fn extends_of_a_named_pipe_is_refused_without_blocking() {
         eprintln!("skipped: mkfifo is not available");
         return;
     }
-    let child = dir.write("child.toml", &child_of("base.toml"));
-    let message = load_within_seconds(child).expect_err("a pipe is no spec");
+    let message = load_child_of_base(&dir, "a pipe is no spec");
     assert!(message.contains("named pipe"), "{message}");
 }
 
@@ -97,8 +103,7 @@ fn extends_of_a_named_pipe_is_refused_without_blocking() {
 fn extends_of_a_folder_is_refused_with_the_reason() {
     let dir = TempDir::new("folder");
     std::fs::create_dir_all(dir.0.join("base.toml")).expect("a folder");
-    let child = dir.write("child.toml", &child_of("base.toml"));
-    let message = load_within_seconds(child).expect_err("a folder is no spec");
+    let message = load_child_of_base(&dir, "a folder is no spec");
     assert!(message.contains("it is a folder, not a file"), "{message}");
 }
 
@@ -109,8 +114,7 @@ fn extends_of_a_file_over_the_size_cap_is_refused_unread() {
     let huge = std::fs::File::create(dir.0.join("base.toml")).expect("create");
     huge.set_len(MAX_FILE_BYTES + 1)
         .expect("grow a sparse file");
-    let child = dir.write("child.toml", &child_of("base.toml"));
-    let message = load_within_seconds(child).expect_err("too big");
+    let message = load_child_of_base(&dir, "too big");
     assert!(message.contains("at most 16 MiB"), "{message}");
 }
 
