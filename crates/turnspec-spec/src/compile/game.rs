@@ -38,27 +38,20 @@ impl Ctx {
         let min = *raw.players.get_ref().min.get_ref();
         let max = *raw.players.get_ref().max.get_ref();
         let mut ok = true;
-        if !(1..=MAX_PLAYERS as i64).contains(&min) {
-            ok = false;
-            self.error(
-                "turnspec::players",
-                span_of(&raw.players.get_ref().min),
-                format!("minimum of {min} players is impossible"),
-            )
-            .help = Some(format!(
-                "the engine runs games of 1 to {MAX_PLAYERS} players"
-            ));
-        }
-        if !(1..=MAX_PLAYERS as i64).contains(&max) {
-            ok = false;
-            self.error(
-                "turnspec::players",
-                span_of(&raw.players.get_ref().max),
-                format!("maximum of {max} players is impossible"),
-            )
-            .help = Some(format!(
-                "the engine runs games of 1 to {MAX_PLAYERS} players"
-            ));
+        let players = raw.players.get_ref();
+        for (which, count) in [("minimum", &players.min), ("maximum", &players.max)] {
+            let n = *count.get_ref();
+            if !(1..=MAX_PLAYERS as i64).contains(&n) {
+                ok = false;
+                self.error(
+                    "turnspec::players",
+                    span_of(count),
+                    format!("{which} of {n} players is impossible"),
+                )
+                .help = Some(format!(
+                    "the engine runs games of 1 to {MAX_PLAYERS} players"
+                ));
+            }
         }
         if ok && min > max {
             ok = false;
