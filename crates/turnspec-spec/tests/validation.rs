@@ -487,3 +487,33 @@ fn turn_that_never_ends_check_survives_deeply_nested_conditions() {
         .join()
         .expect("no panic");
 }
+
+#[test]
+fn impossible_player_counts_and_unused_window_keys_are_each_reported() {
+    let text = "[game]\nname = \"x\"\nplayers = { min = 0, max = 99 }\n\n[counters.c]\n\n\
+                [[phase]]\nid = \"main\"\n  [[phase.step]]\n  id = \"s\"\n  sequence = [\n    \
+                { window = \"always\", play = \"pushed\", ends_turn_effects = true, answer = { counter = \"c\" } },\n  ]\n";
+    let found = common::each_located("window.toml", text, |d, line, _| {
+        Some((d.code, line, d.message.clone()))
+    });
+    for want in [
+        ("turnspec::players", 3, "minimum of 0 players is impossible"),
+        (
+            "turnspec::players",
+            3,
+            "maximum of 99 players is impossible",
+        ),
+        ("turnspec::unused-key", 12, "a window takes no `play`"),
+        (
+            "turnspec::unused-key",
+            12,
+            "a window takes no `ends_turn_effects`",
+        ),
+        ("turnspec::unused-key", 12, "a window takes no `answer`"),
+    ] {
+        assert!(
+            found.iter().any(|(c, l, m)| (*c, *l, m.as_str()) == want),
+            "{want:?} not in {found:#?}"
+        );
+    }
+}
