@@ -5,7 +5,7 @@ mod common;
 
 use std::path::PathBuf;
 
-use common::{assert_fails_without_panic, assert_no_panic, stderr, stdout, turnspec};
+use common::{assert_exit, assert_fails_without_panic, assert_no_panic, stderr, stdout, turnspec};
 use serde_json::Value;
 
 /// A scratch file in the system temp directory, removed on drop.
@@ -35,8 +35,7 @@ impl Drop for TempFile {
 #[test]
 fn check_accepts_both_reference_specs() {
     let o = turnspec(&["check", "games/mtg.toml", "games/grand-archive.toml"]);
-    assert_no_panic(&o);
-    assert_eq!(o.status.code(), Some(0), "stderr:\n{}", stderr(&o));
+    assert_exit(&o, 0);
     let out = stdout(&o);
     assert!(out.contains("ok: games/mtg.toml"), "{out}");
     assert!(out.contains("ok: games/grand-archive.toml"), "{out}");
@@ -62,8 +61,7 @@ const SEVERAL_PATH: &str = "tests/specs/invalid/several_mistakes.toml";
 #[test]
 fn check_reports_every_mistake_with_file_line_and_column() {
     let o = turnspec(&["check", SEVERAL_PATH]);
-    assert_no_panic(&o);
-    assert_eq!(o.status.code(), Some(1));
+    assert_exit(&o, 1);
     let err = stderr(&o);
     for (line, col, code) in SEVERAL {
         let needle = format!("{SEVERAL_PATH}:{line}:{col}: error[{code}]");
@@ -79,8 +77,7 @@ fn check_reports_every_mistake_with_file_line_and_column() {
 #[test]
 fn check_json_lists_every_mistake() {
     let o = turnspec(&["check", "--format", "json", SEVERAL_PATH]);
-    assert_no_panic(&o);
-    assert_eq!(o.status.code(), Some(1));
+    assert_exit(&o, 1);
     let v: Value = serde_json::from_str(&stdout(&o)).expect("check --format json prints JSON");
     let file = &v[0];
     assert_eq!(file["ok"], false);
@@ -105,8 +102,7 @@ fn check_json_lists_every_mistake() {
 #[test]
 fn check_mixed_good_and_bad_files_fails_but_reports_both() {
     let o = turnspec(&["check", "games/mtg.toml", SEVERAL_PATH]);
-    assert_no_panic(&o);
-    assert_eq!(o.status.code(), Some(1));
+    assert_exit(&o, 1);
     assert!(stdout(&o).contains("ok: games/mtg.toml"));
     assert!(stderr(&o).contains(SEVERAL_PATH));
 }
@@ -128,8 +124,7 @@ fn check_on_text_garbage_fails_without_panicking() {
         "]]]] = = [[phase\n\u{1F600} id = \"\ntiming.x = { during = [1, 2 }\n\0\0\n".as_bytes(),
     );
     let o = turnspec(&["check", f.arg()]);
-    assert_no_panic(&o);
-    assert_eq!(o.status.code(), Some(1), "stderr:\n{}", stderr(&o));
+    assert_exit(&o, 1);
     assert!(
         stderr(&o).contains("turnspec::toml-syntax"),
         "{}",
@@ -141,8 +136,7 @@ fn check_on_text_garbage_fails_without_panicking() {
 fn check_on_an_empty_file_fails_without_panicking() {
     let f = TempFile::new("empty.toml", b"");
     let o = turnspec(&["check", f.arg()]);
-    assert_no_panic(&o);
-    assert_eq!(o.status.code(), Some(1));
+    assert_exit(&o, 1);
     assert!(stderr(&o).contains("turnspec::missing"), "{}", stderr(&o));
 }
 
@@ -156,8 +150,7 @@ fn check_on_a_missing_file_fails_without_panicking() {
 #[test]
 fn run_on_an_invalid_spec_fails_without_panicking() {
     let o = turnspec(&["run", SEVERAL_PATH, "--turns", "1"]);
-    assert_no_panic(&o);
-    assert_eq!(o.status.code(), Some(1));
+    assert_exit(&o, 1);
     assert!(stdout(&o).is_empty(), "{}", stdout(&o));
 }
 
@@ -189,8 +182,7 @@ fn check_of_a_device_pipe_or_folder_says_why_without_reading_it() {
     // A base that is a device: the error is on the `extends` line.
     let child = dir.write("child.toml", "extends = \"/dev/zero\"\n");
     let o = common::turnspec_within(&["check", child.to_str().expect("UTF-8")], 30);
-    assert_no_panic(&o);
-    assert_eq!(o.status.code(), Some(1));
+    assert_exit(&o, 1);
     assert!(stderr(&o).contains("character device"), "{}", stderr(&o));
 }
 
@@ -201,8 +193,7 @@ fn run_json(spec: &str, extra: &[&str]) -> Vec<Value> {
     let mut args = vec!["run", spec, "--turns", "2", "--format", "json"];
     args.extend_from_slice(extra);
     let o = turnspec(&args);
-    assert_no_panic(&o);
-    assert_eq!(o.status.code(), Some(0), "stderr:\n{}", stderr(&o));
+    assert_exit(&o, 0);
     let out = stdout(&o);
     assert!(!out.is_empty());
     out.lines()
@@ -309,8 +300,7 @@ fn run_grand_archive_with_three_players_draws_on_the_first_turn() {
 #[test]
 fn run_text_output_names_the_game() {
     let o = turnspec(&["run", "games/grand-archive.toml", "--turns", "1"]);
-    assert_no_panic(&o);
-    assert_eq!(o.status.code(), Some(0));
+    assert_exit(&o, 0);
     let out = stdout(&o);
     assert!(out.starts_with("Grand Archive"), "{out}");
     assert!(out.contains("Opportunity → P1"), "{out}");
@@ -327,8 +317,7 @@ fn run_with_an_impossible_player_count_fails_without_panicking() {
 #[test]
 fn simulate_refuses_more_threads_than_it_allows() {
     let o = turnspec(&["simulate", "--games", "1", "--threads", "10000", "--quiet"]);
-    assert_no_panic(&o);
-    assert_eq!(o.status.code(), Some(2));
+    assert_exit(&o, 2);
     assert!(stderr(&o).contains("1..=256"), "{}", stderr(&o));
 }
 

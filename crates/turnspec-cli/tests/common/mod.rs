@@ -37,6 +37,12 @@ pub fn assert_no_panic(o: &Output) {
     assert_ne!(o.status.code(), Some(101), "stderr:\n{err}");
 }
 
+/// The binary exited with `code` and did not panic.
+pub fn assert_exit(o: &Output, code: i32) {
+    assert_no_panic(o);
+    assert_eq!(o.status.code(), Some(code), "stderr:\n{}", stderr(o));
+}
+
 /// The binary failed as it should (exit 1 or 2) and did not panic; `what`
 /// names the run in the message.
 pub fn assert_fails_without_panic(o: &Output, what: &str) {
