@@ -109,6 +109,14 @@ impl TestHost {
     }
 }
 
+/// Adds the first trigger scripted for `id`, once: it is then forgotten.
+fn fire_first(scripted: &mut Vec<(String, PlayerId, u32)>, id: &str, triggers: &mut Triggers<'_>) {
+    if let Some(i) = scripted.iter().position(|(s, _, _)| s == id) {
+        let (_, controller, label) = scripted.remove(i);
+        let _ = triggers.add(controller, label);
+    }
+}
+
 impl Host for TestHost {
     fn turn_action(
         &mut self,
@@ -119,10 +127,7 @@ impl Host for TestHost {
         let id = self.spec.turn_action(action).id.clone();
         let call = format!("tba {id} {}", self.context(ctx));
         self.calls.push(call);
-        if let Some(i) = self.on_action.iter().position(|(a, _, _)| *a == id) {
-            let (_, controller, label) = self.on_action.remove(i);
-            let _ = triggers.add(controller, label);
-        }
+        fire_first(&mut self.on_action, &id, triggers);
         let answer = self
             .answers
             .iter()
@@ -144,10 +149,7 @@ impl Host for TestHost {
         let id = self.spec.timing_class(timing).id.clone();
         let call = format!("played {player} {id} #{label} {}", self.context(ctx));
         self.calls.push(call);
-        if let Some(i) = self.on_play.iter().position(|(t, _, _)| *t == id) {
-            let (_, controller, label) = self.on_play.remove(i);
-            let _ = triggers.add(controller, label);
-        }
+        fire_first(&mut self.on_play, &id, triggers);
     }
 
     fn step_began(&mut self, ctx: &HookContext, triggers: &mut Triggers<'_>) {
