@@ -162,33 +162,27 @@ fn grand_archive_workloads() {
     let spec = ga();
     for n in [2u8, 4] {
         let n32 = n as u32;
-        let all_pass = per_turn(&spec, n, 10, AllPass);
-        let busy = per_turn(&spec, n, 10, BusyPolicy::new(&spec));
-        for i in n as usize..10 {
-            assert_eq!(
-                all_pass[i],
-                Turn::new(7, 3, 3 * n32, 0),
-                "{n}p turn {}",
-                i + 1
-            );
-            assert_eq!(busy[i], Turn::new(7, 3, 6 * n32, 3), "{n}p turn {}", i + 1);
-        }
-        // First turns skip wake up, materialize and recollection (and, for
-        // the starting player of a two-player game, the draw).
-        for i in 0..n as usize {
-            let steps = if n == 2 && i == 0 { 3 } else { 4 };
-            assert_eq!(
-                all_pass[i],
-                Turn::new(steps, 2, 2 * n32, 0),
-                "{n}p turn {}",
-                i + 1
-            );
-            assert_eq!(
-                busy[i],
-                Turn::new(steps, 2, 4 * n32, 2),
-                "{n}p turn {}",
-                i + 1
-            );
+        // All pass: one round of passes a window; busy: two, and one play.
+        let all_pass = (per_turn(&spec, n, 10, AllPass), 1);
+        let busy = (per_turn(&spec, n, 10, BusyPolicy::new(&spec)), 2);
+        for (turns, rounds) in [all_pass, busy] {
+            let per_window = |windows: u32| (windows * rounds * n32, windows * (rounds - 1));
+            for (i, t) in turns.iter().enumerate() {
+                // First turns skip wake up, materialize and recollection (and,
+                // for the starting player of a two-player game, the draw).
+                let (steps, windows) = match i {
+                    0 if n == 2 => (3, 2),
+                    i if i < n as usize => (4, 2),
+                    _ => (7, 3),
+                };
+                let (passes, casts) = per_window(windows);
+                assert_eq!(
+                    *t,
+                    Turn::new(steps, windows, passes, casts),
+                    "{n}p turn {}, {rounds} round(s)",
+                    i + 1
+                );
+            }
         }
     }
 }
