@@ -417,15 +417,18 @@ impl Runner<'_, '_> {
                     }
                 }
             }
-            Step::ExpectEvents(expected) => {
-                let actual = self.lines(&self.since_check);
+            Step::ExpectEvents(expected) | Step::ExpectTrace(expected) => {
+                // The events since the last check, or the whole trace.
+                let trace = matches!(step, Step::ExpectTrace(_));
+                let actual = self.lines(if trace { &self.all } else { &self.since_check });
                 self.since_check.clear();
                 if &actual != expected {
-                    return Err((
-                        "the events differ from the expected ones".into(),
-                        expected.clone(),
-                        actual,
-                    ));
+                    let what = if trace {
+                        "the trace differs from the expected one"
+                    } else {
+                        "the events differ from the expected ones"
+                    };
+                    return Err((what.into(), expected.clone(), actual));
                 }
             }
             Step::ExpectIncludes(expected) => {
@@ -446,17 +449,6 @@ impl Runner<'_, '_> {
                             ));
                         }
                     }
-                }
-            }
-            Step::ExpectTrace(expected) => {
-                let actual = self.lines(&self.all);
-                self.since_check.clear();
-                if &actual != expected {
-                    return Err((
-                        "the trace differs from the expected one".into(),
-                        expected.clone(),
-                        actual,
-                    ));
                 }
             }
             // Every other step is one action that must be legal.
