@@ -7,7 +7,9 @@ use std::path::{Path, PathBuf};
 use std::sync::mpsc;
 use std::time::Duration;
 
-use turnspec_scenario::{MAX_FILE_BYTES, find_scenarios, load_spec_file, read_text};
+use turnspec_scenario::{
+    MAX_FILE_BYTES, SpecCache, find_scenarios, load_spec_file, read_text, run_file,
+};
 
 /// A scratch folder in the system temp directory, removed on drop.
 struct TempDir(PathBuf);
@@ -281,4 +283,31 @@ fn file_named_twice_on_the_command_line_runs_once() {
     let one = dir.write("one.toml", &passing("one"));
     let found = find_scenarios(&[one.clone(), dir.0.clone(), one]);
     assert_eq!(names(&found.files, &dir), ["one.toml"]);
+}
+
+// --- what a failed event check says --------------------------------------------
+
+/// `expect_events` compares the events since the last check, `expect_trace`
+/// every event: each says which failed.
+#[test]
+fn failed_event_and_trace_checks_say_which_failed() {
+    let dir = TempDir::new("event-checks");
+    let spec = root().join("games/mtg.toml");
+    for (check, says) in [
+        ("expect_events", "the events differ from the expected ones"),
+        ("expect_trace", "the trace differs from the expected one"),
+    ] {
+        let path = dir.write(
+            &format!("{check}.toml"),
+            &format!(
+                "[scenario]\nname = \"{check}\"\n\n[setup]\nspec = \"{}\"\nplayers = 2\n\n\
+                 [[script]]\n{check} = [\"nothing like this\"]\n",
+                spec.display()
+            ),
+        );
+        let result = run_file(&path, &mut SpecCache::default());
+        let text = result.to_text(&path);
+        assert!(!result.passed(), "{text}");
+        assert!(text.contains(says), "{check}: {text}");
+    }
 }
