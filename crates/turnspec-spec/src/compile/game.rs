@@ -12,16 +12,8 @@ impl Ctx {
         for (key, raw) in in_file_order(table) {
             let flag = Flag {
                 id: key.get_ref().clone(),
-                name: raw
-                    .name
-                    .as_ref()
-                    .map(|n| n.get_ref().clone())
-                    .unwrap_or_else(|| key.get_ref().clone()),
-                description: raw
-                    .description
-                    .as_ref()
-                    .map(|n| n.get_ref().clone())
-                    .unwrap_or_default(),
+                name: text_or(&raw.name, key.get_ref()),
+                description: text_or(&raw.description, ""),
                 rule: self.rule(raw.rule.as_ref()),
                 default: raw.default.as_ref().map(|d| *d.get_ref()).unwrap_or(false),
             };
@@ -73,7 +65,7 @@ impl Ctx {
             "turn order",
         );
         let rule = self.rule(raw.rule.as_ref());
-        let text = |t: &Option<Text>| t.as_ref().map(|t| t.get_ref().clone()).unwrap_or_default();
+        let text = |t: &Option<Text>| text_or(t, "");
         ok.then(|| GameInfo {
             name: raw.name.get_ref().clone(),
             edition: text(&raw.edition),

@@ -255,11 +255,7 @@ impl Ctx {
                     let rule = self.rule(raw.rule.as_ref());
                     self.reject_action_keys(raw);
                     let window = Window {
-                        name: raw
-                            .name
-                            .as_ref()
-                            .map(|n| n.get_ref().clone())
-                            .unwrap_or_default(),
+                        name: text_or(&raw.name, ""),
                         rule,
                         mode,
                         close_when_stack_empty,
