@@ -5,7 +5,10 @@ mod common;
 
 use std::path::PathBuf;
 
-use common::{assert_exit, assert_fails_without_panic, assert_no_panic, stderr, stdout, turnspec};
+use common::{
+    assert_exit, assert_exit_saying, assert_fails_without_panic, assert_no_panic, stderr, stdout,
+    turnspec,
+};
 use serde_json::Value;
 
 /// A scratch file in the system temp directory, removed on drop.
@@ -124,20 +127,14 @@ fn check_on_text_garbage_fails_without_panicking() {
         "]]]] = = [[phase\n\u{1F600} id = \"\ntiming.x = { during = [1, 2 }\n\0\0\n".as_bytes(),
     );
     let o = turnspec(&["check", f.arg()]);
-    assert_exit(&o, 1);
-    assert!(
-        stderr(&o).contains("turnspec::toml-syntax"),
-        "{}",
-        stderr(&o)
-    );
+    assert_exit_saying(&o, 1, "turnspec::toml-syntax");
 }
 
 #[test]
 fn check_on_an_empty_file_fails_without_panicking() {
     let f = TempFile::new("empty.toml", b"");
     let o = turnspec(&["check", f.arg()]);
-    assert_exit(&o, 1);
-    assert!(stderr(&o).contains("turnspec::missing"), "{}", stderr(&o));
+    assert_exit_saying(&o, 1, "turnspec::missing");
 }
 
 #[test]
@@ -182,8 +179,7 @@ fn check_of_a_device_pipe_or_folder_says_why_without_reading_it() {
     // A base that is a device: the error is on the `extends` line.
     let child = dir.write("child.toml", "extends = \"/dev/zero\"\n");
     let o = common::turnspec_within(&["check", child.to_str().expect("UTF-8")], 30);
-    assert_exit(&o, 1);
-    assert!(stderr(&o).contains("character device"), "{}", stderr(&o));
+    assert_exit_saying(&o, 1, "character device");
 }
 
 // --- run ------------------------------------------------------------------------
@@ -317,8 +313,7 @@ fn run_with_an_impossible_player_count_fails_without_panicking() {
 #[test]
 fn simulate_refuses_more_threads_than_it_allows() {
     let o = turnspec(&["simulate", "--games", "1", "--threads", "10000", "--quiet"]);
-    assert_exit(&o, 2);
-    assert!(stderr(&o).contains("1..=256"), "{}", stderr(&o));
+    assert_exit_saying(&o, 2, "1..=256");
 }
 
 // --- turns that never end -------------------------------------------------------

@@ -43,6 +43,14 @@ pub fn assert_exit(o: &Output, code: i32) {
     assert_eq!(o.status.code(), Some(code), "stderr:\n{}", stderr(o));
 }
 
+/// The binary exited with `code`, did not panic, and its standard error
+/// says `says`.
+pub fn assert_exit_saying(o: &Output, code: i32, says: &str) {
+    assert_exit(o, code);
+    let err = stderr(o);
+    assert!(err.contains(says), "stderr lacks {says:?}:\n{err}");
+}
+
 /// The binary failed as it should (exit 1 or 2) and did not panic; `what`
 /// names the run in the message.
 pub fn assert_fails_without_panic(o: &Output, what: &str) {
