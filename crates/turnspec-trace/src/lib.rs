@@ -558,18 +558,11 @@ pub fn compact(spec: &Spec, labels: &dyn Labels, event: &Event) -> String {
             }
         }
         Event::StepEnded { step } => format!("end step {}", spec.step(step).id),
-        Event::Skipped {
-            skipped: Skipped::Phase(p),
-            ..
-        } => format!("skip phase {}", spec.phase(p).id),
-        Event::Skipped {
-            skipped: Skipped::Step(s),
-            ..
-        } => format!("skip step {}", spec.step(s).id),
-        Event::Skipped {
-            skipped: Skipped::Turn(p),
-            ..
-        } => format!("skip turn {p}"),
+        Event::Skipped { skipped, .. } => match skipped {
+            Skipped::Phase(p) => format!("skip phase {}", spec.phase(p).id),
+            Skipped::Step(s) => format!("skip step {}", spec.step(s).id),
+            Skipped::Turn(p) => format!("skip turn {p}"),
+        },
         Event::TurnAction { action, answer } => {
             let a = spec.turn_action(action);
             if a.answer_max > 0 {
