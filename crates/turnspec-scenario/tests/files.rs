@@ -51,11 +51,11 @@ fn child_of(base: &str) -> String {
     format!("extends = \"{base}\"\n")
 }
 
-/// Loads `child.toml`, written in `dir` to extend `base.toml` (whatever
-/// the test made of it), which must fail: the message of the refusal.
-fn load_child_of_base(dir: &TempDir, why: &str) -> String {
-    let child = dir.write("child.toml", &child_of("base.toml"));
-    load_within_seconds(child).expect_err(why)
+/// Loads `file`, written in `dir` to extend `base` (whatever the test made
+/// of it), which must fail (`why`): the message of the refusal.
+fn load_refused(dir: &TempDir, file: &str, base: &str, why: &str) -> String {
+    let path = dir.write(file, &child_of(base));
+    load_within_seconds(path).expect_err(why)
 }
 
 /// Loads a spec on another thread; fails the test instead of hanging if
@@ -78,8 +78,7 @@ fn load_within_seconds(path: PathBuf) -> Result<(), String> {
 #[test]
 fn extends_of_a_device_is_refused_without_reading_it() {
     let dir = TempDir::new("device");
-    let child = dir.write("child.toml", &child_of("/dev/zero"));
-    let message = load_within_seconds(child).expect_err("a device is no spec");
+    let message = load_refused(&dir, "child.toml", "/dev/zero", "a device is no spec");
     assert!(message.contains("turnspec::extends"), "{message}");
     assert!(
         message.contains("/dev/zero") && message.contains("character device"),
@@ -97,7 +96,7 @@ fn extends_of_a_named_pipe_is_refused_without_blocking() {
         eprintln!("skipped: mkfifo is not available");
         return;
     }
-    let message = load_child_of_base(&dir, "a pipe is no spec");
+    let message = load_refused(&dir, "child.toml", "base.toml", "a pipe is no spec");
     assert!(message.contains("named pipe"), "{message}");
 }
 
@@ -105,7 +104,7 @@ fn extends_of_a_named_pipe_is_refused_without_blocking() {
 fn extends_of_a_folder_is_refused_with_the_reason() {
     let dir = TempDir::new("folder");
     std::fs::create_dir_all(dir.0.join("base.toml")).expect("a folder");
-    let message = load_child_of_base(&dir, "a folder is no spec");
+    let message = load_refused(&dir, "child.toml", "base.toml", "a folder is no spec");
     assert!(message.contains("it is a folder, not a file"), "{message}");
 }
 
@@ -116,7 +115,7 @@ fn extends_of_a_file_over_the_size_cap_is_refused_unread() {
     let huge = std::fs::File::create(dir.0.join("base.toml")).expect("create");
     huge.set_len(MAX_FILE_BYTES + 1)
         .expect("grow a sparse file");
-    let message = load_child_of_base(&dir, "too big");
+    let message = load_refused(&dir, "child.toml", "base.toml", "too big");
     assert!(message.contains("at most 16 MiB"), "{message}");
 }
 
@@ -139,8 +138,7 @@ fn extends_cycle_spelled_two_ways_is_reported_as_a_cycle() {
     let dir = TempDir::new("cycle");
     // `./a.toml` and `a.toml` are one file: without resolving them, the
     // chain would read the file again and again until the depth limit.
-    let a = dir.write("a.toml", &child_of("./a.toml"));
-    let message = load_within_seconds(a).expect_err("a cycle");
+    let message = load_refused(&dir, "a.toml", "./a.toml", "a cycle");
     assert!(message.contains("makes a cycle"), "{message}");
 }
 
