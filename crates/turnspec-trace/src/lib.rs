@@ -94,6 +94,12 @@ fn object_fields(spec: &Spec, labels: &dyn Labels, o: &StackObject) -> Map<Strin
     m
 }
 
+/// The end of a phase or step: its id under `key`, and "end of" its name.
+fn ended(f: &mut Map<String, Value>, key: &str, id: &str, name: &str) -> String {
+    f.insert(key.into(), json!(id));
+    format!("end of {name}")
+}
+
 fn player(p: PlayerId) -> Value {
     json!(p.to_string())
 }
@@ -183,13 +189,8 @@ pub fn describe(spec: &Spec, labels: &dyn Labels, event: &Event) -> Described {
         }
         Event::PhaseEnded { phase } => {
             let ph = spec.phase(phase);
-            f.insert("phase".into(), json!(ph.id));
-            (
-                "phase_ended",
-                1,
-                format!("end of {}", ph.name),
-                RuleRef::NONE,
-            )
+            let text = ended(&mut f, "phase", &ph.id, &ph.name);
+            ("phase_ended", 1, text, RuleRef::NONE)
         }
         Event::StepBegan { step, repeat } => {
             let st = spec.step(step);
@@ -208,13 +209,8 @@ pub fn describe(spec: &Spec, labels: &dyn Labels, event: &Event) -> Described {
         }
         Event::StepEnded { step } => {
             let st = spec.step(step);
-            f.insert("step".into(), json!(st.id));
-            (
-                "step_ended",
-                2,
-                format!("end of {}", st.name),
-                RuleRef::NONE,
-            )
+            let text = ended(&mut f, "step", &st.id, &st.name);
+            ("step_ended", 2, text, RuleRef::NONE)
         }
         Event::Skipped { skipped, rule: r } => match skipped {
             Skipped::Phase(p) => {
