@@ -368,13 +368,12 @@ fn turn_that_never_ends_stops_simulate_with_an_error_naming_the_step() {
         "5",
         "--quiet",
     ]);
-    assert_eq!(o.status.code(), Some(1), "stderr:\n{}", stderr(&o));
-    let err = stderr(&o);
-    assert!(
-        err.contains("error: 3 game(s) stopped in a turn that never ends; game 0: "),
-        "{err}"
+    assert_exit_saying(
+        &o,
+        1,
+        "error: 3 game(s) stopped in a turn that never ends; game 0: ",
     );
-    names_the_loop(&err);
+    names_the_loop(&stderr(&o));
     assert!(
         stdout(&o).contains("games whose turn never ends 3"),
         "{}",
