@@ -479,6 +479,18 @@ mod tests {
         turnspec_spec::load_str("mtg.toml", src).unwrap().0
     }
 
+    /// `players` playing `turns` turns of `spec` by `policy`, at depth 1.
+    fn setup(spec: &Spec, players: u8, turns: u32, policy: SimPolicy, seed: u64) -> Setup<'_> {
+        Setup {
+            spec,
+            players,
+            turns,
+            policy,
+            depth: 1,
+            seed,
+        }
+    }
+
     #[test]
     fn fnv1a_matches_reference_vectors() {
         let mut h = Fnv1a::default();
@@ -503,14 +515,7 @@ mod tests {
     fn digest_does_not_depend_on_threads() {
         let spec = mtg();
         for policy in [SimPolicy::AllPass, SimPolicy::Busy, SimPolicy::Random] {
-            let setup = Setup {
-                spec: &spec,
-                players: 3,
-                turns: 12,
-                policy,
-                depth: 1,
-                seed: 42,
-            };
+            let setup = setup(&spec, 3, 12, policy, 42);
             let one = simulate_all(setup, 40, Some(1), false).unwrap();
             let two = simulate_all(setup, 40, Some(2), false).unwrap();
             let four = simulate_all(setup, 40, Some(4), false).unwrap();
@@ -529,14 +534,7 @@ mod tests {
         // state gained its count of repeats without priority, which the
         // digest hashes).
         let spec = mtg();
-        let setup = Setup {
-            spec: &spec,
-            players: 3,
-            turns: 1,
-            policy: SimPolicy::Random,
-            depth: 1,
-            seed: 42,
-        };
+        let setup = setup(&spec, 3, 1, SimPolicy::Random, 42);
         let s = simulate_all(setup, BATCH + 5, Some(2), false).unwrap();
         assert_eq!(format!("{:016x}", s.digest), "4fcf62aa92dfc7eb");
         assert_eq!((s.counts.turns, s.counts.actions), (16389, 154453));
@@ -545,14 +543,7 @@ mod tests {
     #[test]
     fn digest_depends_on_seed_and_inputs() {
         let spec = mtg();
-        let setup = Setup {
-            spec: &spec,
-            players: 2,
-            turns: 20,
-            policy: SimPolicy::Random,
-            depth: 1,
-            seed: 1,
-        };
+        let setup = setup(&spec, 2, 20, SimPolicy::Random, 1);
         let a = simulate_all(setup, 16, Some(1), false).unwrap();
         let b = simulate_all(Setup { seed: 2, ..setup }, 16, Some(1), false).unwrap();
         let c = simulate_all(Setup { turns: 21, ..setup }, 16, Some(1), false).unwrap();
@@ -563,14 +554,7 @@ mod tests {
     #[test]
     fn busy_counts_on_mtg() {
         let spec = mtg();
-        let setup = Setup {
-            spec: &spec,
-            players: 4,
-            turns: 10,
-            policy: SimPolicy::Busy,
-            depth: 1,
-            seed: 0,
-        };
+        let setup = setup(&spec, 4, 10, SimPolicy::Busy, 0);
         let s = simulate_all(setup, 3, Some(1), false).unwrap();
         // 4 players: nobody skips a draw; every turn alike.
         assert_eq!(s.counts.steps, 3 * 10 * 12);

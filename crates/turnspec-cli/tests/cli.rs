@@ -5,7 +5,10 @@ mod common;
 
 use std::path::PathBuf;
 
-use common::{assert_no_panic, stderr, stdout, turnspec};
+use common::{
+    assert_exit, assert_exit_saying, assert_fails_without_panic, assert_no_panic, stderr, stdout,
+    turnspec,
+};
 use serde_json::Value;
 
 /// A scratch file in the system temp directory, removed on drop.
@@ -35,8 +38,7 @@ impl Drop for TempFile {
 #[test]
 fn check_accepts_both_reference_specs() {
     let o = turnspec(&["check", "games/mtg.toml", "games/grand-archive.toml"]);
-    assert_no_panic(&o);
-    assert_eq!(o.status.code(), Some(0), "stderr:\n{}", stderr(&o));
+    assert_exit(&o, 0);
     let out = stdout(&o);
     assert!(out.contains("ok: games/mtg.toml"), "{out}");
     assert!(out.contains("ok: games/grand-archive.toml"), "{out}");
@@ -91,8 +93,7 @@ const SEVERAL_PATH: &str = "tests/specs/invalid/several_mistakes.toml";
 #[test]
 fn check_reports_every_mistake_with_file_line_and_column() {
     let o = turnspec(&["check", SEVERAL_PATH]);
-    assert_no_panic(&o);
-    assert_eq!(o.status.code(), Some(1));
+    assert_exit(&o, 1);
     let err = stderr(&o);
     for (line, col, code) in SEVERAL {
         let needle = format!("{SEVERAL_PATH}:{line}:{col}: error[{code}]");
@@ -108,8 +109,7 @@ fn check_reports_every_mistake_with_file_line_and_column() {
 #[test]
 fn check_json_lists_every_mistake() {
     let o = turnspec(&["check", "--format", "json", SEVERAL_PATH]);
-    assert_no_panic(&o);
-    assert_eq!(o.status.code(), Some(1));
+    assert_exit(&o, 1);
     let v: Value = serde_json::from_str(&stdout(&o)).expect("check --format json prints JSON");
     let file = &v[0];
     assert_eq!(file["ok"], false);
@@ -134,8 +134,7 @@ fn check_json_lists_every_mistake() {
 #[test]
 fn check_mixed_good_and_bad_files_fails_but_reports_both() {
     let o = turnspec(&["check", "games/mtg.toml", SEVERAL_PATH]);
-    assert_no_panic(&o);
-    assert_eq!(o.status.code(), Some(1));
+    assert_exit(&o, 1);
     assert!(stdout(&o).contains("ok: games/mtg.toml"));
     assert!(stderr(&o).contains(SEVERAL_PATH));
 }
@@ -146,12 +145,7 @@ fn check_on_a_binary_file_fails_without_panicking() {
     bytes.extend_from_slice(&[0xff, 0xfe, 0x00, 0xc3, 0x28, b'[', 0x80]);
     let f = TempFile::new("binary.toml", &bytes);
     let o = turnspec(&["check", f.arg()]);
-    assert_no_panic(&o);
-    assert!(
-        matches!(o.status.code(), Some(1 | 2)),
-        "exit {:?}",
-        o.status.code()
-    );
+    assert_fails_without_panic(&o, "");
     assert!(!stderr(&o).is_empty(), "a failure says why");
 }
 
@@ -162,41 +156,27 @@ fn check_on_text_garbage_fails_without_panicking() {
         "]]]] = = [[phase\n\u{1F600} id = \"\ntiming.x = { during = [1, 2 }\n\0\0\n".as_bytes(),
     );
     let o = turnspec(&["check", f.arg()]);
-    assert_no_panic(&o);
-    assert_eq!(o.status.code(), Some(1), "stderr:\n{}", stderr(&o));
-    assert!(
-        stderr(&o).contains("turnspec::toml-syntax"),
-        "{}",
-        stderr(&o)
-    );
+    assert_exit_saying(&o, 1, "turnspec::toml-syntax");
 }
 
 #[test]
 fn check_on_an_empty_file_fails_without_panicking() {
     let f = TempFile::new("empty.toml", b"");
     let o = turnspec(&["check", f.arg()]);
-    assert_no_panic(&o);
-    assert_eq!(o.status.code(), Some(1));
-    assert!(stderr(&o).contains("turnspec::missing"), "{}", stderr(&o));
+    assert_exit_saying(&o, 1, "turnspec::missing");
 }
 
 #[test]
 fn check_on_a_missing_file_fails_without_panicking() {
     let o = turnspec(&["check", "tests/specs/invalid/no-such-file.toml"]);
-    assert_no_panic(&o);
-    assert!(
-        matches!(o.status.code(), Some(1 | 2)),
-        "exit {:?}",
-        o.status.code()
-    );
+    assert_fails_without_panic(&o, "");
     assert!(stderr(&o).contains("no-such-file.toml"), "{}", stderr(&o));
 }
 
 #[test]
 fn run_on_an_invalid_spec_fails_without_panicking() {
     let o = turnspec(&["run", SEVERAL_PATH, "--turns", "1"]);
-    assert_no_panic(&o);
-    assert_eq!(o.status.code(), Some(1));
+    assert_exit(&o, 1);
     assert!(stdout(&o).is_empty(), "{}", stdout(&o));
 }
 
@@ -228,9 +208,7 @@ fn check_of_a_device_pipe_or_folder_says_why_without_reading_it() {
     // A base that is a device: the error is on the `extends` line.
     let child = dir.write("child.toml", "extends = \"/dev/zero\"\n");
     let o = common::turnspec_within(&["check", child.to_str().expect("UTF-8")], 30);
-    assert_no_panic(&o);
-    assert_eq!(o.status.code(), Some(1));
-    assert!(stderr(&o).contains("character device"), "{}", stderr(&o));
+    assert_exit_saying(&o, 1, "character device");
 }
 
 // --- run ------------------------------------------------------------------------
@@ -240,8 +218,7 @@ fn run_json(spec: &str, extra: &[&str]) -> Vec<Value> {
     let mut args = vec!["run", spec, "--turns", "2", "--format", "json"];
     args.extend_from_slice(extra);
     let o = turnspec(&args);
-    assert_no_panic(&o);
-    assert_eq!(o.status.code(), Some(0), "stderr:\n{}", stderr(&o));
+    assert_exit(&o, 0);
     let out = stdout(&o);
     assert!(!out.is_empty());
     out.lines()
@@ -348,8 +325,7 @@ fn run_grand_archive_with_three_players_draws_on_the_first_turn() {
 #[test]
 fn run_text_output_names_the_game() {
     let o = turnspec(&["run", "games/grand-archive.toml", "--turns", "1"]);
-    assert_no_panic(&o);
-    assert_eq!(o.status.code(), Some(0));
+    assert_exit(&o, 0);
     let out = stdout(&o);
     assert!(out.starts_with("Grand Archive"), "{out}");
     assert!(out.contains("Opportunity → P1"), "{out}");
@@ -358,12 +334,7 @@ fn run_text_output_names_the_game() {
 #[test]
 fn run_with_an_impossible_player_count_fails_without_panicking() {
     let o = turnspec(&["run", "games/grand-archive.toml", "--players", "7"]);
-    assert_no_panic(&o);
-    assert!(
-        matches!(o.status.code(), Some(1 | 2)),
-        "exit {:?}",
-        o.status.code()
-    );
+    assert_fails_without_panic(&o, "");
 }
 
 // --- simulate -------------------------------------------------------------------
@@ -371,9 +342,7 @@ fn run_with_an_impossible_player_count_fails_without_panicking() {
 #[test]
 fn simulate_refuses_more_threads_than_it_allows() {
     let o = turnspec(&["simulate", "--games", "1", "--threads", "10000", "--quiet"]);
-    assert_no_panic(&o);
-    assert_eq!(o.status.code(), Some(2));
-    assert!(stderr(&o).contains("1..=256"), "{}", stderr(&o));
+    assert_exit_saying(&o, 2, "1..=256");
 }
 
 // --- turns that never end -------------------------------------------------------
@@ -428,13 +397,12 @@ fn turn_that_never_ends_stops_simulate_with_an_error_naming_the_step() {
         "5",
         "--quiet",
     ]);
-    assert_eq!(o.status.code(), Some(1), "stderr:\n{}", stderr(&o));
-    let err = stderr(&o);
-    assert!(
-        err.contains("error: 3 game(s) stopped in a turn that never ends; game 0: "),
-        "{err}"
+    assert_exit_saying(
+        &o,
+        1,
+        "error: 3 game(s) stopped in a turn that never ends; game 0: ",
     );
-    names_the_loop(&err);
+    names_the_loop(&stderr(&o));
     assert!(
         stdout(&o).contains("games whose turn never ends 3"),
         "{}",

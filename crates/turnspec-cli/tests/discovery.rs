@@ -8,10 +8,26 @@ mod common;
 use common::{TempDir, assert_no_panic, scenario, stderr, stdout, turnspec_within};
 
 /// Runs `turnspec test` on the folder; fails the test if it does not end.
-fn test_folder(dir: &TempDir) -> (Option<i32>, String) {
+fn run_test_folder(dir: &TempDir) -> (Option<i32>, String) {
     let o = turnspec_within(&["test", dir.arg()], 60);
     assert_no_panic(&o);
     (o.status.code(), format!("{}{}", stdout(&o), stderr(&o)))
+}
+
+/// The run exited with `want` and its output says each of `says`.
+fn assert_says(code: Option<i32>, out: &str, want: i32, says: &[&str]) {
+    assert_eq!(code, Some(want), "{out}");
+    for text in says {
+        assert!(out.contains(text), "{text}: {out}");
+    }
+}
+
+/// Runs `turnspec test` on the folder, which must exit with `want` and say
+/// each of `says`: the output, for more checks.
+fn test_folder(dir: &TempDir, want: i32, says: &[&str]) -> String {
+    let (code, out) = run_test_folder(dir);
+    assert_says(code, &out, want, says);
+    out
 }
 
 #[test]
@@ -21,10 +37,11 @@ fn scenario_header_with_a_trailing_comment_still_runs() {
         "fails.toml",
         &scenario("fails", "P2").replace("[scenario]", "[scenario] # a comment"),
     );
-    let (code, out) = test_folder(&dir);
-    assert_eq!(code, Some(1), "{out}");
-    assert!(out.contains("FAIL    fails"), "{out}");
-    assert!(out.contains("1 scenarios: 0 passed, 1 failed"), "{out}");
+    test_folder(
+        &dir,
+        1,
+        &["FAIL    fails", "1 scenarios: 0 passed, 1 failed"],
+    );
 }
 
 #[cfg(unix)]
@@ -36,8 +53,7 @@ fn unreadable_path_under_a_folder_fails_the_run() {
     symlink("nowhere", dir.0.join("dangling.toml")).expect("link");
     symlink("loop-b", dir.0.join("loop-a")).expect("link");
     symlink("loop-a", dir.0.join("loop-b")).expect("link");
-    let (code, out) = test_folder(&dir);
-    assert_eq!(code, Some(1), "{out}");
+    let out = test_folder(&dir, 1, &[]);
     for name in ["dangling.toml", "loop-a", "loop-b"] {
         assert!(
             out.lines()
@@ -61,15 +77,14 @@ fn unlistable_sub_folder_fails_the_run() {
     let locked = dir.0.join("locked");
     std::fs::set_permissions(&locked, std::fs::Permissions::from_mode(0o000)).expect("chmod");
     let listable = std::fs::read_dir(&locked).is_ok();
-    let (code, out) = test_folder(&dir);
+    let (code, out) = run_test_folder(&dir);
     std::fs::set_permissions(&locked, std::fs::Permissions::from_mode(0o755)).expect("chmod");
     if listable {
         // root reads any folder; the link tests above cover unreadable paths.
         eprintln!("skipped: running as a user who can read any folder");
         return;
     }
-    assert_eq!(code, Some(1), "{out}");
-    assert!(out.contains("cannot list the folder"), "{out}");
+    assert_says(code, &out, 1, &["cannot list the folder"]);
 }
 
 #[cfg(unix)]
@@ -81,8 +96,7 @@ fn folder_linking_to_itself_runs_each_scenario_once() {
     symlink(".", dir.0.join("again")).expect("link");
     std::fs::create_dir(dir.0.join("sub")).expect("a folder");
     symlink("..", dir.0.join("sub/up")).expect("link");
-    let (code, out) = test_folder(&dir);
-    assert_eq!(code, Some(0), "{out}");
+    let out = test_folder(&dir, 0, &[]);
     assert_eq!(out.matches("ok      passes").count(), 1, "{out}");
     assert!(out.contains("\n1 scenarios: 1 passed"), "{out}");
 }
@@ -101,8 +115,7 @@ fn folders_linking_to_each_other_run_each_scenario_once() {
             symlink(to, dir.0.join(from).join(name)).expect("link");
         }
     }
-    let (code, out) = test_folder(&dir);
-    assert_eq!(code, Some(0), "{out}");
+    let out = test_folder(&dir, 0, &[]);
     assert_eq!(out.matches("ok      ").count(), 2, "{out}");
     assert!(
         out.contains("a/one.toml") && out.contains("b/two.toml"),
@@ -115,10 +128,5 @@ fn toml_that_is_not_a_scenario_is_listed_as_skipped() {
     let dir = TempDir::new("skipped");
     dir.write("passes.toml", &scenario("passes", "P1"));
     dir.write("spec.toml", "[game] # [scenario]\nname = \"kept beside\"\n");
-    let (code, out) = test_folder(&dir);
-    assert_eq!(code, Some(0), "{out}");
-    assert!(
-        out.contains("spec.toml (TOML without a [scenario] table)"),
-        "{out}"
-    );
+    test_folder(&dir, 0, &["spec.toml (TOML without a [scenario] table)"]);
 }

@@ -17,6 +17,11 @@ fn one<'a>(d: &'a SpecDiff, element: &str, field: Option<&str>) -> &'a Entry {
     found[0]
 }
 
+/// The rules an entry cites on the left and on the right.
+fn cited(e: &Entry) -> (Option<&str>, Option<&str>) {
+    (e.left_rule.as_deref(), e.right_rule.as_deref())
+}
+
 fn absent(d: &SpecDiff, element: &str) {
     assert!(
         d.find(element, None).is_empty(),
@@ -62,10 +67,7 @@ fn classic_to_2011_is_the_magic_2010_rules_change() {
     assert_eq!(e.left_rule.as_deref(), Some("310.1"));
     let e = one(&d, "action assign_combat_damage", Some("play"));
     assert_eq!(e.right.as_deref(), Some("none"));
-    assert_eq!(
-        (e.left_rule.as_deref(), e.right_rule.as_deref()),
-        (Some("310.1"), Some("510.1"))
-    );
+    assert_eq!(cited(e), (Some("310.1"), Some("510.1")));
     let e = one(&d, "action deal_combat_damage", None);
     assert_eq!(e.change, Change::Added);
     assert_eq!(e.right_rule.as_deref(), Some("510.2"));
@@ -97,15 +99,9 @@ fn classic_to_2011_is_the_magic_2010_rules_change() {
     // The renumbering 300s → 500s is there, apart.
     let e = one(&d, "step upkeep", Some("rule"));
     assert!(e.citation_only);
-    assert_eq!(
-        (e.left_rule.as_deref(), e.right_rule.as_deref()),
-        (Some("303"), Some("503"))
-    );
+    assert_eq!(cited(e), (Some("303"), Some("503")));
     let e = one(&d, "action choose_defender", Some("rule"));
-    assert_eq!(
-        (e.left_rule.as_deref(), e.right_rule.as_deref()),
-        (Some("306.2"), Some("507.1"))
-    );
+    assert_eq!(cited(e), (Some("306.2"), Some("507.1")));
     let e = one(&d, "priority", Some("first"));
     assert!(e.citation_only);
     assert_eq!(e.right_rule.as_deref(), Some("116.3a"));
@@ -141,15 +137,9 @@ fn from_2011_to_2024_the_turn_gains_actions() {
     // Priority sub-steps merged into the generic trigger rule: renumbered.
     let e = one(&d, "step declare_blockers", Some("priority"));
     assert!(e.citation_only);
-    assert_eq!(
-        (e.left_rule.as_deref(), e.right_rule.as_deref()),
-        (Some("509.5"), Some("509.4"))
-    );
+    assert_eq!(cited(e), (Some("509.5"), Some("509.4")));
     let e = one(&d, "priority", Some("rule"));
-    assert_eq!(
-        (e.left_rule.as_deref(), e.right_rule.as_deref()),
-        (Some("116.1"), Some("117.1"))
-    );
+    assert_eq!(cited(e), (Some("116.1"), Some("117.1")));
 }
 
 #[test]
@@ -160,16 +150,10 @@ fn foundations_removed_damage_assignment_order() {
         assert_eq!(e.change, Change::Removed);
     }
     let e = one(&d, "step declare_blockers", Some("priority"));
-    assert_eq!(
-        (e.left_rule.as_deref(), e.right_rule.as_deref()),
-        (Some("509.4"), Some("509.2"))
-    );
+    assert_eq!(cited(e), (Some("509.4"), Some("509.2")));
     // Station cards (721) pushed ending the turn from 722 to 723.
     let e = one(&d, "effect end_turn", Some("rule"));
-    assert_eq!(
-        (e.left_rule.as_deref(), e.right_rule.as_deref()),
-        (Some("722.1"), Some("723.1"))
-    );
+    assert_eq!(cited(e), (Some("722.1"), Some("723.1")));
     assert!(
         one(&d, "fact controls_saga", Some("description"))
             .right

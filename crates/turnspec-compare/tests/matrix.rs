@@ -3,7 +3,13 @@
 mod common;
 
 use common::{editions, scenario};
-use turnspec_compare::{Cell, run_matrix};
+use turnspec_compare::{Cell, Matrix, run_matrix};
+
+/// The scenarios (paths under `tests/scenarios`) under the four editions.
+fn matrix_of(files: &[&str]) -> Matrix {
+    let scenarios: Vec<_> = files.iter().map(|f| scenario(f)).collect();
+    run_matrix(&editions(), &scenarios)
+}
 
 fn statuses(cells: &[Cell]) -> Vec<&'static str> {
     cells.iter().map(Cell::status).collect()
@@ -11,17 +17,14 @@ fn statuses(cells: &[Cell]) -> Vec<&'static str> {
 
 #[test]
 fn edition_facts_hold_exactly_where_the_rules_say() {
-    let cols = editions();
-    let files = [
+    let m = matrix_of(&[
         "mtg-editions/classic-300.3-mana-burn-when-the-phase-ends.toml",
         "mtg-editions/2011-500.4-mana-lost-when-the-step-ends-no-burn.toml",
         "mtg-editions/2024-509.2-damage-assignment-order-announced.toml",
         "mtg-editions/2025-509.2-no-damage-assignment-order.toml",
         "mtg/502.1-untap-step-action-order.toml",
         "mtg/103.8a-first-draw-skipped-two-players.toml",
-    ];
-    let scenarios: Vec<_> = files.iter().map(|f| scenario(f)).collect();
-    let m = run_matrix(&cols, &scenarios);
+    ]);
     let rows: Vec<Vec<&str>> = m.rows.iter().map(|r| statuses(&r.cells)).collect();
     //                   classic  2011    2024    2025
     assert_eq!(rows[0], ["pass", "FAIL", "FAIL", "FAIL"], "mana burn");
@@ -49,13 +52,7 @@ fn edition_facts_hold_exactly_where_the_rules_say() {
 
 #[test]
 fn a_failing_cell_points_at_the_first_diverging_event_and_its_rule() {
-    let cols = editions();
-    let m = run_matrix(
-        &cols,
-        &[scenario(
-            "mtg-editions/2024-509.2-damage-assignment-order-announced.toml",
-        )],
-    );
+    let m = matrix_of(&["mtg-editions/2024-509.2-damage-assignment-order-announced.toml"]);
     let Cell::Fail { divergence, .. } = &m.rows[0].cells[3] else {
         panic!("2025 should fail: {:?}", m.rows[0].cells[3]);
     };
@@ -77,14 +74,10 @@ fn a_failing_cell_points_at_the_first_diverging_event_and_its_rule() {
 
 #[test]
 fn pre_2009_damage_on_the_stack_changes_what_the_stack_holds() {
-    let cols = editions();
-    let m = run_matrix(
-        &cols,
-        &[
-            scenario("mtg-editions/classic-310.1-combat-damage-uses-the-stack.toml"),
-            scenario("mtg/304.1-instant-in-every-combat-step.toml"),
-        ],
-    );
+    let m = matrix_of(&[
+        "mtg-editions/classic-310.1-combat-damage-uses-the-stack.toml",
+        "mtg/304.1-instant-in-every-combat-step.toml",
+    ]);
     assert_eq!(statuses(&m.rows[0].cells), ["pass", "FAIL", "FAIL", "FAIL"]);
     // Under the old rules the damage object sits under the instant cast in
     // the combat damage step.
@@ -101,11 +94,7 @@ fn pre_2009_damage_on_the_stack_changes_what_the_stack_holds() {
 
 #[test]
 fn renumbered_refusals_are_told_apart() {
-    let cols = editions();
-    let m = run_matrix(
-        &cols,
-        &[scenario("mtg/117.1a-no-sorcery-for-nonactive-player.toml")],
-    );
+    let m = matrix_of(&["mtg/117.1a-no-sorcery-for-nonactive-player.toml"]);
     let cells = &m.rows[0].cells;
     assert_eq!(cells[0].renumbered(), Some(("408.1d", "117.1a")));
     assert_eq!(cells[1].renumbered(), Some(("116.1a", "117.1a")));
@@ -120,13 +109,7 @@ fn renumbered_refusals_are_told_apart() {
 
 #[test]
 fn a_scenario_the_edition_cannot_express_is_not_applicable() {
-    let cols = editions();
-    let m = run_matrix(
-        &cols,
-        &[scenario(
-            "mtg/turn-modifiers/723.2-end-the-combat-phase.toml",
-        )],
-    );
+    let m = matrix_of(&["mtg/turn-modifiers/723.2-end-the-combat-phase.toml"]);
     let Cell::NotApplicable { reason } = &m.rows[0].cells[0] else {
         panic!("{:?}", m.rows[0].cells[0]);
     };

@@ -94,33 +94,25 @@ fn per_turn<P: Policy>(spec: &Spec, players: u8, turns: u32, mut policy: P) -> V
     sink.turns
 }
 
+/// Every Magic turn of an `n`-player game is `regular` but turn 1 of a
+/// two-player game, `first`: the starting player skips the draw step
+/// (103.8a).
+fn assert_mtg_turns(turns: &[Turn], n: u8, first: Turn, regular: Turn) {
+    for (i, t) in turns.iter().enumerate() {
+        let want = if n == 2 && i == 0 { first } else { regular };
+        assert_eq!(*t, want, "{n} players, turn {}", i + 1);
+    }
+}
+
 #[test]
 fn mtg_all_pass_is_10_steps_8_windows_8n_passes() {
     let spec = mtg();
     for n in [2u8, 4] {
-        let turns = per_turn(&spec, n, 10, AllPass);
         let n32 = n as u32;
-        for (i, t) in turns.iter().enumerate().skip(2) {
-            assert_eq!(
-                *t,
-                Turn::new(10, 8, 8 * n32, 0),
-                "{n} players, turn {}",
-                i + 1
-            );
-        }
-        // Turn 1: with two players the starting player skips the draw step
-        // (103.8a): one step and one window less.
-        let first = if n == 2 {
-            Turn::new(9, 7, 7 * n32, 0)
-        } else {
-            Turn::new(10, 8, 8 * n32, 0)
-        };
-        assert_eq!(turns[0], first, "{n} players, turn 1");
-        assert_eq!(
-            turns[1],
-            Turn::new(10, 8, 8 * n32, 0),
-            "{n} players, turn 2"
-        );
+        let turns = per_turn(&spec, n, 10, AllPass);
+        // One step and one window less on the first turn.
+        let first = Turn::new(9, 7, 7 * n32, 0);
+        assert_mtg_turns(&turns, n, first, Turn::new(10, 8, 8 * n32, 0));
     }
 }
 
@@ -128,22 +120,10 @@ fn mtg_all_pass_is_10_steps_8_windows_8n_passes() {
 fn mtg_busy_is_12_steps_10_windows_20n_passes_10_casts() {
     let spec = mtg();
     for n in [2u8, 4] {
-        let turns = per_turn(&spec, n, 10, BusyPolicy::new(&spec));
         let n32 = n as u32;
-        for (i, t) in turns.iter().enumerate().skip(2) {
-            assert_eq!(
-                *t,
-                Turn::new(12, 10, 20 * n32, 10),
-                "{n} players, turn {}",
-                i + 1
-            );
-        }
-        let first = if n == 2 {
-            Turn::new(11, 9, 18 * n32, 9)
-        } else {
-            Turn::new(12, 10, 20 * n32, 10)
-        };
-        assert_eq!(turns[0], first, "{n} players, turn 1");
+        let turns = per_turn(&spec, n, 10, BusyPolicy::new(&spec));
+        let first = Turn::new(11, 9, 18 * n32, 9);
+        assert_mtg_turns(&turns, n, first, Turn::new(12, 10, 20 * n32, 10));
     }
 }
 
@@ -182,33 +162,27 @@ fn grand_archive_workloads() {
     let spec = ga();
     for n in [2u8, 4] {
         let n32 = n as u32;
-        let all_pass = per_turn(&spec, n, 10, AllPass);
-        let busy = per_turn(&spec, n, 10, BusyPolicy::new(&spec));
-        for i in n as usize..10 {
-            assert_eq!(
-                all_pass[i],
-                Turn::new(7, 3, 3 * n32, 0),
-                "{n}p turn {}",
-                i + 1
-            );
-            assert_eq!(busy[i], Turn::new(7, 3, 6 * n32, 3), "{n}p turn {}", i + 1);
-        }
-        // First turns skip wake up, materialize and recollection (and, for
-        // the starting player of a two-player game, the draw).
-        for i in 0..n as usize {
-            let steps = if n == 2 && i == 0 { 3 } else { 4 };
-            assert_eq!(
-                all_pass[i],
-                Turn::new(steps, 2, 2 * n32, 0),
-                "{n}p turn {}",
-                i + 1
-            );
-            assert_eq!(
-                busy[i],
-                Turn::new(steps, 2, 4 * n32, 2),
-                "{n}p turn {}",
-                i + 1
-            );
+        // All pass: one round of passes a window; busy: two, and one play.
+        let all_pass = (per_turn(&spec, n, 10, AllPass), 1);
+        let busy = (per_turn(&spec, n, 10, BusyPolicy::new(&spec)), 2);
+        for (turns, rounds) in [all_pass, busy] {
+            let per_window = |windows: u32| (windows * rounds * n32, windows * (rounds - 1));
+            for (i, t) in turns.iter().enumerate() {
+                // First turns skip wake up, materialize and recollection (and,
+                // for the starting player of a two-player game, the draw).
+                let (steps, windows) = match i {
+                    0 if n == 2 => (3, 2),
+                    i if i < n as usize => (4, 2),
+                    _ => (7, 3),
+                };
+                let (passes, casts) = per_window(windows);
+                assert_eq!(
+                    *t,
+                    Turn::new(steps, windows, passes, casts),
+                    "{n}p turn {}, {rounds} round(s)",
+                    i + 1
+                );
+            }
         }
     }
 }

@@ -67,19 +67,20 @@ fn main() {
             .into_par_iter()
             .for_each(|seed| {
                 let (input, outcome) = match target {
-                    Target::Spec => {
-                        let text = corpus.mutated_spec(seed);
+                    Target::Spec | Target::Scenario => {
+                        let spec = target == Target::Spec;
+                        let text = if spec {
+                            corpus.mutated_spec(seed)
+                        } else {
+                            corpus.mutated_scenario(seed)
+                        };
                         let r = catch_unwind(AssertUnwindSafe(|| {
-                            if corpus.load_spec(&text) {
-                                accepted.fetch_add(1, Ordering::Relaxed);
-                            }
-                        }));
-                        (text, r)
-                    }
-                    Target::Scenario => {
-                        let text = corpus.mutated_scenario(seed);
-                        let r = catch_unwind(AssertUnwindSafe(|| {
-                            if corpus.load_scenario(&text) {
+                            let loaded = if spec {
+                                corpus.load_spec(&text)
+                            } else {
+                                corpus.load_scenario(&text)
+                            };
+                            if loaded {
                                 accepted.fetch_add(1, Ordering::Relaxed);
                             }
                         }));

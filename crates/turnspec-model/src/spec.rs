@@ -77,6 +77,36 @@ impl std::fmt::Display for ModelError {
 
 impl std::error::Error for ModelError {}
 
+/// Accessors of [`Spec`] that only reach into its parts: a part as a whole
+/// (`part`), one element by its id (`element`), or an element's id by its
+/// id in the spec file (`by_id`).
+macro_rules! accessors {
+    () => {};
+    ($(#[$doc:meta])* part $name:ident -> $T:ty = $field:ident; $($rest:tt)*) => {
+        $(#[$doc])*
+        #[inline]
+        pub fn $name(&self) -> &$T {
+            &self.parts.$field
+        }
+        accessors!($($rest)*);
+    };
+    ($(#[$doc:meta])* element $name:ident($Id:ty) -> $T:ty = $field:ident; $($rest:tt)*) => {
+        $(#[$doc])*
+        #[inline]
+        pub fn $name(&self, id: $Id) -> &$T {
+            &self.parts.$field[id]
+        }
+        accessors!($($rest)*);
+    };
+    ($(#[$doc:meta])* by_id $name:ident -> $Id:ty = $field:ident; $($rest:tt)*) => {
+        $(#[$doc])*
+        pub fn $name(&self, id: &str) -> Option<$Id> {
+            self.parts.$field.by_id(id)
+        }
+        accessors!($($rest)*);
+    };
+}
+
 impl Spec {
     /// Checks that every id in `parts` names an element of `parts`, that
     /// every condition is one of its conditions and that the counts fit
@@ -90,95 +120,43 @@ impl Spec {
         }
     }
 
-    /// `[game]`: names, edition, player counts, turn order.
-    #[inline]
-    pub fn game(&self) -> &GameInfo {
-        &self.parts.game
-    }
-    /// `[terms]`: what the game calls priority, the stack, the active player.
-    #[inline]
-    pub fn terms(&self) -> &Terms {
-        &self.parts.terms
-    }
-    /// `[priority]`: who gets priority when, and the rules cited.
-    #[inline]
-    pub fn priority(&self) -> &PriorityModel {
-        &self.parts.priority
-    }
-    /// Every phase, regular and on-demand.
-    #[inline]
-    pub fn phases(&self) -> &Arena<PhaseId, Phase> {
-        &self.parts.phases
-    }
-    /// The regular phases in turn order.
-    #[inline]
-    pub fn turn(&self) -> &[PhaseId] {
-        &self.parts.turn
-    }
-    /// Every step.
-    #[inline]
-    pub fn steps(&self) -> &Arena<StepId, Step> {
-        &self.parts.steps
-    }
-    /// Every turn-based action.
-    #[inline]
-    pub fn turn_actions(&self) -> &Arena<TurnActionId, TurnAction> {
-        &self.parts.turn_actions
-    }
-    /// Every priority window.
-    #[inline]
-    pub fn windows(&self) -> &Arena<WindowId, Window> {
-        &self.parts.windows
-    }
-    /// Every timing class.
-    #[inline]
-    pub fn timing(&self) -> &Arena<TimingId, TimingClass> {
-        &self.parts.timing
-    }
-    /// Every counter.
-    #[inline]
-    pub fn counters(&self) -> &Arena<CounterId, Counter> {
-        &self.parts.counters
-    }
-    /// Every fact.
-    #[inline]
-    pub fn facts(&self) -> &Arena<FactId, Flag> {
-        &self.parts.facts
-    }
-    /// Every variant.
-    #[inline]
-    pub fn variants(&self) -> &Arena<VariantId, Flag> {
-        &self.parts.variants
-    }
-    /// Every structural effect.
-    #[inline]
-    pub fn effects(&self) -> &Arena<EffectId, EffectDef> {
-        &self.parts.effects
-    }
-    /// `[mana]`.
-    #[inline]
-    pub fn mana(&self) -> &ManaRules {
-        &self.parts.mana
-    }
-    /// `[leaving]`.
-    #[inline]
-    pub fn leaving(&self) -> &LeavingRules {
-        &self.parts.leaving
-    }
-    /// Phase kinds (`counts_as`), indexed by [`Phase::kind`].
-    #[inline]
-    pub fn kinds(&self) -> &[String] {
-        &self.parts.kinds
-    }
-    /// Every compiled condition.
-    #[inline]
-    pub fn conditions(&self) -> &Conditions {
-        &self.parts.conditions
-    }
-    /// Where each element was last set: with `extends`, which file.
-    #[inline]
-    pub fn origins(&self) -> &[Origin] {
-        &self.parts.origins
+    accessors! {
+        /// `[game]`: names, edition, player counts, turn order.
+        part game -> GameInfo = game;
+        /// `[terms]`: what the game calls priority, the stack, the active player.
+        part terms -> Terms = terms;
+        /// `[priority]`: who gets priority when, and the rules cited.
+        part priority -> PriorityModel = priority;
+        /// Every phase, regular and on-demand.
+        part phases -> Arena<PhaseId, Phase> = phases;
+        /// The regular phases in turn order.
+        part turn -> [PhaseId] = turn;
+        /// Every step.
+        part steps -> Arena<StepId, Step> = steps;
+        /// Every turn-based action.
+        part turn_actions -> Arena<TurnActionId, TurnAction> = turn_actions;
+        /// Every priority window.
+        part windows -> Arena<WindowId, Window> = windows;
+        /// Every timing class.
+        part timing -> Arena<TimingId, TimingClass> = timing;
+        /// Every counter.
+        part counters -> Arena<CounterId, Counter> = counters;
+        /// Every fact.
+        part facts -> Arena<FactId, Flag> = facts;
+        /// Every variant.
+        part variants -> Arena<VariantId, Flag> = variants;
+        /// Every structural effect.
+        part effects -> Arena<EffectId, EffectDef> = effects;
+        /// `[mana]`.
+        part mana -> ManaRules = mana;
+        /// `[leaving]`.
+        part leaving -> LeavingRules = leaving;
+        /// Phase kinds (`counts_as`), indexed by [`Phase::kind`].
+        part kinds -> [String] = kinds;
+        /// Every compiled condition.
+        part conditions -> Conditions = conditions;
+        /// Where each element was last set: with `extends`, which file.
+        part origins -> [Origin] = origins;
     }
 
     /// "Name — edition (date)", leaving out the parts the spec does not give.
@@ -200,78 +178,39 @@ impl Spec {
         self.parts.rules.get(rule).map(|s| s.as_str())
     }
 
-    /// A phase. Panics only for an id of another spec.
-    #[inline]
-    pub fn phase(&self, id: PhaseId) -> &Phase {
-        &self.parts.phases[id]
-    }
-    /// A step. Panics only for an id of another spec.
-    #[inline]
-    pub fn step(&self, id: StepId) -> &Step {
-        &self.parts.steps[id]
-    }
-    /// A turn-based action. Panics only for an id of another spec.
-    #[inline]
-    pub fn turn_action(&self, id: TurnActionId) -> &TurnAction {
-        &self.parts.turn_actions[id]
-    }
-    /// A window. Panics only for an id of another spec.
-    #[inline]
-    pub fn window(&self, id: WindowId) -> &Window {
-        &self.parts.windows[id]
-    }
-    /// An effect. Panics only for an id of another spec.
-    #[inline]
-    pub fn effect(&self, id: EffectId) -> &EffectDef {
-        &self.parts.effects[id]
-    }
-    /// A timing class. Panics only for an id of another spec.
-    #[inline]
-    pub fn timing_class(&self, id: TimingId) -> &TimingClass {
-        &self.parts.timing[id]
+    accessors! {
+        /// A phase. Panics only for an id of another spec.
+        element phase(PhaseId) -> Phase = phases;
+        /// A step. Panics only for an id of another spec.
+        element step(StepId) -> Step = steps;
+        /// A turn-based action. Panics only for an id of another spec.
+        element turn_action(TurnActionId) -> TurnAction = turn_actions;
+        /// A window. Panics only for an id of another spec.
+        element window(WindowId) -> Window = windows;
+        /// An effect. Panics only for an id of another spec.
+        element effect(EffectId) -> EffectDef = effects;
+        /// A timing class. Panics only for an id of another spec.
+        element timing_class(TimingId) -> TimingClass = timing;
     }
 
     // Lookups by name: for hosts, scenarios and tools, never the hot path.
-
-    /// A phase by its id in the spec file.
-    #[inline]
-    pub fn phase_by_id(&self, id: &str) -> Option<PhaseId> {
-        self.parts.phases.by_id(id)
-    }
-    /// A step by id; a step-less phase's id names its implicit step.
-    #[inline]
-    pub fn step_by_id(&self, id: &str) -> Option<StepId> {
-        self.parts.steps.by_id(id)
-    }
-    /// A turn-based action by id.
-    #[inline]
-    pub fn turn_action_by_id(&self, id: &str) -> Option<TurnActionId> {
-        self.parts.turn_actions.by_id(id)
-    }
-    /// A timing class by id.
-    #[inline]
-    pub fn timing_by_id(&self, id: &str) -> Option<TimingId> {
-        self.parts.timing.by_id(id)
-    }
-    /// A counter by id.
-    #[inline]
-    pub fn counter_by_id(&self, id: &str) -> Option<CounterId> {
-        self.parts.counters.by_id(id)
-    }
-    /// A fact by id.
-    #[inline]
-    pub fn fact_by_id(&self, id: &str) -> Option<FactId> {
-        self.parts.facts.by_id(id)
-    }
-    /// An effect by id.
-    #[inline]
-    pub fn effect_by_id(&self, id: &str) -> Option<EffectId> {
-        self.parts.effects.by_id(id)
-    }
-    /// A variant by id.
-    #[inline]
-    pub fn variant_by_id(&self, id: &str) -> Option<VariantId> {
-        self.parts.variants.by_id(id)
+    accessors! {
+        /// A phase by its id in the spec file.
+        by_id phase_by_id -> PhaseId = phases;
+        /// A step by id; a step-less phase's id names its implicit step.
+        by_id step_by_id -> StepId = steps;
+        /// A turn-based action by id.
+        by_id turn_action_by_id -> TurnActionId = turn_actions;
+        /// A timing class by id.
+        by_id timing_by_id -> TimingId = timing;
+        /// A counter by id.
+        by_id counter_by_id -> CounterId = counters;
+        /// A fact by id.
+        by_id fact_by_id -> FactId = facts;
+        /// An effect by id.
+        by_id effect_by_id -> EffectId = effects;
+        /// A variant by id.
+        by_id variant_by_id -> VariantId = variants;
     }
 }
 

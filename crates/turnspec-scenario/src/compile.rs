@@ -848,31 +848,17 @@ impl Resolver<'_> {
                 reason: x.reason.as_ref().map(|r| r.get_ref().clone()),
             });
         }
-        if let Some(list) = &r.expect_events {
-            return Some(Step::ExpectEvents(
-                list.get_ref()
-                    .iter()
-                    .map(|s| normalise(s.get_ref()))
-                    .collect(),
-            ));
-        }
-        if let Some(list) = &r.expect_includes {
-            return Some(Step::ExpectIncludes(
-                list.get_ref()
-                    .iter()
-                    .map(|s| normalise(s.get_ref()))
-                    .collect(),
-            ));
-        }
-        if let Some(list) = &r.expect_trace {
-            return Some(Step::ExpectTrace(
-                list.get_ref()
-                    .iter()
-                    .map(|s| normalise(s.get_ref()))
-                    .collect(),
-            ));
-        }
-        None
+        // The first list of expected lines given, normalised.
+        type Lines = fn(Vec<String>) -> Step;
+        let lines: [(_, Lines); 3] = [
+            (&r.expect_events, Step::ExpectEvents),
+            (&r.expect_includes, Step::ExpectIncludes),
+            (&r.expect_trace, Step::ExpectTrace),
+        ];
+        lines.into_iter().find_map(|(list, step)| {
+            let list = list.as_ref()?.get_ref();
+            Some(step(list.iter().map(|s| normalise(s.get_ref())).collect()))
+        })
     }
 
     fn expect(&mut self, x: &RawExpect, players: u8) -> Expect {

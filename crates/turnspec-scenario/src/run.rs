@@ -294,6 +294,13 @@ impl Runner<'_, '_> {
         e.describe(&self.scenario.spec)
     }
 
+    /// Applies an action the scenario means to be legal: a refusal fails
+    /// the step, with `what` before the engine's reason.
+    fn act(&mut self, action: Action, what: &str) -> Result<(), StepError> {
+        self.apply(action)
+            .map_err(|e| fail(format!("{what}{}", self.describe(&e))))
+    }
+
     fn holder(&self) -> Result<PlayerId, StepError> {
         self.game.holder().ok_or_else(|| {
             fail(format!(
@@ -308,15 +315,11 @@ impl Runner<'_, '_> {
         let spec = &*self.scenario.spec;
         match step {
             Step::Answer { .. } | Step::OnBegin { .. } => self.prepare(step),
-            Step::Pass(p) => self
-                .apply(Action::Pass { player: *p })
-                .map_err(|e| fail(format!("{p} cannot pass: {}", self.describe(&e))))?,
             Step::PassAll => {
                 let n = self.game.players();
                 for _ in 0..n {
                     let p = self.holder()?;
-                    self.apply(Action::Pass { player: p })
-                        .map_err(|e| fail(self.describe(&e)))?;
+                    self.act(Action::Pass { player: p }, "")?;
                     // The round ended early (the window closed or something resolved).
                     if self.game.passes() == 0 {
                         break;
@@ -349,8 +352,7 @@ impl Runner<'_, '_> {
                         )));
                     }
                     let p = self.holder()?;
-                    self.apply(Action::Pass { player: p })
-                        .map_err(|e| fail(self.describe(&e)))?;
+                    self.act(Action::Pass { player: p }, "")?;
                 }
             }
             Step::Play {
@@ -360,72 +362,14 @@ impl Runner<'_, '_> {
                 triggers,
             } => {
                 self.host.next_play = triggers.clone();
-                self.apply(Action::Play {
-                    player: *player,
-                    timing: *timing,
-                    label: *label,
-                })
-                .map_err(|e| fail(format!("the play was refused: {}", self.describe(&e))))?;
-            }
-            Step::Trigger { controller, label } => {
-                let controller = controller.unwrap_or(self.game.active_player());
-                self.apply(Action::Trigger {
-                    controller,
-                    label: *label,
-                })
-                .map_err(|e| fail(self.describe(&e)))?;
-            }
-            Step::Effect { effect, player } => {
-                let player = player.unwrap_or(self.game.active_player());
-                self.apply(Action::Effect {
-                    effect: *effect,
-                    player,
-                })
-                .map_err(|e| fail(format!("the effect was refused: {}", self.describe(&e))))?;
-            }
-            Step::Leave(player) => {
-                self.apply(Action::Leave { player: *player })
-                    .map_err(|e| fail(self.describe(&e)))?;
-            }
-            Step::Delay {
-                controller,
-                label,
-                at,
-                own_turn,
-            } => {
-                let controller = controller.unwrap_or(self.game.active_player());
-                let at = match at {
-                    Place::Phase(p) => turnspec_engine::Place::Phase(*p),
-                    Place::Step(s) => turnspec_engine::Place::Step(*s),
-                };
-                self.apply(Action::Delay {
-                    controller,
-                    label: *label,
-                    at,
-                    own_turn: *own_turn,
-                })
-                .map_err(|e| fail(self.describe(&e)))?;
-            }
-            Step::Until { label, scope } => {
-                self.apply(Action::Until {
-                    label: *label,
-                    scope: *scope,
-                })
-                .map_err(|e| fail(self.describe(&e)))?;
-            }
-            Step::AddMana { player, amount } => {
-                self.apply(Action::AddMana {
-                    player: *player,
-                    amount: *amount,
-                })
-                .map_err(|e| fail(self.describe(&e)))?;
-            }
-            Step::SetFact { fact, value } => {
-                self.apply(Action::SetFact {
-                    fact: *fact,
-                    value: *value,
-                })
-                .map_err(|e| fail(self.describe(&e)))?;
+                self.act(
+                    Action::Play {
+                        player: *player,
+                        timing: *timing,
+                        label: *label,
+                    },
+                    "the play was refused: ",
+                )?;
             }
             Step::Expect(x) => self.expect(x)?,
             Step::ExpectIllegal {
@@ -473,15 +417,18 @@ impl Runner<'_, '_> {
                     }
                 }
             }
-            Step::ExpectEvents(expected) => {
-                let actual = self.lines(&self.since_check);
+            Step::ExpectEvents(expected) | Step::ExpectTrace(expected) => {
+                // The events since the last check, or the whole trace.
+                let trace = matches!(step, Step::ExpectTrace(_));
+                let actual = self.lines(if trace { &self.all } else { &self.since_check });
                 self.since_check.clear();
                 if &actual != expected {
-                    return Err((
-                        "the events differ from the expected ones".into(),
-                        expected.clone(),
-                        actual,
-                    ));
+                    let what = if trace {
+                        "the trace differs from the expected one"
+                    } else {
+                        "the events differ from the expected ones"
+                    };
+                    return Err((what.into(), expected.clone(), actual));
                 }
             }
             Step::ExpectIncludes(expected) => {
@@ -504,19 +451,71 @@ impl Runner<'_, '_> {
                     }
                 }
             }
-            Step::ExpectTrace(expected) => {
-                let actual = self.lines(&self.all);
-                self.since_check.clear();
-                if &actual != expected {
-                    return Err((
-                        "the trace differs from the expected one".into(),
-                        expected.clone(),
-                        actual,
-                    ));
+            // Every other step is one action that must be legal.
+            _ => {
+                if let Some((action, what)) = self.one_action(step) {
+                    self.act(action, &what)?;
                 }
             }
         }
         Ok(())
+    }
+
+    /// The engine action of a step that is one action and nothing more, and
+    /// what a refusal says before the engine's reason; `None` for the other
+    /// steps.
+    fn one_action(&self, step: &Step) -> Option<(Action, String)> {
+        let or_active = |p: &Option<PlayerId>| p.unwrap_or(self.game.active_player());
+        let (action, what) = match step {
+            Step::Pass(p) => (Action::Pass { player: *p }, format!("{p} cannot pass: ")),
+            Step::Trigger { controller, label } => {
+                let controller = or_active(controller);
+                let label = *label;
+                (Action::Trigger { controller, label }, String::new())
+            }
+            Step::Effect { effect, player } => {
+                let (effect, player) = (*effect, or_active(player));
+                (
+                    Action::Effect { effect, player },
+                    "the effect was refused: ".into(),
+                )
+            }
+            Step::Leave(player) => (Action::Leave { player: *player }, String::new()),
+            Step::Delay {
+                controller,
+                label,
+                at,
+                own_turn,
+            } => {
+                let at = match at {
+                    Place::Phase(p) => turnspec_engine::Place::Phase(*p),
+                    Place::Step(s) => turnspec_engine::Place::Step(*s),
+                };
+                let action = Action::Delay {
+                    controller: or_active(controller),
+                    label: *label,
+                    at,
+                    own_turn: *own_turn,
+                };
+                (action, String::new())
+            }
+            &Step::Until { label, scope } => (Action::Until { label, scope }, String::new()),
+            &Step::AddMana { player, amount } => {
+                (Action::AddMana { player, amount }, String::new())
+            }
+            &Step::SetFact { fact, value } => (Action::SetFact { fact, value }, String::new()),
+            Step::Answer { .. }
+            | Step::OnBegin { .. }
+            | Step::PassAll
+            | Step::PassUntil { .. }
+            | Step::Play { .. }
+            | Step::Expect(_)
+            | Step::ExpectIllegal { .. }
+            | Step::ExpectEvents(_)
+            | Step::ExpectTrace(_)
+            | Step::ExpectIncludes(_) => return None,
+        };
+        Some((action, what))
     }
 
     fn expect(&self, x: &Expect) -> Result<(), StepError> {

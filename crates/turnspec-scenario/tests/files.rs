@@ -7,7 +7,9 @@ use std::path::{Path, PathBuf};
 use std::sync::mpsc;
 use std::time::Duration;
 
-use turnspec_scenario::{MAX_FILE_BYTES, find_scenarios, load_spec_file, read_text};
+use turnspec_scenario::{
+    MAX_FILE_BYTES, SpecCache, find_scenarios, load_spec_file, read_text, run_file,
+};
 
 /// A scratch folder in the system temp directory, removed on drop.
 struct TempDir(PathBuf);
@@ -49,6 +51,13 @@ fn child_of(base: &str) -> String {
     format!("extends = \"{base}\"\n")
 }
 
+/// Loads `file`, written in `dir` to extend `base` (whatever the test made
+/// of it), which must fail (`why`): the message of the refusal.
+fn load_refused(dir: &TempDir, file: &str, base: &str, why: &str) -> String {
+    let path = dir.write(file, &child_of(base));
+    load_within_seconds(path).expect_err(why)
+}
+
 /// Loads a spec on another thread; fails the test instead of hanging if
 /// loading blocks (as opening a named pipe for reading does).
 fn load_within_seconds(path: PathBuf) -> Result<(), String> {
@@ -69,8 +78,7 @@ fn load_within_seconds(path: PathBuf) -> Result<(), String> {
 #[test]
 fn extends_of_a_device_is_refused_without_reading_it() {
     let dir = TempDir::new("device");
-    let child = dir.write("child.toml", &child_of("/dev/zero"));
-    let message = load_within_seconds(child).expect_err("a device is no spec");
+    let message = load_refused(&dir, "child.toml", "/dev/zero", "a device is no spec");
     assert!(message.contains("turnspec::extends"), "{message}");
     assert!(
         message.contains("/dev/zero") && message.contains("character device"),
@@ -88,8 +96,7 @@ fn extends_of_a_named_pipe_is_refused_without_blocking() {
         eprintln!("skipped: mkfifo is not available");
         return;
     }
-    let child = dir.write("child.toml", &child_of("base.toml"));
-    let message = load_within_seconds(child).expect_err("a pipe is no spec");
+    let message = load_refused(&dir, "child.toml", "base.toml", "a pipe is no spec");
     assert!(message.contains("named pipe"), "{message}");
 }
 
@@ -97,8 +104,7 @@ fn extends_of_a_named_pipe_is_refused_without_blocking() {
 fn extends_of_a_folder_is_refused_with_the_reason() {
     let dir = TempDir::new("folder");
     std::fs::create_dir_all(dir.0.join("base.toml")).expect("a folder");
-    let child = dir.write("child.toml", &child_of("base.toml"));
-    let message = load_within_seconds(child).expect_err("a folder is no spec");
+    let message = load_refused(&dir, "child.toml", "base.toml", "a folder is no spec");
     assert!(message.contains("it is a folder, not a file"), "{message}");
 }
 
@@ -109,8 +115,7 @@ fn extends_of_a_file_over_the_size_cap_is_refused_unread() {
     let huge = std::fs::File::create(dir.0.join("base.toml")).expect("create");
     huge.set_len(MAX_FILE_BYTES + 1)
         .expect("grow a sparse file");
-    let child = dir.write("child.toml", &child_of("base.toml"));
-    let message = load_within_seconds(child).expect_err("too big");
+    let message = load_refused(&dir, "child.toml", "base.toml", "too big");
     assert!(message.contains("at most 16 MiB"), "{message}");
 }
 
@@ -133,8 +138,7 @@ fn extends_cycle_spelled_two_ways_is_reported_as_a_cycle() {
     let dir = TempDir::new("cycle");
     // `./a.toml` and `a.toml` are one file: without resolving them, the
     // chain would read the file again and again until the depth limit.
-    let a = dir.write("a.toml", &child_of("./a.toml"));
-    let message = load_within_seconds(a).expect_err("a cycle");
+    let message = load_refused(&dir, "a.toml", "./a.toml", "a cycle");
     assert!(message.contains("makes a cycle"), "{message}");
 }
 
@@ -277,4 +281,31 @@ fn file_named_twice_on_the_command_line_runs_once() {
     let one = dir.write("one.toml", &passing("one"));
     let found = find_scenarios(&[one.clone(), dir.0.clone(), one]);
     assert_eq!(names(&found.files, &dir), ["one.toml"]);
+}
+
+// --- what a failed event check says --------------------------------------------
+
+/// `expect_events` compares the events since the last check, `expect_trace`
+/// every event: each says which failed.
+#[test]
+fn failed_event_and_trace_checks_say_which_failed() {
+    let dir = TempDir::new("event-checks");
+    let spec = root().join("games/mtg.toml");
+    for (check, says) in [
+        ("expect_events", "the events differ from the expected ones"),
+        ("expect_trace", "the trace differs from the expected one"),
+    ] {
+        let path = dir.write(
+            &format!("{check}.toml"),
+            &format!(
+                "[scenario]\nname = \"{check}\"\n\n[setup]\nspec = \"{}\"\nplayers = 2\n\n\
+                 [[script]]\n{check} = [\"nothing like this\"]\n",
+                spec.display()
+            ),
+        );
+        let result = run_file(&path, &mut SpecCache::default());
+        let text = result.to_text(&path);
+        assert!(!result.passed(), "{text}");
+        assert!(text.contains(says), "{check}: {text}");
+    }
 }

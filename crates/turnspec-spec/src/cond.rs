@@ -180,27 +180,32 @@ struct Parser<'a, 'r> {
     depth: usize,
 }
 
-impl Parser<'_, '_> {
+impl<'a> Parser<'a, '_> {
     fn keyword(&self, word: &str) -> bool {
         matches!(self.tokens.get(self.pos), Some(t) if t.tok == Tok::Name && &self.text[t.range.clone()] == word)
     }
 
     fn or(&mut self) -> NodeRef {
-        let mut left = self.and();
-        while self.keyword("or") {
-            self.pos += 1;
-            let right = self.and();
-            left = self.build.or(left, right);
-        }
-        left
+        self.chain("or", Self::and, ConditionBuilder::or)
     }
 
     fn and(&mut self) -> NodeRef {
-        let mut left = self.unary();
-        while self.keyword("and") {
+        self.chain("and", Self::unary, ConditionBuilder::and)
+    }
+
+    /// Operands parsed by `operand`, joined left to right by the keyword
+    /// `word`, each pair built by `join`.
+    fn chain(
+        &mut self,
+        word: &str,
+        operand: fn(&mut Self) -> NodeRef,
+        join: fn(&mut ConditionBuilder<'a>, NodeRef, NodeRef) -> NodeRef,
+    ) -> NodeRef {
+        let mut left = operand(self);
+        while self.keyword(word) {
             self.pos += 1;
-            let right = self.unary();
-            left = self.build.and(left, right);
+            let right = operand(self);
+            left = join(&mut self.build, left, right);
         }
         left
     }

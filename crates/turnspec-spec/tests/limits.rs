@@ -3,25 +3,20 @@
 //! diagnostic, and deep conditions are refused instead of exhausting the
 //! stack. Nothing loads "ok" and then runs a different turn.
 
-use turnspec_spec::{Report, line_col, load_str};
+use turnspec_spec::{Report, load_str};
+
+mod common;
 
 const HEADER: &str = "[game]\nname = \"limits\"\nplayers = { min = 2, max = 2 }\n";
 
+/// Loads a spec that goes past a limit.
 fn errors(text: &str) -> Report {
-    match load_str("limits.toml", text) {
-        Ok(_) => panic!("the spec loaded, but it goes past a limit"),
-        Err(report) => report,
-    }
+    common::load_err("limits.toml", text)
 }
 
 /// The first `turnspec::limit` diagnostic and its line.
 fn limit(report: &Report) -> (String, usize) {
-    let d = report
-        .diagnostics
-        .iter()
-        .find(|d| d.code == "turnspec::limit")
-        .unwrap_or_else(|| panic!("no turnspec::limit in:\n{}", report.to_short_text()));
-    let (line, _) = line_col(&report.source, d.span.start);
+    let (d, (line, _)) = common::located(report, "turnspec::limit");
     (d.message.clone(), line)
 }
 
@@ -88,12 +83,8 @@ fn silent_overflow_repeat_count_past_what_the_state_counts_is_refused() {
         "{HEADER}[[phase]]\nid = \"main\"\npriority = \"always\"\nrepeat = {{ if = \"repeat_count < 300\" }}\n"
     );
     let report = errors(&text);
-    let d = report
-        .diagnostics
-        .iter()
-        .find(|d| d.code == "turnspec::never-ends")
-        .unwrap_or_else(|| panic!("{}", report.to_short_text()));
-    assert_eq!(line_col(&report.source, d.span.start).0, 7);
+    let (d, (line, _)) = common::located(&report, "turnspec::never-ends");
+    assert_eq!(line, 7);
     assert!(d.help.as_deref().unwrap_or("").contains("255"), "{d:?}");
 }
 

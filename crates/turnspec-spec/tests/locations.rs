@@ -1,21 +1,12 @@
 //! Issue 10, family 8: messages point at the right place and say the right
 //! thing, whatever form a string takes and whatever type a value has.
 
-use turnspec_spec::{line_col, load_str};
+mod common;
 
 fn problems(text: &str) -> Vec<(String, usize, usize, String)> {
-    let report = match load_str("where.toml", text) {
-        Ok(_) => panic!("loaded"),
-        Err(r) => r,
-    };
-    report
-        .diagnostics
-        .iter()
-        .map(|d| {
-            let (line, col) = line_col(&report.source, d.span.start);
-            (d.code.to_string(), line, col, d.message.clone())
-        })
-        .collect()
+    common::each_located("where.toml", text, |d, line, col| {
+        Some((d.code.to_string(), line, col, d.message.clone()))
+    })
 }
 
 const HEADER: &str = "[game]\nname = \"x\"\nplayers = { min = 2, max = 2 }\n[[phase]]\nid = \"main\"\npriority = \"always\"\n";

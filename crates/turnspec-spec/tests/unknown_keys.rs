@@ -2,22 +2,12 @@
 //! hint never suggests the very key that is wrong, and a key that belongs
 //! to another table says which (issue 14: one schema per table).
 
-use turnspec_spec::{line_col, load_str};
+mod common;
 
 fn unknown_key_help(text: &str) -> Vec<(usize, usize, String)> {
-    let report = match load_str("keys.toml", text) {
-        Ok(_) => panic!("loaded"),
-        Err(r) => r,
-    };
-    report
-        .diagnostics
-        .iter()
-        .filter(|d| d.code == "turnspec::unknown-key")
-        .map(|d| {
-            let (line, col) = line_col(&report.source, d.span.start);
-            (line, col, d.help.clone().unwrap_or_default())
-        })
-        .collect()
+    common::each_located("keys.toml", text, |d, line, col| {
+        (d.code == "turnspec::unknown-key").then(|| (line, col, d.help.clone().unwrap_or_default()))
+    })
 }
 
 const SPEC: &str = r#"[game]
@@ -75,10 +65,7 @@ fn scale_every_one_of_many_unknown_keys_is_reported_at_its_line() {
         text += &format!("k{i} = 1\n");
     }
     text += "[[phase]]\nid = \"main\"\npriority = \"always\"\n";
-    let report = match load_str("many.toml", &text) {
-        Ok(_) => panic!("loaded"),
-        Err(r) => r,
-    };
+    let report = common::load_err("many.toml", &text);
     assert_eq!(report.diagnostics.len(), 50_000);
     let lines = report.to_short_text();
     assert!(

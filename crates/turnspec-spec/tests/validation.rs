@@ -9,6 +9,9 @@ use rstest::rstest;
 use turnspec_spec::line_col;
 use turnspec_spec::{Diagnostic, Report, Severity, load_str};
 
+mod common;
+use common::{load_err, located};
+
 const MTG: &str = include_str!("../../../games/mtg.toml");
 const GRAND_ARCHIVE: &str = include_str!("../../../games/grand-archive.toml");
 const SEVERAL_MISTAKES: &str = include_str!("../../../tests/specs/invalid/several_mistakes.toml");
@@ -22,18 +25,6 @@ fn fixture_path(file: &str) -> PathBuf {
 fn read_fixture(file: &str) -> String {
     let path = fixture_path(file);
     std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()))
-}
-
-/// Loads text that must fail, returning the report.
-fn load_err(path: &str, source: &str) -> Report {
-    match load_str(path, source) {
-        Ok((spec, report)) => panic!(
-            "{path} loaded as `{}` but should have failed; diagnostics:\n{}",
-            spec.game().name,
-            report.to_short_text()
-        ),
-        Err(report) => report,
-    }
 }
 
 /// `(code, line, column)` of a diagnostic.
@@ -352,16 +343,6 @@ fn repeat_value_at(source: &str) -> (usize, usize) {
     line_col(source, offset)
 }
 
-/// The diagnostic with `code` and its 1-based line and column.
-fn located<'r>(report: &'r Report, code: &str) -> (&'r Diagnostic, (usize, usize)) {
-    let d = report
-        .diagnostics
-        .iter()
-        .find(|d| d.code == code)
-        .unwrap_or_else(|| panic!("no {code}; got:\n{}", report.to_short_text()));
-    (d, line_col(&report.source, d.span.start))
-}
-
 #[rstest]
 #[case::constant_true("true")]
 #[case::turn_is_never_zero("turn > 0")]
@@ -505,4 +486,34 @@ fn turn_that_never_ends_check_survives_deeply_nested_conditions() {
         .expect("a thread")
         .join()
         .expect("no panic");
+}
+
+#[test]
+fn impossible_player_counts_and_unused_window_keys_are_each_reported() {
+    let text = "[game]\nname = \"x\"\nplayers = { min = 0, max = 99 }\n\n[counters.c]\n\n\
+                [[phase]]\nid = \"main\"\n  [[phase.step]]\n  id = \"s\"\n  sequence = [\n    \
+                { window = \"always\", play = \"pushed\", ends_turn_effects = true, answer = { counter = \"c\" } },\n  ]\n";
+    let found = common::each_located("window.toml", text, |d, line, _| {
+        Some((d.code, line, d.message.clone()))
+    });
+    for want in [
+        ("turnspec::players", 3, "minimum of 0 players is impossible"),
+        (
+            "turnspec::players",
+            3,
+            "maximum of 99 players is impossible",
+        ),
+        ("turnspec::unused-key", 12, "a window takes no `play`"),
+        (
+            "turnspec::unused-key",
+            12,
+            "a window takes no `ends_turn_effects`",
+        ),
+        ("turnspec::unused-key", 12, "a window takes no `answer`"),
+    ] {
+        assert!(
+            found.iter().any(|(c, l, m)| (*c, *l, m.as_str()) == want),
+            "{want:?} not in {found:#?}"
+        );
+    }
 }

@@ -94,6 +94,12 @@ fn object_fields(spec: &Spec, labels: &dyn Labels, o: &StackObject) -> Map<Strin
     m
 }
 
+/// The end of a phase or step: its id under `key`, and "end of" its name.
+fn ended(f: &mut Map<String, Value>, key: &str, id: &str, name: &str) -> String {
+    f.insert(key.into(), json!(id));
+    format!("end of {name}")
+}
+
 fn player(p: PlayerId) -> Value {
     json!(p.to_string())
 }
@@ -183,13 +189,8 @@ pub fn describe(spec: &Spec, labels: &dyn Labels, event: &Event) -> Described {
         }
         Event::PhaseEnded { phase } => {
             let ph = spec.phase(phase);
-            f.insert("phase".into(), json!(ph.id));
-            (
-                "phase_ended",
-                1,
-                format!("end of {}", ph.name),
-                RuleRef::NONE,
-            )
+            let text = ended(&mut f, "phase", &ph.id, &ph.name);
+            ("phase_ended", 1, text, RuleRef::NONE)
         }
         Event::StepBegan { step, repeat } => {
             let st = spec.step(step);
@@ -208,13 +209,8 @@ pub fn describe(spec: &Spec, labels: &dyn Labels, event: &Event) -> Described {
         }
         Event::StepEnded { step } => {
             let st = spec.step(step);
-            f.insert("step".into(), json!(st.id));
-            (
-                "step_ended",
-                2,
-                format!("end of {}", st.name),
-                RuleRef::NONE,
-            )
+            let text = ended(&mut f, "step", &st.id, &st.name);
+            ("step_ended", 2, text, RuleRef::NONE)
         }
         Event::Skipped { skipped, rule: r } => match skipped {
             Skipped::Phase(p) => {
@@ -243,18 +239,41 @@ pub fn describe(spec: &Spec, labels: &dyn Labels, event: &Event) -> Described {
             };
             ("turn_action", 3, text, a.rule)
         }
-        Event::TriggerPut { object } => {
+        Event::TriggerPut { object }
+        | Event::Pushed { object }
+        | Event::Resolved { object }
+        | Event::Removed { object } => {
             f.extend(object_fields(spec, labels, &object));
-            (
-                "trigger_put",
-                3,
-                format!(
-                    "trigger onto the {}: {}",
-                    spec.terms().stack,
-                    object_name(spec, labels, &object)
+            let name = object_name(spec, labels, &object);
+            let stack = &spec.terms().stack;
+            let (kind, text, r) = match *event {
+                Event::TriggerPut { .. } => (
+                    "trigger_put",
+                    format!("trigger onto the {stack}: {name}"),
+                    RuleRef::NONE,
                 ),
-                RuleRef::NONE,
-            )
+                Event::Pushed { .. } => (
+                    "push",
+                    format!("{} plays {name}", object.controller),
+                    match object.kind {
+                        ObjectKind::Play(t) => spec.timing_class(t).rule,
+                        ObjectKind::TurnAction(a) => spec.turn_action(a).rule,
+                        ObjectKind::Trigger => RuleRef::NONE,
+                    },
+                ),
+                Event::Resolved { .. } => (
+                    "resolve",
+                    format!("resolves: {name}"),
+                    spec.priority().close_rule,
+                ),
+                // Event::Removed
+                _ => (
+                    "removed",
+                    format!("leaves the {stack} without resolving: {name}"),
+                    RuleRef::NONE,
+                ),
+            };
+            (kind, 3, text, r)
         }
         Event::PriorityGiven {
             player: p,
@@ -298,33 +317,6 @@ pub fn describe(spec: &Spec, labels: &dyn Labels, event: &Event) -> Described {
         Event::Passed { player: p } => {
             f.insert("player".into(), player(p));
             ("pass", 3, format!("{p} passes"), RuleRef::NONE)
-        }
-        Event::Pushed { object } => {
-            f.extend(object_fields(spec, labels, &object));
-            let r = match object.kind {
-                ObjectKind::Play(t) => spec.timing_class(t).rule,
-                ObjectKind::TurnAction(a) => spec.turn_action(a).rule,
-                ObjectKind::Trigger => RuleRef::NONE,
-            };
-            (
-                "push",
-                3,
-                format!(
-                    "{} plays {}",
-                    object.controller,
-                    object_name(spec, labels, &object)
-                ),
-                r,
-            )
-        }
-        Event::Resolved { object } => {
-            f.extend(object_fields(spec, labels, &object));
-            (
-                "resolve",
-                3,
-                format!("resolves: {}", object_name(spec, labels, &object)),
-                spec.priority().close_rule,
-            )
         }
         Event::SpecialAction {
             player: p,
@@ -380,19 +372,6 @@ pub fn describe(spec: &Spec, labels: &dyn Labels, event: &Event) -> Described {
                 e.own_turn_only.unwrap_or(e.rule)
             };
             ("effect", 3, text, r)
-        }
-        Event::Removed { object } => {
-            f.extend(object_fields(spec, labels, &object));
-            (
-                "removed",
-                3,
-                format!(
-                    "leaves the {} without resolving: {}",
-                    spec.terms().stack,
-                    object_name(spec, labels, &object)
-                ),
-                RuleRef::NONE,
-            )
         }
         Event::Left { player: p } => {
             f.insert("player".into(), player(p));
@@ -575,18 +554,11 @@ pub fn compact(spec: &Spec, labels: &dyn Labels, event: &Event) -> String {
             }
         }
         Event::StepEnded { step } => format!("end step {}", spec.step(step).id),
-        Event::Skipped {
-            skipped: Skipped::Phase(p),
-            ..
-        } => format!("skip phase {}", spec.phase(p).id),
-        Event::Skipped {
-            skipped: Skipped::Step(s),
-            ..
-        } => format!("skip step {}", spec.step(s).id),
-        Event::Skipped {
-            skipped: Skipped::Turn(p),
-            ..
-        } => format!("skip turn {p}"),
+        Event::Skipped { skipped, .. } => match skipped {
+            Skipped::Phase(p) => format!("skip phase {}", spec.phase(p).id),
+            Skipped::Step(s) => format!("skip step {}", spec.step(s).id),
+            Skipped::Turn(p) => format!("skip turn {p}"),
+        },
         Event::TurnAction { action, answer } => {
             let a = spec.turn_action(action);
             if a.answer_max > 0 {

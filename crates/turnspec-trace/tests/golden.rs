@@ -111,47 +111,41 @@ fn busy_turn(spec: &Spec, first: &str, extra: &[&str]) -> Vec<Event> {
     events
 }
 
+/// The text form of `events`, with or without the "end of ..." lines.
+fn text(spec: &Spec, events: &[Event], show_ends: bool) -> String {
+    to_text(spec, &(), events, TextOptions { show_ends })
+}
+
+/// Everyone passes: Magic for two turns, Grand Archive for three.
 #[test]
-fn mtg_two_turns_all_pass() {
-    let spec = mtg();
-    let events = all_pass(&spec, 2, 2);
-    insta::assert_snapshot!(to_text(
-        &spec,
-        &(),
-        &events,
-        TextOptions { show_ends: true }
-    ));
+fn all_pass_turns() {
+    for (name, spec, turns) in [
+        ("mtg_two_turns_all_pass", mtg(), 2),
+        ("grand_archive_three_turns_all_pass", grand_archive(), 3),
+    ] {
+        insta::assert_snapshot!(name, text(&spec, &all_pass(&spec, 2, turns), true));
+    }
 }
 
 #[test]
 fn mtg_two_turns_all_pass_json() {
     let spec = mtg();
-    let events = all_pass(&spec, 2, 2);
-    insta::assert_snapshot!(to_json_lines(&spec, &(), &events));
+    insta::assert_snapshot!(to_json_lines(&spec, &(), &all_pass(&spec, 2, 2)));
 }
 
+/// One busy turn of each game.
 #[test]
-fn grand_archive_three_turns_all_pass() {
-    let spec = grand_archive();
-    let events = all_pass(&spec, 2, 3);
-    insta::assert_snapshot!(to_text(
-        &spec,
-        &(),
-        &events,
-        TextOptions { show_ends: true }
-    ));
-}
-
-#[test]
-fn mtg_busy_turn() {
-    let spec = mtg();
-    let events = busy_turn(&spec, "instant", &["land", "sorcery"]);
-    insta::assert_snapshot!(to_text(&spec, &(), &events, TextOptions::default()));
-}
-
-#[test]
-fn grand_archive_busy_turn() {
-    let spec = grand_archive();
-    let events = busy_turn(&spec, "fast", &["slow", "attack"]);
-    insta::assert_snapshot!(to_text(&spec, &(), &events, TextOptions::default()));
+fn busy_turns() {
+    for (name, spec, fast, others) in [
+        ("mtg_busy_turn", mtg(), "instant", ["land", "sorcery"]),
+        (
+            "grand_archive_busy_turn",
+            grand_archive(),
+            "fast",
+            ["slow", "attack"],
+        ),
+    ] {
+        let events = busy_turn(&spec, fast, &others);
+        insta::assert_snapshot!(name, text(&spec, &events, false));
+    }
 }

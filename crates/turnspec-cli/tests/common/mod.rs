@@ -37,6 +37,31 @@ pub fn assert_no_panic(o: &Output) {
     assert_ne!(o.status.code(), Some(101), "stderr:\n{err}");
 }
 
+/// The binary exited with `code` and did not panic.
+pub fn assert_exit(o: &Output, code: i32) {
+    assert_no_panic(o);
+    assert_eq!(o.status.code(), Some(code), "stderr:\n{}", stderr(o));
+}
+
+/// The binary exited with `code`, did not panic, and its standard error
+/// says `says`.
+pub fn assert_exit_saying(o: &Output, code: i32, says: &str) {
+    assert_exit(o, code);
+    let err = stderr(o);
+    assert!(err.contains(says), "stderr lacks {says:?}:\n{err}");
+}
+
+/// The binary failed as it should (exit 1 or 2) and did not panic; `what`
+/// names the run in the message.
+pub fn assert_fails_without_panic(o: &Output, what: &str) {
+    assert_no_panic(o);
+    assert!(
+        matches!(o.status.code(), Some(1 | 2)),
+        "{what}exit {:?}",
+        o.status.code()
+    );
+}
+
 /// Runs the binary with the given standard output and error, and kills it
 /// (failing the test) if it has not finished within `seconds`: for inputs
 /// that used to make it hang.

@@ -19,21 +19,22 @@ pub fn load(path: &str, text: &str) -> Spec {
     }
 }
 
+/// What the spec found for `id`; panics naming `what` was not found.
+fn known<T>(found: Option<T>, what: &str, id: &str) -> T {
+    found.unwrap_or_else(|| panic!("no {what} `{id}`"))
+}
+
 pub fn timing(spec: &Spec, id: &str) -> TimingId {
-    spec.timing_by_id(id)
-        .unwrap_or_else(|| panic!("no timing class `{id}`"))
+    known(spec.timing_by_id(id), "timing class", id)
 }
 
 pub fn fact(spec: &Spec, id: &str) -> FactId {
-    spec.fact_by_id(id)
-        .unwrap_or_else(|| panic!("no fact `{id}`"))
+    known(spec.fact_by_id(id), "fact", id)
 }
 
 /// A start point at the beginning of a step, or of a step-less phase.
 pub fn start_at(spec: &Spec, turn: u32, active: PlayerId, step: &str) -> StartAt {
-    let s = spec
-        .step_by_id(step)
-        .unwrap_or_else(|| panic!("no step `{step}`"));
+    let s = known(spec.step_by_id(step), "step", step);
     let phase = spec.step(s).phase;
     let implicit = spec.step(s).implicit;
     StartAt::new(turn, active, phase).at_step(if implicit { None } else { Some(s) })
@@ -70,34 +71,25 @@ impl TestHost {
     }
 
     pub fn answer(mut self, action: &str, value: u16) -> Self {
-        assert!(
-            self.spec.turn_action_by_id(action).is_some(),
-            "no action `{action}`"
-        );
+        known(self.spec.turn_action_by_id(action), "action", action);
         self.answers.push((action.to_string(), value));
         self
     }
 
     pub fn trigger_on_action(mut self, action: &str, controller: PlayerId, label: u32) -> Self {
-        assert!(
-            self.spec.turn_action_by_id(action).is_some(),
-            "no action `{action}`"
-        );
+        known(self.spec.turn_action_by_id(action), "action", action);
         self.on_action.push((action.to_string(), controller, label));
         self
     }
 
     pub fn trigger_on_step(mut self, step: &str, controller: PlayerId, label: u32) -> Self {
-        assert!(self.spec.step_by_id(step).is_some(), "no step `{step}`");
+        known(self.spec.step_by_id(step), "step", step);
         self.on_step.push((step.to_string(), controller, label));
         self
     }
 
     pub fn trigger_on_play(mut self, timing: &str, controller: PlayerId, label: u32) -> Self {
-        assert!(
-            self.spec.timing_by_id(timing).is_some(),
-            "no timing class `{timing}`"
-        );
+        known(self.spec.timing_by_id(timing), "timing class", timing);
         self.on_play.push((timing.to_string(), controller, label));
         self
     }
@@ -117,6 +109,14 @@ impl TestHost {
     }
 }
 
+/// Adds the first trigger scripted for `id`, once: it is then forgotten.
+fn fire_first(scripted: &mut Vec<(String, PlayerId, u32)>, id: &str, triggers: &mut Triggers<'_>) {
+    if let Some(i) = scripted.iter().position(|(s, _, _)| s == id) {
+        let (_, controller, label) = scripted.remove(i);
+        let _ = triggers.add(controller, label);
+    }
+}
+
 impl Host for TestHost {
     fn turn_action(
         &mut self,
@@ -127,10 +127,7 @@ impl Host for TestHost {
         let id = self.spec.turn_action(action).id.clone();
         let call = format!("tba {id} {}", self.context(ctx));
         self.calls.push(call);
-        if let Some(i) = self.on_action.iter().position(|(a, _, _)| *a == id) {
-            let (_, controller, label) = self.on_action.remove(i);
-            let _ = triggers.add(controller, label);
-        }
+        fire_first(&mut self.on_action, &id, triggers);
         let answer = self
             .answers
             .iter()
@@ -152,10 +149,7 @@ impl Host for TestHost {
         let id = self.spec.timing_class(timing).id.clone();
         let call = format!("played {player} {id} #{label} {}", self.context(ctx));
         self.calls.push(call);
-        if let Some(i) = self.on_play.iter().position(|(t, _, _)| *t == id) {
-            let (_, controller, label) = self.on_play.remove(i);
-            let _ = triggers.add(controller, label);
-        }
+        fire_first(&mut self.on_play, &id, triggers);
     }
 
     fn step_began(&mut self, ctx: &HookContext, triggers: &mut Triggers<'_>) {
@@ -211,10 +205,7 @@ impl Table {
     }
 
     pub fn counter(&self, id: &str) -> u16 {
-        let c = self
-            .spec()
-            .counter_by_id(id)
-            .unwrap_or_else(|| panic!("no counter `{id}`"));
+        let c = known(self.spec().counter_by_id(id), "counter", id);
         self.game.counter(c)
     }
 

@@ -12,16 +12,8 @@ impl Ctx {
         for (key, raw) in in_file_order(table) {
             let flag = Flag {
                 id: key.get_ref().clone(),
-                name: raw
-                    .name
-                    .as_ref()
-                    .map(|n| n.get_ref().clone())
-                    .unwrap_or_else(|| key.get_ref().clone()),
-                description: raw
-                    .description
-                    .as_ref()
-                    .map(|n| n.get_ref().clone())
-                    .unwrap_or_default(),
+                name: text_or(&raw.name, key.get_ref()),
+                description: text_or(&raw.description, ""),
                 rule: self.rule(raw.rule.as_ref()),
                 default: raw.default.as_ref().map(|d| *d.get_ref()).unwrap_or(false),
             };
@@ -38,27 +30,20 @@ impl Ctx {
         let min = *raw.players.get_ref().min.get_ref();
         let max = *raw.players.get_ref().max.get_ref();
         let mut ok = true;
-        if !(1..=MAX_PLAYERS as i64).contains(&min) {
-            ok = false;
-            self.error(
-                "turnspec::players",
-                span_of(&raw.players.get_ref().min),
-                format!("minimum of {min} players is impossible"),
-            )
-            .help = Some(format!(
-                "the engine runs games of 1 to {MAX_PLAYERS} players"
-            ));
-        }
-        if !(1..=MAX_PLAYERS as i64).contains(&max) {
-            ok = false;
-            self.error(
-                "turnspec::players",
-                span_of(&raw.players.get_ref().max),
-                format!("maximum of {max} players is impossible"),
-            )
-            .help = Some(format!(
-                "the engine runs games of 1 to {MAX_PLAYERS} players"
-            ));
+        let players = raw.players.get_ref();
+        for (which, count) in [("minimum", &players.min), ("maximum", &players.max)] {
+            let n = *count.get_ref();
+            if !(1..=MAX_PLAYERS as i64).contains(&n) {
+                ok = false;
+                self.error(
+                    "turnspec::players",
+                    span_of(count),
+                    format!("{which} of {n} players is impossible"),
+                )
+                .help = Some(format!(
+                    "the engine runs games of 1 to {MAX_PLAYERS} players"
+                ));
+            }
         }
         if ok && min > max {
             ok = false;
@@ -80,7 +65,7 @@ impl Ctx {
             "turn order",
         );
         let rule = self.rule(raw.rule.as_ref());
-        let text = |t: &Option<Text>| t.as_ref().map(|t| t.get_ref().clone()).unwrap_or_default();
+        let text = |t: &Option<Text>| text_or(t, "");
         ok.then(|| GameInfo {
             name: raw.name.get_ref().clone(),
             edition: text(&raw.edition),

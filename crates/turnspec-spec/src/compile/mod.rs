@@ -558,11 +558,7 @@ impl Ctx {
             }
             let counter = Counter {
                 id: key.get_ref().clone(),
-                description: c
-                    .description
-                    .as_ref()
-                    .map(|d| d.get_ref().clone())
-                    .unwrap_or_default(),
+                description: text_or(&c.description, ""),
                 rule,
                 reset,
                 per_player,
@@ -684,6 +680,12 @@ struct StepHeader {
     skip: Vec<Condition>,
 }
 
+/// The text of an optional value, or `default` where it is absent.
+fn text_or(t: &Option<Text>, default: &str) -> String {
+    t.as_ref()
+        .map_or_else(|| default.to_string(), |t| t.get_ref().clone())
+}
+
 /// `name` if given, else the id with underscores as spaces.
 fn display_name(name: Option<&Text>, id: &Text) -> String {
     match name {
@@ -694,14 +696,9 @@ fn display_name(name: Option<&Text>, id: &Text) -> String {
 
 /// `[terms]`, with the words Magic uses where the spec gives none.
 fn terms(raw: &RawTerms) -> Terms {
-    let word = |t: &Option<Text>, default: &str| {
-        t.as_ref()
-            .map(|t| t.get_ref().clone())
-            .unwrap_or_else(|| default.into())
-    };
     Terms {
-        priority: word(&raw.priority, "priority"),
-        stack: word(&raw.stack, "stack"),
-        active_player: word(&raw.active_player, "active player"),
+        priority: text_or(&raw.priority, "priority"),
+        stack: text_or(&raw.stack, "stack"),
+        active_player: text_or(&raw.active_player, "active player"),
     }
 }

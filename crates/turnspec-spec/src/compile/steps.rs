@@ -255,11 +255,7 @@ impl Ctx {
                     let rule = self.rule(raw.rule.as_ref());
                     self.reject_action_keys(raw);
                     let window = Window {
-                        name: raw
-                            .name
-                            .as_ref()
-                            .map(|n| n.get_ref().clone())
-                            .unwrap_or_default(),
+                        name: text_or(&raw.name, ""),
                         rule,
                         mode,
                         close_when_stack_empty,
@@ -405,26 +401,22 @@ impl Ctx {
     }
 
     pub(super) fn reject_action_keys(&mut self, raw: &RawStage) {
-        if let Some(p) = &raw.play {
-            self.error(
-                "turnspec::unused-key",
-                span_of(p),
-                "a window takes no `play`",
-            );
-        }
-        if let Some(e) = &raw.ends_turn_effects {
-            self.error(
-                "turnspec::unused-key",
-                span_of(e),
-                "a window takes no `ends_turn_effects`",
-            );
-        }
-        if let Some(a) = &raw.answer {
-            self.error(
-                "turnspec::unused-key",
-                span_of(a),
-                "a window takes no `answer`",
-            );
+        let unused = [
+            ("play", raw.play.as_ref().map(span_of)),
+            (
+                "ends_turn_effects",
+                raw.ends_turn_effects.as_ref().map(span_of),
+            ),
+            ("answer", raw.answer.as_ref().map(span_of)),
+        ];
+        for (key, span) in unused {
+            if let Some(span) = span {
+                self.error(
+                    "turnspec::unused-key",
+                    span,
+                    format!("a window takes no `{key}`"),
+                );
+            }
         }
         if let Some(c) = &raw.condition {
             self.error("turnspec::unused-key", span_of(c), "a window takes no `if`")

@@ -139,11 +139,7 @@ impl Ctx {
             if let Some(cond) = self.condition(&raw.condition) {
                 require.push(Requirement {
                     condition: Condition { cond, rule },
-                    explain: raw
-                        .explain
-                        .as_ref()
-                        .map(|e| e.get_ref().clone())
-                        .unwrap_or_else(|| raw.condition.get_ref().clone()),
+                    explain: text_or(&raw.explain, raw.condition.get_ref()),
                 });
             }
         }
