@@ -359,24 +359,25 @@ mod tests {
     /// left out on purpose: placed in one of the lists above.
     #[test]
     fn every_described_field_is_shown_or_left_out() {
+        fn placed(fields: Vec<Field>, (shown, left_out): (&[&str], &[&str]), what: &str) {
+            for f in fields {
+                assert!(
+                    shown.contains(&f.name) != left_out.contains(&f.name),
+                    "{what} field `{}`: add it to the shown or the left-out list",
+                    f.name
+                );
+            }
+        }
         for spec in reference_specs() {
             for step in spec.steps() {
-                for f in step.describe(&spec) {
-                    assert!(
-                        STEP_SHOWN.contains(&f.name) != STEP_LEFT_OUT.contains(&f.name),
-                        "step field `{}`: add it to STEP_SHOWN or STEP_LEFT_OUT",
-                        f.name
-                    );
-                }
+                placed(step.describe(&spec), (STEP_SHOWN, STEP_LEFT_OUT), "step");
             }
             for phase in spec.phases() {
-                for f in phase.describe(&spec) {
-                    assert!(
-                        PHASE_SHOWN.contains(&f.name) != PHASE_LEFT_OUT.contains(&f.name),
-                        "phase field `{}`: add it to PHASE_SHOWN or PHASE_LEFT_OUT",
-                        f.name
-                    );
-                }
+                placed(
+                    phase.describe(&spec),
+                    (PHASE_SHOWN, PHASE_LEFT_OUT),
+                    "phase",
+                );
             }
         }
     }

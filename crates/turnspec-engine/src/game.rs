@@ -248,24 +248,21 @@ impl<'s> Game<'s> {
                 Reset::Game => {}
             }
         }
-        let bits =
-            |ids: &mut dyn Iterator<Item = usize>| ids.fold(0u64, |acc, i| acc | (1u64 << i));
-        let facts = bits(
-            &mut spec
-                .facts()
-                .iter()
-                .enumerate()
+        // The flags set by default in the spec, plus those the options set.
+        fn flag_bits<I: turnspec_model::Id>(
+            declared: &turnspec_model::Arena<I, turnspec_model::Flag>,
+            chosen: &[I],
+        ) -> u64 {
+            let defaults = declared
+                .iter_ids()
                 .filter(|(_, f)| f.default)
-                .map(|(i, _)| i),
-        ) | bits(&mut options.facts.iter().map(|f| f.index()));
-        let variants = bits(
-            &mut spec
-                .variants()
-                .iter()
-                .enumerate()
-                .filter(|(_, f)| f.default)
-                .map(|(i, _)| i),
-        ) | bits(&mut options.variants.iter().map(|f| f.index()));
+                .map(|(i, _)| i);
+            defaults
+                .chain(chosen.iter().copied())
+                .fold(0u64, |acc, i| acc | (1u64 << (i.index() & 63)))
+        }
+        let facts = flag_bits(spec.facts(), &options.facts);
+        let variants = flag_bits(spec.variants(), &options.variants);
         let first_phase = spec.turn().first().copied().unwrap_or_default();
         let mut state = GameState {
             turn: 0,

@@ -152,12 +152,7 @@ impl Policy for RandomPolicy {
                     Effect::StartPhase(_)
                 );
                 if !structural || self.rng.below(2) == 0 {
-                    self.next_label = self.next_label.wrapping_add(1);
-                    return Action::Play {
-                        player,
-                        timing,
-                        label: self.next_label,
-                    };
+                    return labelled_play(&mut self.next_label, player, timing);
                 }
             }
         }
@@ -282,14 +277,20 @@ impl Policy for BusyPolicy<'_> {
                 && game.check_play(player, timing).is_ok()
             {
                 self.played += 1;
-                self.next_label = self.next_label.wrapping_add(1);
-                return Action::Play {
-                    player,
-                    timing,
-                    label: self.next_label,
-                };
+                return labelled_play(&mut self.next_label, player, timing);
             }
         }
         Action::Pass { player }
+    }
+}
+
+/// A play with the next of a policy's labels, so every object it puts on
+/// the stack can be told apart in a trace.
+fn labelled_play(next_label: &mut u32, player: crate::PlayerId, timing: TimingId) -> Action {
+    *next_label = next_label.wrapping_add(1);
+    Action::Play {
+        player,
+        timing,
+        label: *next_label,
     }
 }
