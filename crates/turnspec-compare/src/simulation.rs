@@ -28,8 +28,8 @@ use std::hash::{Hash, Hasher};
 
 use turnspec_engine::policy::{AllPass, BusyPolicy, Policy, RandomPolicy, SplitMix64, play_out};
 use turnspec_engine::{
-    Action, Because, EndlessTurn, Event, EventSink, Game, GameOptions, HookContext, Host,
-    PlayerId, Status, Triggers,
+    Action, Because, EndlessTurn, Event, EventSink, Game, GameOptions, HookContext, Host, PlayerId,
+    Status, Triggers,
 };
 use turnspec_spec::{Spec, TimingId, TurnActionId};
 
