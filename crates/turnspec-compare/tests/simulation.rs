@@ -40,7 +40,7 @@ impl Recorder {
     }
 
     fn maybe_trigger(&mut self, ctx: &HookContext, triggers: &mut Triggers<'_>) {
-        if self.calls.len() % 7 == 0 {
+        if self.calls.len().is_multiple_of(7) {
             let _ = triggers.add(ctx.active, self.calls.len() as u32);
         }
     }
