@@ -1,5 +1,6 @@
 //! `turnspec compare --spec A --spec B [PATHS...]`: the same scenarios under
-//! several specs, or simulated turns per spec when no path is given.
+//! several specs, or simulated turns per spec when no path is given (the
+//! games and counts of `turnspec simulate`: `turnspec_compare::simulation`).
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -28,7 +29,8 @@ pub struct CompareArgs {
     /// Statistics mode: players per game.
     #[arg(long, default_value_t = 2)]
     pub players: u8,
-    /// Statistics mode: seed of the random policy (game i uses seed + i).
+    /// Statistics mode: seed of the random policy (game i's seed is derived
+    /// from (seed, i), as in `simulate`).
     #[arg(long, default_value_t = 0)]
     pub seed: u64,
     /// Statistics mode: games per spec.

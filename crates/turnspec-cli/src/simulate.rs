@@ -1,12 +1,14 @@
 //! `turnspec simulate`: many independent games in parallel, counted, timed
 //! and summed up with a digest of their final states.
 //!
-//! Game `i` plays with a seed derived from (`--seed`, `i`) only, and the
-//! digest combines per-game hashes in game-index order with a fixed hasher
+//! Each game is `turnspec_compare::simulation::play_game`, the same function
+//! (and the same counts) `turnspec compare` uses without scenario paths;
+//! this module adds the thread pool, the batches and the progress bar. Game
+//! `i` plays with a seed derived from (`--seed`, `i`) only, and the digest
+//! combines per-game hashes in game-index order with a fixed hasher
 //! (FNV-1a), so it depends on the spec, the seed and the options, never on
 //! the number of threads or on scheduling.
 
-use std::hash::{Hash, Hasher};
 use std::io::IsTerminal;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -14,11 +16,9 @@ use std::time::Instant;
 
 use clap::ValueEnum;
 use rayon::prelude::*;
-use turnspec_engine::policy::{AllPass, BusyPolicy, Policy, RandomPolicy, SplitMix64, play_out};
-use turnspec_engine::{
-    Action, EndlessTurn, Event, EventSink, Game, GameOptions, HookContext, Host, Status, Triggers,
-};
-use turnspec_spec::{Spec, TurnActionId};
+use turnspec_compare::simulation::{self, Counts, GameResult, Setup, Tally, play_game};
+use turnspec_engine::policy::BusyPolicy;
+use turnspec_engine::{EndlessTurn, Game, GameOptions};
 
 use crate::{Format, default_spec, load};
 
@@ -37,12 +37,16 @@ pub(crate) enum SimPolicy {
 }
 
 impl SimPolicy {
-    fn name(self) -> &'static str {
+    fn lib(self) -> simulation::SimPolicy {
         match self {
-            SimPolicy::AllPass => "all-pass",
-            SimPolicy::Busy => "busy",
-            SimPolicy::Random => "random",
+            SimPolicy::AllPass => simulation::SimPolicy::AllPass,
+            SimPolicy::Busy => simulation::SimPolicy::Busy,
+            SimPolicy::Random => simulation::SimPolicy::Random,
         }
+    }
+
+    fn name(self) -> &'static str {
+        self.lib().name()
     }
 }
 
@@ -76,190 +80,6 @@ pub(crate) struct SimulateArgs {
     quiet: bool,
 }
 
-/// FNV-1a, 64 bits: fixed forever, unlike `RandomState`.
-#[derive(Debug, Clone, Copy)]
-pub(crate) struct Fnv1a(u64);
-
-impl Default for Fnv1a {
-    fn default() -> Self {
-        Fnv1a(0xcbf2_9ce4_8422_2325)
-    }
-}
-
-impl Hasher for Fnv1a {
-    fn write(&mut self, bytes: &[u8]) {
-        for b in bytes {
-            self.0 ^= *b as u64;
-            self.0 = self.0.wrapping_mul(0x0000_0100_0000_01b3);
-        }
-    }
-    fn finish(&self) -> u64 {
-        self.0
-    }
-}
-
-/// The seed of game `index`: SplitMix64 of the run's seed mixed with the index.
-pub(crate) fn game_seed(seed: u64, index: u64) -> u64 {
-    let base = SplitMix64(seed).next_u64();
-    SplitMix64(base ^ index.wrapping_mul(0xD1B5_4A32_D192_ED03)).next_u64()
-}
-
-/// What one game (or a sum of games) did.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
-pub(crate) struct Counts {
-    pub turns: u64,
-    /// Steps that began, step-less phases counting as one step each.
-    pub steps: u64,
-    /// Priority windows that opened.
-    pub windows: u64,
-    pub passes: u64,
-    /// Plays (spells, abilities, special actions) the players chose.
-    pub actions: u64,
-    pub pushes: u64,
-    pub resolutions: u64,
-    pub stalled: u64,
-}
-
-impl Counts {
-    fn add(&mut self, o: &Counts) {
-        self.turns += o.turns;
-        self.steps += o.steps;
-        self.windows += o.windows;
-        self.passes += o.passes;
-        self.actions += o.actions;
-        self.pushes += o.pushes;
-        self.resolutions += o.resolutions;
-        self.stalled += o.stalled;
-    }
-}
-
-/// Counts events; knows which phases are step-less, so their one implicit
-/// step (which has no step events) counts as a step when the phase begins.
-struct Sink {
-    implicit_phases: u64,
-    counts: Counts,
-}
-
-impl Sink {
-    fn new(spec: &Spec) -> Self {
-        let implicit_phases = spec
-            .phases()
-            .iter()
-            .enumerate()
-            .filter(|(i, p)| p.implicit_step && *i < 64)
-            .fold(0u64, |m, (i, _)| m | 1 << i);
-        Sink {
-            implicit_phases,
-            counts: Counts::default(),
-        }
-    }
-}
-
-impl EventSink for Sink {
-    #[inline]
-    fn event(&mut self, event: Event) {
-        let c = &mut self.counts;
-        match event {
-            Event::TurnBegan { .. } => c.turns += 1,
-            Event::StepBegan { .. } => c.steps += 1,
-            Event::PhaseBegan { phase, .. } => {
-                c.steps += (self.implicit_phases >> (phase.index() & 63)) & 1;
-            }
-            Event::PriorityGiven {
-                because: turnspec_engine::Because::WindowOpened,
-                ..
-            } => c.windows += 1,
-            Event::Passed { .. } => c.passes += 1,
-            Event::Pushed { .. } => c.pushes += 1,
-            Event::Resolved { .. } => c.resolutions += 1,
-            _ => {}
-        }
-    }
-}
-
-/// A policy that counts the plays the wrapped policy chooses.
-struct Counted<P> {
-    inner: P,
-    plays: u64,
-}
-
-impl<P: Host> Host for Counted<P> {
-    #[inline]
-    fn turn_action(
-        &mut self,
-        ctx: &HookContext,
-        action: TurnActionId,
-        triggers: &mut Triggers<'_>,
-    ) -> u16 {
-        self.inner.turn_action(ctx, action, triggers)
-    }
-    #[inline]
-    fn step_began(&mut self, ctx: &HookContext, triggers: &mut Triggers<'_>) {
-        self.inner.step_began(ctx, triggers)
-    }
-}
-
-impl<P: Policy> Policy for Counted<P> {
-    #[inline]
-    fn decide(&mut self, game: &Game<'_>) -> Action {
-        let action = self.inner.decide(game);
-        self.plays += matches!(action, Action::Play { .. }) as u64;
-        action
-    }
-}
-
-/// The inputs every game shares.
-#[derive(Clone, Copy)]
-struct Setup<'a> {
-    spec: &'a Spec,
-    players: u8,
-    turns: u32,
-    policy: SimPolicy,
-    depth: u8,
-    seed: u64,
-}
-
-/// What one game gave: its counts, the hash of its end, and where its turn
-/// went round if it never ended.
-type GameResult = (Counts, u64, Option<EndlessTurn>);
-
-/// Plays game `index` and returns its counts and the hash of its end.
-fn play_game(setup: Setup<'_>, index: u64) -> Result<GameResult, String> {
-    let mut game =
-        Game::new(setup.spec, &GameOptions::players(setup.players)).map_err(|e| e.to_string())?;
-    game.set_turn_limit(setup.turns);
-    let mut sink = Sink::new(setup.spec);
-    let plays = match setup.policy {
-        SimPolicy::AllPass => drive(&mut game, AllPass, &mut sink),
-        SimPolicy::Busy => drive(
-            &mut game,
-            BusyPolicy::new(setup.spec).with_depth(setup.depth),
-            &mut sink,
-        ),
-        SimPolicy::Random => drive(
-            &mut game,
-            RandomPolicy::new(game_seed(setup.seed, index)),
-            &mut sink,
-        ),
-    };
-    let mut counts = sink.counts;
-    counts.actions = plays;
-    counts.stalled = (game.status() == Status::Stalled) as u64;
-    let mut h = Fnv1a::default();
-    game.state().hash(&mut h);
-    counts.hash(&mut h);
-    Ok((counts, h.finish(), game.endless_turn()))
-}
-
-fn drive<P: Policy>(game: &mut Game<'_>, policy: P, sink: &mut Sink) -> u64 {
-    let mut counted = Counted {
-        inner: policy,
-        plays: 0,
-    };
-    play_out(game, &mut counted, sink);
-    counted.plays
-}
-
 /// Games played and folded at a time by [`simulate_all`].
 const BATCH: u64 = 1 << 14;
 
@@ -269,8 +89,7 @@ const MAX_THREADS: i64 = 256;
 /// The sum of all games and the digest, in game-index order.
 struct Summary {
     counts: Counts,
-    /// Games stopped in a turn that never ends, and the first of them.
-    endless: u64,
+    /// The first game stopped in a turn that never ends.
     first_endless: Option<(u64, EndlessTurn)>,
     digest: u64,
     seconds: f64,
@@ -300,15 +119,12 @@ fn simulate_all(
         pb
     });
     let start = Instant::now();
-    let mut counts = Counts::default();
-    let mut digest = Fnv1a::default();
+    let mut tally = Tally::default();
     // Games are played a batch at a time and each batch is folded into the
     // sums and the digest, in game order, before the next one starts: memory
     // stays the same however many games there are.
     let mut batch: Vec<Result<GameResult, String>> = Vec::new();
-    let (mut endless, mut first_endless) = (0, None);
     let mut first = 0;
-    let mut index = 0u64;
     let mut outcome = Ok(());
     while first < games && outcome.is_ok() {
         let len = (games - first).min(BATCH);
@@ -326,15 +142,7 @@ fn simulate_all(
         });
         for result in batch.drain(..) {
             match result {
-                Ok((c, h, e)) => {
-                    counts.add(&c);
-                    digest.write_u64(h);
-                    if let Some(e) = e {
-                        endless += 1;
-                        first_endless = first_endless.or(Some((index, e)));
-                    }
-                    index += 1;
-                }
+                Ok(game) => tally.add(&game),
                 Err(e) => {
                     outcome = Err(e);
                     break;
@@ -349,10 +157,9 @@ fn simulate_all(
     }
     outcome?;
     Ok(Summary {
-        counts,
-        endless,
-        first_endless,
-        digest: digest.finish(),
+        counts: tally.counts,
+        first_endless: tally.first_endless,
+        digest: tally.digest(),
         seconds,
         threads: pool.current_num_threads(),
     })
@@ -375,7 +182,7 @@ pub(crate) fn simulate(args: SimulateArgs) -> Result<ExitCode, String> {
         spec: &spec,
         players: args.players,
         turns: args.turns,
-        policy: args.policy,
+        policy: args.policy.lib(),
         depth: args.depth,
         seed: args.seed,
     };
@@ -407,7 +214,7 @@ pub(crate) fn simulate(args: SimulateArgs) -> Result<ExitCode, String> {
                 "actions": c.actions,
                 "resolutions": c.resolutions,
                 "stalled": c.stalled,
-                "never_ends": s.endless,
+                "never_ends": c.never_ends,
                 "seconds": s.seconds,
                 "turns_per_sec": per_sec(c.turns),
                 "passes_per_sec": per_sec(c.passes),
@@ -444,8 +251,8 @@ pub(crate) fn simulate(args: SimulateArgs) -> Result<ExitCode, String> {
             if c.stalled > 0 {
                 crate::out::println(&format!("  stalled games {}", c.stalled));
             }
-            if s.endless > 0 {
-                crate::out::println(&format!("  games whose turn never ends {}", s.endless));
+            if c.never_ends > 0 {
+                crate::out::println(&format!("  games whose turn never ends {}", c.never_ends));
             }
             crate::out::println(&format!("  digest {digest}"));
         }
@@ -453,7 +260,7 @@ pub(crate) fn simulate(args: SimulateArgs) -> Result<ExitCode, String> {
     if let Some((game, endless)) = s.first_endless {
         crate::out::eprintln(&format!(
             "error: {} game(s) stopped in a turn that never ends; game {game}: {}",
-            s.endless,
+            c.never_ends,
             endless.describe(&spec)
         ));
     }
@@ -463,7 +270,7 @@ pub(crate) fn simulate(args: SimulateArgs) -> Result<ExitCode, String> {
             c.stalled
         ));
     }
-    Ok(if c.stalled > 0 || s.endless > 0 {
+    Ok(if c.stalled > 0 || c.never_ends > 0 {
         ExitCode::FAILURE
     } else {
         ExitCode::SUCCESS
@@ -473,6 +280,7 @@ pub(crate) fn simulate(args: SimulateArgs) -> Result<ExitCode, String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use turnspec_spec::Spec;
 
     fn mtg() -> Spec {
         let src = include_str!("../../../games/mtg.toml");
@@ -485,30 +293,10 @@ mod tests {
             spec,
             players,
             turns,
-            policy,
+            policy: policy.lib(),
             depth: 1,
             seed,
         }
-    }
-
-    #[test]
-    fn fnv1a_matches_reference_vectors() {
-        let mut h = Fnv1a::default();
-        h.write(b"");
-        assert_eq!(h.finish(), 0xcbf2_9ce4_8422_2325);
-        let mut h = Fnv1a::default();
-        h.write(b"a");
-        assert_eq!(h.finish(), 0xaf63_dc4c_8601_ec8c);
-        let mut h = Fnv1a::default();
-        h.write(b"foobar");
-        assert_eq!(h.finish(), 0x8594_4171_f739_67e8);
-    }
-
-    #[test]
-    fn seeds_differ_per_game_and_are_fixed() {
-        assert_ne!(game_seed(7, 0), game_seed(7, 1));
-        assert_ne!(game_seed(7, 0), game_seed(8, 0));
-        assert_eq!(game_seed(7, 3), game_seed(7, 3));
     }
 
     #[test]

@@ -114,3 +114,42 @@ fn compare_needs_two_specs_and_no_policy_with_paths() {
     args.extend(["--policy", "random", "tests/scenarios/mtg"]);
     assert_eq!(turnspec(&args).status.code(), Some(2));
 }
+
+#[test]
+fn compare_and_simulate_report_the_same_counts_and_digest() {
+    // One simulator: Grand Archive's step-less phases count as one step in
+    // both commands (compare said 2.00 steps per turn, simulate 6.30).
+    for policy in ["all-pass", "random"] {
+        let common = [
+            "--games", "5", "--turns", "8", "--seed", "3", "--policy", policy,
+        ];
+        let mut sim = vec!["simulate", "games/grand-archive.toml", "--quiet"];
+        sim.extend(common);
+        sim.extend(["--format", "json"]);
+        let s: Value = serde_json::from_str(&stdout(&turnspec(&sim))).expect("JSON");
+        let mut cmp = vec![
+            "compare",
+            "--spec",
+            "games/grand-archive.toml",
+            "--spec",
+            "games/mtg.toml",
+        ];
+        cmp.extend(common);
+        cmp.extend(["--format", "json"]);
+        let c: Value = serde_json::from_str(&stdout(&turnspec(&cmp))).expect("JSON");
+        let ga = &c["specs"][0];
+        for key in [
+            "turns",
+            "steps",
+            "windows",
+            "passes",
+            "actions",
+            "resolutions",
+            "stalled",
+            "never_ends",
+        ] {
+            assert_eq!(ga["totals"][key], s[key], "{policy} {key}");
+        }
+        assert_eq!(ga["digest"], s["digest"], "{policy}");
+    }
+}

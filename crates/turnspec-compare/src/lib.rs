@@ -6,6 +6,8 @@
 //!   with the rule citations on both sides;
 //! - [`matrix`]: the same scenarios run under several specs, as a matrix of
 //!   pass / fail / not applicable with the first diverging event;
+//! - [`simulation`]: one simulated game and its counts, the one `turnspec
+//!   simulate` and `turnspec compare` both play;
 //! - [`stats`]: simulated turns under several specs, counted per turn.
 //!
 //! No I/O: callers pass compiled specs and scenario texts, and get values
@@ -18,6 +20,7 @@
 
 pub mod diff;
 pub mod matrix;
+pub mod simulation;
 pub mod stats;
 
 pub use diff::{Change, Entry, Section, SpecDiff, diff};

@@ -1,31 +1,15 @@
 //! Simulated turns under several specs, counted per turn: how many steps,
-//! priority windows, passes and turn-based actions a turn of each edition
-//! takes when nobody acts (`all-pass`) or when players act at random.
+//! priority windows, passes, plays and turn-based actions a turn of each
+//! edition takes when nobody acts (`all-pass`) or when players act at
+//! random. Every game is [`play_game`], the one `turnspec simulate` plays,
+//! and the figures are its [`Counts`]: the two commands count the same
+//! things the same way (a step-less phase counts as one step).
 
 use serde_json::{Value, json};
-use turnspec_engine::policy::{AllPass, RandomPolicy, play_out};
-use turnspec_engine::{EventCounts, Game, GameOptions, Status};
 
 use crate::matrix::SpecColumn;
-
-/// Who plays the simulated games.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum StatsPolicy {
-    /// Nobody acts; every hook is answered 0 (no attackers, no first strike).
-    AllPass,
-    /// Random legal plays and hook answers, from a seed.
-    Random,
-}
-
-impl StatsPolicy {
-    /// The name the command line and the JSON form use.
-    pub fn name(self) -> &'static str {
-        match self {
-            StatsPolicy::AllPass => "all-pass",
-            StatsPolicy::Random => "random",
-        }
-    }
-}
+pub use crate::simulation::SimPolicy as StatsPolicy;
+use crate::simulation::{Counts, Setup, Tally, play_game};
 
 /// How to simulate: the same options apply to every spec, so the counts
 /// can be compared.
@@ -37,7 +21,8 @@ pub struct StatsOptions {
     pub turns: u32,
     /// Players seated in every game.
     pub players: u8,
-    /// Game `i` uses seed `seed + i` (random policy only).
+    /// The run's seed: game `i` uses `simulation::game_seed(seed, i)`, as in
+    /// `turnspec simulate` (random policy only).
     pub seed: u64,
     /// Games per spec (at least 1 is played).
     pub games: u32,
@@ -48,54 +33,54 @@ pub struct StatsOptions {
 pub struct SpecStats {
     /// The spec's column label.
     pub label: String,
-    /// Events of each kind, summed over the games.
-    pub counts: EventCounts,
+    /// The games' counts, summed.
+    pub counts: Counts,
     /// How many games were played.
     pub games: u32,
-    /// Games that stalled (no window could open, or a turn never ended).
+    /// Games that stalled (no window could open) or whose turn never ended.
     pub stalled: u32,
+    /// The digest of the games, as `turnspec simulate` computes it for the
+    /// same spec, policy, seed, players, turns and games.
+    pub digest: u64,
     /// The spec could not be set up for these options.
     pub error: Option<String>,
 }
 
+/// The per-turn figures, in table order: the JSON key and the column title.
+const ROWS: [(&str, &str); 8] = [
+    ("steps", "steps"),
+    ("windows", "windows"),
+    ("passes", "passes"),
+    ("actions", "actions"),
+    ("pushes", "pushes"),
+    ("resolutions", "resolutions"),
+    ("turn_actions", "turn actions"),
+    ("triggers", "triggers"),
+];
+
 impl SpecStats {
     /// `n` per turn played (0 when no turn was played).
     pub fn per_turn(&self, n: u64) -> f64 {
-        if self.counts.turns == 0 {
-            0.0
-        } else {
-            n as f64 / self.counts.turns as f64
-        }
+        self.counts.per_turn(n)
     }
 
-    /// The figures per turn: steps, windows, passes, turn-based actions,
-    /// plays onto the stack, resolutions, triggers.
-    pub fn rows(&self) -> [(&'static str, f64); 7] {
+    /// The figures per turn: steps (a step-less phase counts as one),
+    /// windows, passes, actions (plays the players chose), pushes,
+    /// resolutions, turn-based actions, triggers.
+    pub fn rows(&self) -> [(&'static str, f64); 8] {
         let c = &self.counts;
-        [
-            ("steps", self.per_turn(c.steps)),
-            ("windows", self.per_turn(c.windows)),
-            ("passes", self.per_turn(c.passes)),
-            ("turn_actions", self.per_turn(c.turn_actions)),
-            ("pushes", self.per_turn(c.pushes)),
-            ("resolutions", self.per_turn(c.resolutions)),
-            ("triggers", self.per_turn(c.triggers)),
-        ]
+        let n = [
+            c.steps,
+            c.windows,
+            c.passes,
+            c.actions,
+            c.pushes,
+            c.resolutions,
+            c.turn_actions,
+            c.triggers,
+        ];
+        std::array::from_fn(|i| (ROWS[i].0, self.per_turn(n[i])))
     }
-}
-
-fn add(a: &mut EventCounts, b: &EventCounts) {
-    a.turns += b.turns;
-    a.phases += b.phases;
-    a.steps += b.steps;
-    a.turn_actions += b.turn_actions;
-    a.windows += b.windows;
-    a.passes += b.passes;
-    a.pushes += b.pushes;
-    a.resolutions += b.resolutions;
-    a.triggers += b.triggers;
-    a.special_actions += b.special_actions;
-    a.events += b.events;
 }
 
 /// Plays `options.games` games under each spec and sums their counts.
@@ -103,38 +88,34 @@ pub fn simulate(columns: &[SpecColumn], options: &StatsOptions) -> Vec<SpecStats
     columns
         .iter()
         .map(|col| {
-            let mut stats = SpecStats {
-                label: col.label.clone(),
-                counts: EventCounts::default(),
-                games: 0,
-                stalled: 0,
-                error: None,
+            let setup = Setup {
+                spec: &col.spec,
+                players: options.players,
+                turns: options.turns,
+                policy: options.policy,
+                depth: 1,
+                seed: options.seed,
             };
-            for i in 0..options.games.max(1) {
-                let mut game = match Game::new(&col.spec, &GameOptions::players(options.players)) {
-                    Ok(g) => g,
+            let mut tally = Tally::default();
+            let mut error = None;
+            for i in 0..u64::from(options.games.max(1)) {
+                match play_game(setup, i) {
+                    Ok(game) => tally.add(&game),
                     Err(e) => {
-                        stats.error = Some(e.to_string());
+                        error = Some(e);
                         break;
                     }
-                };
-                game.set_turn_limit(options.turns);
-                let mut counts = EventCounts::default();
-                match options.policy {
-                    StatsPolicy::AllPass => {
-                        play_out(&mut game, &mut AllPass, &mut counts);
-                    }
-                    StatsPolicy::Random => {
-                        let mut p = RandomPolicy::new(options.seed.wrapping_add(i as u64));
-                        play_out(&mut game, &mut p, &mut counts);
-                    }
                 }
-                add(&mut stats.counts, &counts);
-                stats.games += 1;
-                stats.stalled +=
-                    matches!(game.status(), Status::Stalled | Status::NeverEnds) as u32;
             }
-            stats
+            let c = tally.counts;
+            SpecStats {
+                label: col.label.clone(),
+                counts: c,
+                games: tally.games as u32,
+                stalled: (c.stalled + c.never_ends) as u32,
+                digest: tally.digest(),
+                error,
+            }
         })
         .collect()
 }
@@ -142,7 +123,7 @@ pub fn simulate(columns: &[SpecColumn], options: &StatsOptions) -> Vec<SpecStats
 /// A table: one row per spec, one column per figure (per turn).
 pub fn to_text(stats: &[SpecStats], options: &StatsOptions) -> String {
     let mut out = format!(
-        "{} game(s) per spec, {} turn(s), {} players, policy {}{}\nper turn:\n",
+        "{} game(s) per spec, {} turn(s), {} players, policy {}{}\nper turn (a step-less phase counts as one step; actions: plays chosen):\n",
         options.games.max(1),
         options.turns,
         options.players,
@@ -160,16 +141,7 @@ pub fn to_text(stats: &[SpecStats], options: &StatsOptions) -> String {
         .unwrap_or(4)
         .max(4);
     out.push_str(&format!("{:<width$}", "spec"));
-    let headers = [
-        "steps",
-        "windows",
-        "passes",
-        "turn actions",
-        "pushes",
-        "resolutions",
-        "triggers",
-    ];
-    for h in headers {
+    for (_, h) in ROWS {
         out.push_str(&format!("  {h:>12}"));
     }
     out.push('\n');
@@ -206,11 +178,12 @@ pub fn to_json(stats: &[SpecStats], options: &StatsOptions) -> Value {
                 "games": s.games,
                 "stalled": s.stalled,
                 "totals": {
-                    "turns": c.turns, "phases": c.phases, "steps": c.steps,
-                    "windows": c.windows, "passes": c.passes, "turn_actions": c.turn_actions,
-                    "pushes": c.pushes, "resolutions": c.resolutions, "triggers": c.triggers,
-                    "special_actions": c.special_actions, "events": c.events,
+                    "turns": c.turns, "steps": c.steps, "windows": c.windows,
+                    "passes": c.passes, "actions": c.actions, "pushes": c.pushes,
+                    "resolutions": c.resolutions, "turn_actions": c.turn_actions,
+                    "triggers": c.triggers, "stalled": c.stalled, "never_ends": c.never_ends,
                 },
+                "digest": format!("{:016x}", s.digest),
                 "per_turn": s.rows().iter().map(|(k, v)| (k.to_string(), json!((v * 1000.0).round() / 1000.0))).collect::<serde_json::Map<_, _>>(),
             })
         }).collect::<Vec<_>>(),

@@ -44,8 +44,11 @@ fn random_play_shows_the_extra_turn_based_actions_and_the_damage_object() {
     let by = |label: &str| out.iter().find(|s| s.label == label).unwrap();
     // 2011 and 2024 announce damage assignment orders in declare blockers.
     assert!(by("mtg-2024").counts.turn_actions > by("mtg").counts.turn_actions);
-    // Grand Archive's turn has far fewer steps than Magic's.
-    assert!(by("grand-archive").per_turn(by("grand-archive").counts.steps) < 4.0);
+    // Grand Archive's turn has fewer steps than Magic's (its step-less
+    // phases count as one step each).
+    let steps = |label: &str| by(label).per_turn(by(label).counts.steps);
+    assert!(steps("grand-archive") < steps("mtg"));
+    assert!(steps("grand-archive") > 4.0);
     let json = stats::to_json(&out, &options(StatsPolicy::Random));
     assert_eq!(json["specs"].as_array().unwrap().len(), 5);
     assert_eq!(json["policy"], "random");
