@@ -109,6 +109,53 @@ pub trait Host {
     fn step_began(&mut self, ctx: &HookContext, triggers: &mut Triggers<'_>) {
         let _ = (ctx, triggers);
     }
+
+    /// The top object of the stack has just resolved (it is off the stack),
+    /// before anyone receives priority: triggers its resolution causes go on
+    /// the stack, in APNAP order, before priority is given (117.3b, 117.5).
+    /// If the resolution ends the turn (a jump when the stack is empty),
+    /// triggers reported here are removed with the rest (723.1a).
+    fn resolved(&mut self, ctx: &HookContext, object: StackObject, triggers: &mut Triggers<'_>) {
+        let _ = (ctx, object, triggers);
+    }
+}
+
+/// A mutable borrow of a host is a host: every hook is forwarded, so a
+/// caller can lend its host to [`crate::policy::play_out`] or wrap it and
+/// keep it. (Wrappers must forward every hook; tests/forwarding.rs checks
+/// this one against the unwrapped host.)
+impl<H: Host + ?Sized> Host for &mut H {
+    #[inline]
+    fn turn_action(
+        &mut self,
+        ctx: &HookContext,
+        action: TurnActionId,
+        triggers: &mut Triggers<'_>,
+    ) -> u16 {
+        (**self).turn_action(ctx, action, triggers)
+    }
+
+    #[inline]
+    fn played(
+        &mut self,
+        ctx: &HookContext,
+        player: PlayerId,
+        timing: TimingId,
+        label: u32,
+        triggers: &mut Triggers<'_>,
+    ) {
+        (**self).played(ctx, player, timing, label, triggers)
+    }
+
+    #[inline]
+    fn step_began(&mut self, ctx: &HookContext, triggers: &mut Triggers<'_>) {
+        (**self).step_began(ctx, triggers)
+    }
+
+    #[inline]
+    fn resolved(&mut self, ctx: &HookContext, object: StackObject, triggers: &mut Triggers<'_>) {
+        (**self).resolved(ctx, object, triggers)
+    }
 }
 
 /// Answers nothing and triggers nothing.
