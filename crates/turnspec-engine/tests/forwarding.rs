@@ -55,7 +55,7 @@ impl Host for Recorder {
     ) {
         self.calls
             .push(format!("played {player} {timing:?} #{label} {}", at(ctx)));
-        if label % 4 == 0 {
+        if label.is_multiple_of(4) {
             let _ = triggers.add(player, 200);
         }
     }
@@ -70,7 +70,7 @@ impl Host for Recorder {
     fn resolved(&mut self, ctx: &HookContext, object: StackObject, triggers: &mut Triggers<'_>) {
         self.calls.push(format!("resolved {object:?} {}", at(ctx)));
         // Only plays trigger on resolving, so triggers do not trigger for ever.
-        if matches!(object.kind, ObjectKind::Play(_)) && object.label % 3 == 0 {
+        if matches!(object.kind, ObjectKind::Play(_)) && object.label.is_multiple_of(3) {
             let _ = triggers.add(object.controller, 400);
         }
     }
