@@ -113,8 +113,10 @@ pub trait Host {
     /// The top object of the stack has just resolved (it is off the stack),
     /// before anyone receives priority: triggers its resolution causes go on
     /// the stack, in APNAP order, before priority is given (117.3b, 117.5).
-    /// If the resolution ends the turn (a jump when the stack is empty),
-    /// triggers reported here are removed with the rest (723.1a).
+    /// If the turn was only waiting for the stack to empty to end (the
+    /// active player left, the spec's `leaving.active_player_goto`, GA
+    /// ENDGAME 8) and this was the last object, the turn ends and triggers
+    /// reported here are removed with everything else waiting.
     fn resolved(&mut self, ctx: &HookContext, object: StackObject, triggers: &mut Triggers<'_>) {
         let _ = (ctx, object, triggers);
     }
