@@ -289,6 +289,8 @@ impl Game<'_> {
             phase: self.state.phase,
             step: self.state.step,
             repeat: self.state.repeat,
+            facts: self.state.facts,
+            in_game: self.state.in_game,
         }
     }
 

@@ -6,7 +6,7 @@
 //! default answers are 0 and "nothing triggered", which is what an all-pass
 //! simulation wants.
 
-use turnspec_model::{PhaseId, StepId, TimingId, TurnActionId};
+use turnspec_model::{FactId, PhaseId, StepId, TimingId, TurnActionId};
 
 use crate::state::{ObjectKind, PlayerId, StackObject};
 
@@ -26,6 +26,27 @@ pub struct HookContext {
     /// How many times the step has already run in a row (a second combat
     /// damage step for first strike, 510.4).
     pub repeat: u8,
+    /// The facts the host has set, one bit each (read with
+    /// [`HookContext::fact`]).
+    pub(crate) facts: u64,
+    /// The seats still in the game, one bit each (read with
+    /// [`HookContext::in_game`]).
+    pub(crate) in_game: u8,
+}
+
+impl HookContext {
+    /// Whether the host has set this fact (as the spec's conditions see it);
+    /// the same as [`crate::Game::fact`] at that moment.
+    #[inline]
+    pub fn fact(&self, id: FactId) -> bool {
+        self.facts & (1u64 << (id.index() & 63)) != 0
+    }
+
+    /// Whether `player` is still in the game (has not left it, 800.4a).
+    #[inline]
+    pub fn in_game(&self, player: PlayerId) -> bool {
+        player.0 < self.players && self.in_game >> (player.0 & 7) & 1 != 0
+    }
 }
 
 /// Lets a hook report triggered abilities; they wait and go on the stack the

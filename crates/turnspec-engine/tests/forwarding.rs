@@ -133,3 +133,52 @@ fn a_borrowed_host_forwards_every_hook() {
     assert_eq!(inner.calls, plain.calls);
     assert_eq!(wrapped_events, plain_events);
 }
+
+/// Records what the hook context says about a fact and about P2.
+struct Reader {
+    fact: turnspec_spec::FactId,
+    seen: Vec<(bool, bool)>,
+}
+
+impl Host for Reader {
+    fn step_began(&mut self, ctx: &HookContext, _: &mut Triggers<'_>) {
+        self.seen
+            .push((ctx.fact(self.fact), ctx.in_game(PlayerId(1))));
+    }
+}
+
+#[test]
+fn the_hook_context_reads_facts_and_who_is_in_the_game() {
+    let spec = mtg();
+    let fact = spec.fact_by_id("phasing").expect("mtg.toml's phasing fact");
+    let options = GameOptions::players(3).with_facts(vec![fact]);
+    let mut game = Game::new(&spec, &options).expect("set-up");
+    let mut host = Reader {
+        fact,
+        seen: Vec::new(),
+    };
+    game.start(&mut host, &mut ());
+    assert_eq!(host.seen.last(), Some(&(true, true)));
+    let before = host.seen.len();
+    let p1 = PlayerId(0);
+    let set = |value| turnspec_engine::Action::SetFact { fact, value };
+    game.apply(set(false), &mut host, &mut ()).expect("a fact");
+    game.apply(
+        turnspec_engine::Action::Leave {
+            player: PlayerId(1),
+        },
+        &mut host,
+        &mut (),
+    )
+    .expect("P2 leaves");
+    while host.seen.len() == before && game.status() == Status::Running {
+        let holder = game.holder().unwrap_or(p1);
+        game.apply(
+            turnspec_engine::Action::Pass { player: holder },
+            &mut host,
+            &mut (),
+        )
+        .expect("a pass");
+    }
+    assert_eq!(host.seen.last(), Some(&(false, false)));
+}
