@@ -53,6 +53,18 @@ impl Game<'_> {
         match self.state.stack.pop() {
             Some(object) => {
                 sink.event(Event::Resolved { object });
+                // What the resolution triggered waits, and goes on the stack
+                // before anyone receives priority (117.3b, 117.5).
+                let ctx = self.hook_context();
+                host.resolved(
+                    &ctx,
+                    object,
+                    &mut Triggers {
+                        waiting: &mut self.state.waiting,
+                        players: self.state.players,
+                        in_game: self.state.in_game,
+                    },
+                );
                 if self.state.stack.is_empty()
                     && let Some(goto) = self
                         .state
@@ -277,6 +289,8 @@ impl Game<'_> {
             phase: self.state.phase,
             step: self.state.step,
             repeat: self.state.repeat,
+            facts: self.state.facts,
+            in_game: self.state.in_game,
         }
     }
 

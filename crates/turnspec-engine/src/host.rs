@@ -6,7 +6,7 @@
 //! default answers are 0 and "nothing triggered", which is what an all-pass
 //! simulation wants.
 
-use turnspec_model::{PhaseId, StepId, TimingId, TurnActionId};
+use turnspec_model::{FactId, PhaseId, StepId, TimingId, TurnActionId};
 
 use crate::state::{ObjectKind, PlayerId, StackObject};
 
@@ -26,6 +26,27 @@ pub struct HookContext {
     /// How many times the step has already run in a row (a second combat
     /// damage step for first strike, 510.4).
     pub repeat: u8,
+    /// The facts the host has set, one bit each (read with
+    /// [`HookContext::fact`]).
+    pub(crate) facts: u64,
+    /// The seats still in the game, one bit each (read with
+    /// [`HookContext::in_game`]).
+    pub(crate) in_game: u8,
+}
+
+impl HookContext {
+    /// Whether the host has set this fact (as the spec's conditions see it);
+    /// the same as [`crate::Game::fact`] at that moment.
+    #[inline]
+    pub fn fact(&self, id: FactId) -> bool {
+        self.facts & (1u64 << (id.index() & 63)) != 0
+    }
+
+    /// Whether `player` is still in the game (has not left it, 800.4a).
+    #[inline]
+    pub fn in_game(&self, player: PlayerId) -> bool {
+        player.0 < self.players && self.in_game >> (player.0 & 7) & 1 != 0
+    }
 }
 
 /// Lets a hook report triggered abilities; they wait and go on the stack the
@@ -108,6 +129,55 @@ pub trait Host {
     /// trigger here (500.6).
     fn step_began(&mut self, ctx: &HookContext, triggers: &mut Triggers<'_>) {
         let _ = (ctx, triggers);
+    }
+
+    /// The top object of the stack has just resolved (it is off the stack),
+    /// before anyone receives priority: triggers its resolution causes go on
+    /// the stack, in APNAP order, before priority is given (117.3b, 117.5).
+    /// If the turn was only waiting for the stack to empty to end (the
+    /// active player left, the spec's `leaving.active_player_goto`, GA
+    /// ENDGAME 8) and this was the last object, the turn ends and triggers
+    /// reported here are removed with everything else waiting.
+    fn resolved(&mut self, ctx: &HookContext, object: StackObject, triggers: &mut Triggers<'_>) {
+        let _ = (ctx, object, triggers);
+    }
+}
+
+/// A mutable borrow of a host is a host: every hook is forwarded, so a
+/// caller can lend its host to [`crate::policy::play_out`] or wrap it and
+/// keep it. (Wrappers must forward every hook; tests/forwarding.rs checks
+/// this one against the unwrapped host.)
+impl<H: Host + ?Sized> Host for &mut H {
+    #[inline]
+    fn turn_action(
+        &mut self,
+        ctx: &HookContext,
+        action: TurnActionId,
+        triggers: &mut Triggers<'_>,
+    ) -> u16 {
+        (**self).turn_action(ctx, action, triggers)
+    }
+
+    #[inline]
+    fn played(
+        &mut self,
+        ctx: &HookContext,
+        player: PlayerId,
+        timing: TimingId,
+        label: u32,
+        triggers: &mut Triggers<'_>,
+    ) {
+        (**self).played(ctx, player, timing, label, triggers)
+    }
+
+    #[inline]
+    fn step_began(&mut self, ctx: &HookContext, triggers: &mut Triggers<'_>) {
+        (**self).step_began(ctx, triggers)
+    }
+
+    #[inline]
+    fn resolved(&mut self, ctx: &HookContext, object: StackObject, triggers: &mut Triggers<'_>) {
+        (**self).resolved(ctx, object, triggers)
     }
 }
 

@@ -10,9 +10,10 @@ use std::cell::Cell;
 
 use turnspec_engine::policy::{AllPass, BusyPolicy, Policy, RandomPolicy};
 use turnspec_engine::{
-    Action, EventCounts, EventSink, Game, GameOptions, GameState, PlayerId, Status,
+    Action, EventCounts, EventSink, Game, GameOptions, GameState, HookContext, Host, ObjectKind,
+    PlayerId, StackObject, Status, Triggers,
 };
-use turnspec_spec::Spec;
+use turnspec_spec::{Spec, TimingId, TurnActionId};
 
 struct Counting;
 
@@ -170,6 +171,62 @@ fn random_play_allocates_nothing() {
                 assert_eq!(allocs, 0, "{} {players}p seed {seed}", spec.game().name);
                 assert!(c.pushes > 1000 && c.special_actions > 0, "{c:?}");
             }
+        }
+    }
+}
+
+/// The busy workload, plus a trigger reported from every resolution of a
+/// play (`Host::resolved`): it goes on the stack before priority, without
+/// allocating.
+struct ResolveTriggers<'s>(BusyPolicy<'s>);
+
+impl Host for ResolveTriggers<'_> {
+    fn turn_action(
+        &mut self,
+        ctx: &HookContext,
+        action: TurnActionId,
+        triggers: &mut Triggers<'_>,
+    ) -> u16 {
+        self.0.turn_action(ctx, action, triggers)
+    }
+
+    fn played(
+        &mut self,
+        ctx: &HookContext,
+        player: PlayerId,
+        timing: TimingId,
+        label: u32,
+        triggers: &mut Triggers<'_>,
+    ) {
+        self.0.played(ctx, player, timing, label, triggers)
+    }
+
+    fn step_began(&mut self, ctx: &HookContext, triggers: &mut Triggers<'_>) {
+        self.0.step_began(ctx, triggers)
+    }
+
+    fn resolved(&mut self, ctx: &HookContext, object: StackObject, triggers: &mut Triggers<'_>) {
+        self.0.resolved(ctx, object, triggers);
+        if matches!(object.kind, ObjectKind::Play(_)) {
+            let _ = triggers.add(object.controller, object.label);
+        }
+    }
+}
+
+impl Policy for ResolveTriggers<'_> {
+    fn decide(&mut self, game: &Game<'_>) -> Action {
+        self.0.decide(game)
+    }
+}
+
+#[test]
+fn triggers_from_resolutions_allocate_nothing() {
+    for spec in [mtg(), ga()] {
+        for players in [2, 4] {
+            let mut host = ResolveTriggers(BusyPolicy::new(&spec).with_depth(4));
+            let (allocs, c) = measure(&spec, players, &mut host, &mut ());
+            assert_eq!(allocs, 0, "{} {players}p", spec.game().name);
+            assert!(c.triggers >= c.pushes / 2, "{c:?}");
         }
     }
 }

@@ -11,7 +11,7 @@ use proptest::prelude::*;
 use turnspec_engine::policy::{Policy, RandomPolicy, SplitMix64, play_out};
 use turnspec_engine::{
     Action, Event, EventSink, Game, GameOptions, HookContext, Host, Place, PlayerId, Scope,
-    StartAt, Status, Triggers,
+    StackObject, StartAt, Status, Triggers,
 };
 use turnspec_spec::{EffectId, FactId, PhaseId, Spec, StepId, TimingId, TurnActionId};
 
@@ -109,6 +109,20 @@ impl Host for FuzzHost {
     }
 
     fn step_began(&mut self, _: &HookContext, triggers: &mut Triggers<'_>) {
+        self.maybe_trigger(triggers);
+    }
+    fn played(
+        &mut self,
+        _: &HookContext,
+        _: PlayerId,
+        _: TimingId,
+        _: u32,
+        triggers: &mut Triggers<'_>,
+    ) {
+        self.maybe_trigger(triggers);
+    }
+
+    fn resolved(&mut self, _: &HookContext, _: StackObject, triggers: &mut Triggers<'_>) {
         self.maybe_trigger(triggers);
     }
 }

@@ -156,6 +156,14 @@ pub enum Step {
         /// `triggers`: what triggers at its beginning.
         triggers: ScriptedTriggers,
     },
+    /// `on_resolve`: triggers for the next time an object with that label
+    /// resolves (before anyone receives priority).
+    OnResolve {
+        /// The label of the object whose resolution triggers.
+        label: u32,
+        /// `triggers`: what its resolution causes to trigger.
+        triggers: ScriptedTriggers,
+    },
     /// `expect`: the state right now.
     Expect(Expect),
     /// `expect_illegal`: the engine must refuse this and leave the game as
@@ -635,6 +643,7 @@ impl Resolver<'_> {
             r.clear_fact.is_some(),
             r.answer.is_some(),
             r.on_begin.is_some(),
+            r.on_resolve.is_some(),
             r.expect.is_some(),
             r.expect_illegal.is_some(),
             r.expect_events.is_some(),
@@ -651,7 +660,7 @@ impl Resolver<'_> {
             self.diags.push(
                 Diagnostic::error("scenario::entry", e.span(), format!("a script entry needs exactly one action or expectation, this one has {count}"))
                     .label("this entry")
-                    .help("verbs: pass, pass_until, play, trigger, set_fact, clear_fact, answer, on_begin, effect, leave, delay, until, add_mana, expect, expect_illegal, expect_events, expect_includes, expect_trace"),
+                    .help("verbs: pass, pass_until, play, trigger, set_fact, clear_fact, answer, on_begin, on_resolve, effect, leave, delay, until, add_mana, expect, expect_illegal, expect_events, expect_includes, expect_trace"),
             );
             return None;
         }
@@ -787,6 +796,11 @@ impl Resolver<'_> {
             let step = self.step_id(s)?;
             let triggers = self.triggers(&r.triggers, by);
             return Some(Step::OnBegin { step, triggers });
+        }
+        if let Some(l) = &r.on_resolve {
+            let label = self.label(Some(l));
+            let triggers = self.triggers(&r.triggers, by);
+            return Some(Step::OnResolve { label, triggers });
         }
         if let Some(x) = &r.expect {
             return Some(Step::Expect(self.expect(x.get_ref(), players)));

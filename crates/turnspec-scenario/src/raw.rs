@@ -63,6 +63,7 @@ pub(crate) struct RawEntry {
     pub clear_fact: Option<Text>,
     pub answer: Option<Text>,
     pub on_begin: Option<Text>,
+    pub on_resolve: Option<Text>,
     pub expect: Option<Spanned<RawExpect>>,
     pub expect_illegal: Option<Spanned<RawIllegal>>,
     pub expect_events: Option<Spanned<Vec<Text>>>,

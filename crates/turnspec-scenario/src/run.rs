@@ -2,7 +2,7 @@
 //! checks, and the first failed check stops the run with a precise report.
 
 use turnspec_engine::{
-    Action, Event, Game, HookContext, Host, PlayerId, RuleError, Status, Triggers,
+    Action, Event, Game, HookContext, Host, PlayerId, RuleError, StackObject, Status, Triggers,
 };
 use turnspec_spec::{StepId, TimingId, TurnActionId, line_col};
 use turnspec_trace::{compact, is_end};
@@ -16,6 +16,8 @@ struct ScriptedHost {
     queued: Vec<(TurnActionId, u16, ScriptedTriggers)>,
     standing: Vec<(TurnActionId, u16)>,
     on_begin: Vec<(StepId, ScriptedTriggers)>,
+    /// Triggers the next resolution of an object with that label causes.
+    on_resolve: Vec<(u32, ScriptedTriggers)>,
     /// Triggers the next play causes.
     next_play: ScriptedTriggers,
 }
@@ -57,6 +59,15 @@ impl Host for ScriptedHost {
     fn step_began(&mut self, ctx: &HookContext, triggers: &mut Triggers<'_>) {
         while let Some(i) = self.on_begin.iter().position(|(s, _)| *s == ctx.step) {
             let (_, list) = self.on_begin.remove(i);
+            for (by, label) in list {
+                let _ = triggers.add(by.unwrap_or(ctx.active), label);
+            }
+        }
+    }
+
+    fn resolved(&mut self, ctx: &HookContext, object: StackObject, triggers: &mut Triggers<'_>) {
+        while let Some(i) = self.on_resolve.iter().position(|(l, _)| *l == object.label) {
+            let (_, list) = self.on_resolve.remove(i);
             for (by, label) in list {
                 let _ = triggers.add(by.unwrap_or(ctx.active), label);
             }
@@ -183,10 +194,12 @@ pub fn run(scenario: &Scenario) -> Outcome {
     };
     // `answer` and `on_begin` entries before the first action apply to the
     // start itself (e.g. a trigger during the first untap step).
-    let first_action = scenario
-        .script
-        .iter()
-        .position(|e| !matches!(e.step, Step::Answer { .. } | Step::OnBegin { .. }));
+    let first_action = scenario.script.iter().position(|e| {
+        !matches!(
+            e.step,
+            Step::Answer { .. } | Step::OnBegin { .. } | Step::OnResolve { .. }
+        )
+    });
     let setup_end = first_action.unwrap_or(scenario.script.len());
     for entry in &scenario.script[..setup_end] {
         r.prepare(&entry.step);
@@ -265,6 +278,9 @@ impl Runner<'_, '_> {
                 triggers,
             } => self.host.queued.push((*action, *value, triggers.clone())),
             Step::OnBegin { step, triggers } => self.host.on_begin.push((*step, triggers.clone())),
+            Step::OnResolve { label, triggers } => {
+                self.host.on_resolve.push((*label, triggers.clone()))
+            }
             _ => {}
         }
     }
@@ -314,7 +330,9 @@ impl Runner<'_, '_> {
     fn step(&mut self, step: &Step) -> Result<(), StepError> {
         let spec = &*self.scenario.spec;
         match step {
-            Step::Answer { .. } | Step::OnBegin { .. } => self.prepare(step),
+            Step::Answer { .. } | Step::OnBegin { .. } | Step::OnResolve { .. } => {
+                self.prepare(step)
+            }
             Step::PassAll => {
                 let n = self.game.players();
                 for _ in 0..n {
@@ -506,6 +524,7 @@ impl Runner<'_, '_> {
             &Step::SetFact { fact, value } => (Action::SetFact { fact, value }, String::new()),
             Step::Answer { .. }
             | Step::OnBegin { .. }
+            | Step::OnResolve { .. }
             | Step::PassAll
             | Step::PassUntil { .. }
             | Step::Play { .. }
