@@ -29,7 +29,7 @@ use std::hash::{Hash, Hasher};
 use turnspec_engine::policy::{AllPass, BusyPolicy, Policy, RandomPolicy, SplitMix64, play_out};
 use turnspec_engine::{
     Action, Because, EndlessTurn, Event, EventSink, Game, GameOptions, HookContext, Host, PlayerId,
-    Status, Triggers,
+    StackObject, Status, Triggers,
 };
 use turnspec_spec::{Spec, TimingId, TurnActionId};
 
@@ -250,6 +250,11 @@ impl<P: Host> Host for Counted<P> {
     #[inline]
     fn step_began(&mut self, ctx: &HookContext, triggers: &mut Triggers<'_>) {
         self.inner.step_began(ctx, triggers)
+    }
+
+    #[inline]
+    fn resolved(&mut self, ctx: &HookContext, object: StackObject, triggers: &mut Triggers<'_>) {
+        self.inner.resolved(ctx, object, triggers)
     }
 }
 

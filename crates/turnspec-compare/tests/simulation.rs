@@ -11,7 +11,7 @@ use turnspec_compare::stats::{self, StatsOptions};
 use turnspec_compare::{SpecColumn, simulate};
 use turnspec_engine::policy::{Policy, RandomPolicy, play_out};
 use turnspec_engine::{
-    Action, EventCounts, Game, GameOptions, HookContext, Host, PlayerId, Triggers,
+    Action, EventCounts, Game, GameOptions, HookContext, Host, PlayerId, StackObject, Triggers,
 };
 use turnspec_spec::{Spec, TimingId, TurnActionId};
 
@@ -21,6 +21,7 @@ enum Call {
     TurnAction(HookContext, TurnActionId),
     Played(HookContext, PlayerId, TimingId, u32),
     StepBegan(HookContext),
+    Resolved(HookContext, StackObject),
 }
 
 /// Random decisions and answers (with triggers), recording every hook call
@@ -74,6 +75,11 @@ impl Host for Recorder {
         self.calls.push(Call::StepBegan(*ctx));
         self.maybe_trigger(ctx, triggers);
     }
+
+    fn resolved(&mut self, ctx: &HookContext, object: StackObject, triggers: &mut Triggers<'_>) {
+        self.calls.push(Call::Resolved(*ctx, object));
+        self.maybe_trigger(ctx, triggers);
+    }
 }
 
 impl Policy for Recorder {
@@ -104,6 +110,7 @@ fn counted_forwards_every_host_hook() {
         assert!(has(|c| matches!(c, Call::TurnAction(..))), "{file}");
         assert!(has(|c| matches!(c, Call::Played(..))), "{file}");
         assert!(has(|c| matches!(c, Call::StepBegan(..))), "{file}");
+        assert!(has(|c| matches!(c, Call::Resolved(..))), "{file}");
         assert!(bare_counts.triggers > 0, "{file}");
         // Wrapped, the host sees exactly the same calls and plays the same game.
         assert_eq!(counted.inner.calls, bare.calls, "{file}");
