@@ -17,6 +17,11 @@ pub struct DiffArgs {
     /// citation (text output; JSON always has them).
     #[arg(long)]
     pub citations: bool,
+    /// Exit 1 when the specs differ in meaning, 0 when they do not (like
+    /// `git diff --exit-code`). Citation-only differences count only with
+    /// `--citations`.
+    #[arg(long)]
+    pub exit_code: bool,
     /// `text` for people, `json` for tools.
     #[arg(long, value_enum, default_value_t = Format::Text)]
     pub format: Format,
@@ -40,5 +45,14 @@ pub fn diff(args: DiffArgs) -> Result<ExitCode, String> {
             &serde_json::to_string_pretty(&d.to_json(&l, &r)).unwrap_or_default(),
         ),
     }
-    Ok(ExitCode::SUCCESS)
+    let differs = if args.citations {
+        !d.is_empty()
+    } else {
+        d.semantic().next().is_some()
+    };
+    Ok(if args.exit_code && differs {
+        ExitCode::FAILURE
+    } else {
+        ExitCode::SUCCESS
+    })
 }

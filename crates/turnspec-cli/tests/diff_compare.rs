@@ -153,3 +153,48 @@ fn compare_and_simulate_report_the_same_counts_and_digest() {
         assert_eq!(ga["digest"], s["digest"], "{policy}");
     }
 }
+
+#[test]
+fn diff_exit_code_is_1_on_differences_and_0_on_none() {
+    let same = turnspec(&["diff", "--exit-code", "games/mtg.toml", "games/mtg.toml"]);
+    common::assert_exit(&same, 0);
+    let differ = turnspec(&[
+        "diff",
+        "--exit-code",
+        "games/mtg-2024.toml",
+        "games/mtg.toml",
+    ]);
+    common::assert_exit(&differ, 1);
+    assert!(
+        stdout(&differ).contains("mtg-2024"),
+        "the diff is still printed"
+    );
+    let json = turnspec(&[
+        "diff",
+        "--exit-code",
+        "--format",
+        "json",
+        "games/mtg-2024.toml",
+        "games/mtg.toml",
+    ]);
+    common::assert_exit(&json, 1);
+    // Without the flag, differences do not change the code.
+    common::assert_exit(
+        &turnspec(&["diff", "games/mtg-2024.toml", "games/mtg.toml"]),
+        0,
+    );
+}
+
+#[test]
+fn diff_exit_code_ignores_citation_only_differences_unless_citations_is_given() {
+    let dir = common::TempDir::new("diff-exit-citations");
+    let mtg = common::root().join("games/mtg.toml");
+    let text = std::fs::read_to_string(&mtg).expect("read mtg.toml");
+    // Renumber one citation only.
+    let renumbered = text.replacen("rule = \"509\"", "rule = \"599\"", 1);
+    assert_ne!(renumbered, text, "the citation to renumber is in mtg.toml");
+    let b = dir.write("renumbered.toml", &renumbered);
+    let (a, b) = (mtg.to_str().unwrap(), b.to_str().unwrap());
+    common::assert_exit(&turnspec(&["diff", "--exit-code", a, b]), 0);
+    common::assert_exit(&turnspec(&["diff", "--exit-code", "--citations", a, b]), 1);
+}
