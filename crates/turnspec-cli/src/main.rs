@@ -132,14 +132,55 @@ fn main() -> ExitCode {
     out::exit_code(code, streaming)
 }
 
-/// The default spec: games/mtg.toml in the current directory, else in the
-/// source tree this binary was built from.
-pub(crate) fn default_spec() -> PathBuf {
-    let local = PathBuf::from("games/mtg.toml");
-    if local.exists() {
-        return local;
+/// The default spec's path, relative to the current directory.
+pub(crate) const DEFAULT_SPEC: &str = "games/mtg.toml";
+
+/// The reference Magic spec as built into the binary: what `run` and
+/// `simulate` use without a spec argument when [`DEFAULT_SPEC`] is not in
+/// the current directory, so an installed binary works from anywhere.
+/// `games/mtg.toml` stays the source; it `extends` nothing.
+const EMBEDDED_MTG: &str = include_str!("../../../games/mtg.toml");
+
+/// Where the spec of `run` or `simulate` comes from.
+pub(crate) enum SpecSource {
+    /// A file: the argument, or [`DEFAULT_SPEC`] in the current directory.
+    File(PathBuf),
+    /// No argument and no [`DEFAULT_SPEC`] here: the copy built into the binary.
+    Embedded,
+}
+
+impl SpecSource {
+    /// The spec argument if given, else `games/mtg.toml` in the current
+    /// directory, else the embedded copy.
+    pub(crate) fn new(spec: Option<PathBuf>) -> Self {
+        match spec {
+            Some(path) => SpecSource::File(path),
+            None if Path::new(DEFAULT_SPEC).exists() => SpecSource::File(DEFAULT_SPEC.into()),
+            None => SpecSource::Embedded,
+        }
     }
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../games/mtg.toml")
+
+    /// How messages name the spec.
+    pub(crate) fn label(&self) -> String {
+        match self {
+            SpecSource::File(path) => path.display().to_string(),
+            SpecSource::Embedded => format!("{DEFAULT_SPEC} (built into turnspec)"),
+        }
+    }
+
+    /// Loads the spec, printing its diagnostics; `None` if it has errors.
+    pub(crate) fn load(&self) -> Result<Option<(Spec, Report)>, String> {
+        match self {
+            SpecSource::File(path) => load(path),
+            SpecSource::Embedded => match turnspec_spec::load_str(&self.label(), EMBEDDED_MTG) {
+                Ok(loaded) => Ok(Some(loaded)),
+                Err(report) => {
+                    out::eprint(&render_report(&report));
+                    Ok(None)
+                }
+            },
+        }
+    }
 }
 
 pub(crate) fn render_report(report: &Report) -> String {

@@ -10,7 +10,7 @@ use turnspec_engine::{Event, EventSink, Game, GameOptions, Status};
 use turnspec_spec::Spec;
 use turnspec_trace::{TextOptions, TextTrace};
 
-use crate::{Format, PolicyName, default_spec, load};
+use crate::{Format, PolicyName, SpecSource};
 
 /// Renders each event straight to standard output.
 struct Printer<'s> {
@@ -52,7 +52,8 @@ impl EventSink for Printer<'_> {
 /// `turnspec run`'s options.
 #[derive(clap::Args)]
 pub(crate) struct RunArgs {
-    /// Spec file; defaults to games/mtg.toml.
+    /// Spec file; defaults to games/mtg.toml in the current directory, else
+    /// the copy built into turnspec.
     spec: Option<PathBuf>,
     #[arg(long, default_value_t = 2)]
     players: u8,
@@ -80,8 +81,8 @@ pub(crate) fn run(args: RunArgs) -> Result<ExitCode, String> {
         format,
         show_ends,
     } = args;
-    let path = spec.unwrap_or_else(default_spec);
-    let Some((spec, _)) = load(&path)? else {
+    let source = SpecSource::new(spec);
+    let Some((spec, _)) = source.load()? else {
         return Ok(ExitCode::FAILURE);
     };
     let mut game = Game::new(&spec, &GameOptions::players(players)).map_err(|e| e.to_string())?;
@@ -94,7 +95,14 @@ pub(crate) fn run(args: RunArgs) -> Result<ExitCode, String> {
         out: BufWriter::with_capacity(1 << 16, std::io::stdout()),
     };
     if format == Format::Text {
-        printer.line = format!("{}, {players} players\n", spec.title());
+        printer.line = match source {
+            SpecSource::Embedded => format!(
+                "{}, {players} players (built-in {})\n",
+                spec.title(),
+                crate::DEFAULT_SPEC
+            ),
+            SpecSource::File(_) => format!("{}, {players} players\n", spec.title()),
+        };
         printer.write();
     }
     match policy {

@@ -20,7 +20,7 @@ use turnspec_compare::simulation::{self, Counts, GameResult, Setup, Tally, play_
 use turnspec_engine::policy::BusyPolicy;
 use turnspec_engine::{EndlessTurn, Game, GameOptions};
 
-use crate::{Format, default_spec, load};
+use crate::{Format, SpecSource};
 
 /// The built-in workloads (see docs/performance.md).
 #[derive(Clone, Copy, PartialEq, Eq, Debug, ValueEnum)]
@@ -52,7 +52,8 @@ impl SimPolicy {
 
 #[derive(clap::Args)]
 pub(crate) struct SimulateArgs {
-    /// Spec file; defaults to games/mtg.toml.
+    /// Spec file; defaults to games/mtg.toml in the current directory, else
+    /// the copy built into turnspec.
     spec: Option<PathBuf>,
     /// Number of independent games.
     #[arg(long, default_value_t = 100)]
@@ -166,8 +167,8 @@ fn simulate_all(
 }
 
 pub(crate) fn simulate(args: SimulateArgs) -> Result<ExitCode, String> {
-    let path = args.spec.clone().unwrap_or_else(default_spec);
-    let Some((spec, _)) = load(&path)? else {
+    let source = SpecSource::new(args.spec.clone());
+    let Some((spec, _)) = source.load()? else {
         return Ok(ExitCode::FAILURE);
     };
     // Refuse a bad player count before starting any thread.
@@ -175,7 +176,7 @@ pub(crate) fn simulate(args: SimulateArgs) -> Result<ExitCode, String> {
     if args.policy == SimPolicy::Busy && BusyPolicy::new(&spec).timing().is_none() {
         return Err(format!(
             "{}: the busy policy needs a timing class with who = \"any\" that uses the stack",
-            path.display()
+            source.label()
         ));
     }
     let setup = Setup {
@@ -200,7 +201,7 @@ pub(crate) fn simulate(args: SimulateArgs) -> Result<ExitCode, String> {
     match args.format {
         Format::Json => {
             let v = serde_json::json!({
-                "spec": path.display().to_string(),
+                "spec": source.label(),
                 "players": args.players,
                 "policy": args.policy.name(),
                 "depth": args.depth,
@@ -231,7 +232,7 @@ pub(crate) fn simulate(args: SimulateArgs) -> Result<ExitCode, String> {
             crate::out::println(&format!(
                 "{} — {}, {} players, policy {}{depth}, seed {}, {} thread{}",
                 spec.game().name,
-                path.display(),
+                source.label(),
                 args.players,
                 args.policy.name(),
                 args.seed,

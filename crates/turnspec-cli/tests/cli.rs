@@ -424,3 +424,26 @@ fn turn_that_never_ends_can_be_expected_by_a_scenario() {
     let o = turnspec_quickly(&["test", "tests/specs/loops/never-ends-expected.toml"]);
     assert_eq!(o.status.code(), Some(0), "stdout:\n{}", stdout(&o));
 }
+
+#[test]
+fn run_without_a_spec_uses_the_built_in_copy_from_an_empty_folder() {
+    let dir = common::TempDir::new("run-built-in");
+    let o = std::process::Command::new(env!("CARGO_BIN_EXE_turnspec"))
+        .args(["run", "--turns", "1"])
+        .current_dir(&dir.0)
+        .output()
+        .expect("the turnspec binary runs");
+    common::assert_exit(&o, 0);
+    let out = stdout(&o);
+    let header = out.lines().next().unwrap_or_default();
+    assert!(
+        header.starts_with("Magic: The Gathering")
+            && header.ends_with("2 players (built-in games/mtg.toml)"),
+        "{out}"
+    );
+    assert!(out.contains("Turn 1 (active player: P1)"), "{out}");
+    // From the workspace root, games/mtg.toml on disk is used, as before.
+    let o = turnspec(&["run", "--turns", "1"]);
+    common::assert_exit(&o, 0);
+    assert!(!stdout(&o).contains("built-in"), "{}", stdout(&o));
+}
