@@ -15,7 +15,7 @@ use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-use clap::{Parser, Subcommand, ValueEnum};
+use clap::{CommandFactory, Parser, Subcommand, ValueEnum};
 use turnspec_spec::{Report, Spec};
 
 #[derive(Parser)]
@@ -69,6 +69,14 @@ enum Command {
     /// Run scenarios under several specs (a pass/FAIL/n/a matrix), or, without
     /// scenario paths, tabulate simulated turns per spec.
     Compare(compare::CompareArgs),
+    /// Print a shell completion script, e.g. `turnspec completions bash >
+    /// ~/.local/share/bash-completion/completions/turnspec`.
+    Completions {
+        /// The shell to complete in.
+        shell: clap_complete::Shell,
+    },
+    /// Print turnspec's man page (roff), e.g. `turnspec man > turnspec.1`.
+    Man,
 }
 
 #[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -121,6 +129,8 @@ fn main() -> ExitCode {
         Command::Test { paths, format } => test::test(&paths, format),
         Command::Graph { spec, format } => graph::graph(&spec, format),
         Command::Run(args) => run::run(args),
+        Command::Completions { shell } => completions(shell),
+        Command::Man => man(),
     };
     let code = match result {
         Ok(code) => code,
@@ -130,6 +140,25 @@ fn main() -> ExitCode {
         }
     };
     out::exit_code(code, streaming)
+}
+
+/// `turnspec completions SHELL`: generated from the clap definitions, so
+/// the script always knows every command and option.
+fn completions(shell: clap_complete::Shell) -> Result<ExitCode, String> {
+    let mut script = Vec::new();
+    clap_complete::generate(shell, &mut Cli::command(), "turnspec", &mut script);
+    out::print(&String::from_utf8_lossy(&script));
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `turnspec man`: the man page, generated from the clap definitions.
+fn man() -> Result<ExitCode, String> {
+    let mut page = Vec::new();
+    clap_mangen::Man::new(Cli::command())
+        .render(&mut page)
+        .map_err(|e| format!("cannot render the man page: {e}"))?;
+    out::print(&String::from_utf8_lossy(&page));
+    Ok(ExitCode::SUCCESS)
 }
 
 /// The default spec's path, relative to the current directory.
