@@ -6,6 +6,8 @@ use std::process::ExitCode;
 use turnspec_spec::describe::{Field, Value, every_element, field, id_of, opens_text, words};
 use turnspec_spec::{Describe, Spec, WindowMode};
 
+use turnspec_scenario::{ReadError, find_specs};
+
 use crate::{Format, render_report};
 
 /// What `check` says about a spec, counted once for its text and its JSON.
@@ -170,20 +172,48 @@ fn field_json(spec: &Spec, f: &Field) -> serde_json::Value {
     })
 }
 
+/// The files `check` checks: files given by name, and every spec under
+/// folders (found as `test` finds scenarios), with the paths that could not
+/// be searched; in the order given.
+fn spec_files(paths: &[PathBuf]) -> Result<Vec<Result<PathBuf, ReadError>>, String> {
+    let mut files = Vec::new();
+    for path in paths {
+        if !path.is_dir() {
+            files.push(Ok(path.clone()));
+            continue;
+        }
+        let found = find_specs(std::slice::from_ref(path));
+        if found.files.is_empty() && found.errors.is_empty() {
+            return Err(format!(
+                "no spec files under {} (a spec is a .toml file without a [scenario] table)",
+                path.display()
+            ));
+        }
+        files.extend(found.errors.into_iter().map(Err));
+        files.extend(found.files.into_iter().map(Ok));
+    }
+    Ok(files)
+}
+
 pub fn check(paths: &[PathBuf], format: Format, explain: bool) -> Result<ExitCode, String> {
     let mut failed = false;
     let mut json = Vec::new();
-    for path in paths {
-        if let Err(e) = turnspec_scenario::read_text(path) {
-            // Report it and go on with the other files.
-            let message = e.to_string();
-            crate::out::eprintln(&format!("error: {message}"));
-            failed = true;
-            if format == Format::Json {
-                json.push(serde_json::json!({ "file": path.display().to_string(), "ok": false, "error": message }));
+    for file in spec_files(paths)? {
+        let read = file.and_then(|path| turnspec_scenario::read_text(&path).map(|_| path));
+        let path = match read {
+            Ok(path) => path,
+            Err(e) => {
+                // Report it and go on with the other files.
+                let message = e.to_string();
+                crate::out::eprintln(&format!("error: {message}"));
+                failed = true;
+                if format == Format::Json {
+                    json.push(serde_json::json!({ "file": e.path.display().to_string(), "ok": false, "error": message }));
+                }
+                continue;
             }
-            continue;
-        }
+        };
+        let path = &path;
         let result = turnspec_scenario::load_spec_file(path);
         let (report, spec) = match result {
             Ok((spec, report)) => (report, Some(spec)),

@@ -33,7 +33,8 @@ struct Cli {
 enum Command {
     /// Validate turn specs and print a short summary of each.
     Check {
-        /// Spec files (TOML).
+        /// Spec files (TOML), or folders: every .toml file under them that is
+        /// not a scenario.
         #[arg(required = true)]
         specs: Vec<PathBuf>,
         /// `text` for people (with source excerpts), `json` for tools.

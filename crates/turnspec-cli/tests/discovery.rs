@@ -130,3 +130,49 @@ fn toml_that_is_not_a_scenario_is_listed_as_skipped() {
     dir.write("spec.toml", "[game] # [scenario]\nname = \"kept beside\"\n");
     test_folder(&dir, 0, &["spec.toml (TOML without a [scenario] table)"]);
 }
+
+// --- check on folders: the same discovery, for specs -----------------------
+
+#[test]
+fn check_on_a_folder_checks_every_spec_under_it_and_skips_scenarios() {
+    let o = turnspec_within(&["check", "games"], 60);
+    common::assert_exit(&o, 0);
+    let out = stdout(&o);
+    for spec in [
+        "grand-archive",
+        "mtg-2011",
+        "mtg-2024",
+        "mtg-classic",
+        "mtg",
+    ] {
+        assert!(
+            out.contains(&format!("ok: games/{spec}.toml\n")),
+            "{spec}: {out}"
+        );
+    }
+    // Nested folders, a scenario beside the specs, a broken spec, a link.
+    let dir = TempDir::new("check-folder");
+    let mtg = common::root().join("games/mtg.toml");
+    let text = std::fs::read_to_string(&mtg).expect("read mtg.toml");
+    dir.write("a/deep/good.toml", &text);
+    dir.write("a/broken.toml", "[game\n");
+    dir.write("scenario.toml", &scenario("passes", "P1"));
+    dir.write("notes.txt", "not a spec");
+    #[cfg(unix)]
+    std::os::unix::fs::symlink("a", dir.0.join("link-to-a")).expect("link");
+    let o = turnspec_within(&["check", dir.arg()], 60);
+    assert_no_panic(&o);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    let (out, err) = (stdout(&o), stderr(&o));
+    assert_eq!(out.matches("ok: ").count(), 1, "each spec once: {out}");
+    assert!(out.contains("good.toml"), "{out}");
+    assert!(err.contains("broken.toml: 1 error(s)"), "{err}");
+    assert!(
+        !out.contains("scenario.toml") && !err.contains("scenario.toml"),
+        "{out}{err}"
+    );
+    // A folder without specs is a usage error, as in `test`.
+    let empty = TempDir::new("check-empty-folder");
+    let o = turnspec_within(&["check", empty.arg()], 60);
+    common::assert_exit_saying(&o, 2, "no spec files under");
+}

@@ -215,13 +215,15 @@ pub fn load_file(path: &Path, cache: &mut SpecCache) -> Result<Scenario, Report>
     })
 }
 
-/// What a search for scenario files found.
+/// What a search for scenario (or spec) files found.
 #[derive(Debug, Default)]
 pub struct Found {
-    /// Scenario files, sorted; each file once, however many paths lead to it.
+    /// Scenario (or spec) files, sorted; each file once, however many paths
+    /// lead to it.
     pub files: Vec<PathBuf>,
-    /// `.toml` files in the folders searched that are TOML without a
-    /// `scenario` table (specs kept beside scenarios), sorted.
+    /// `.toml` files in the folders searched that are not of the kind
+    /// searched for (specs kept beside scenarios, or scenarios beside
+    /// specs), sorted.
     pub skipped: Vec<PathBuf>,
     /// Every path that could not be searched or read: each is an error.
     pub errors: Vec<ReadError>,
@@ -263,7 +265,35 @@ fn is_scenario(text: &str) -> bool {
 /// than loop; links are followed after everything else, so a file inside
 /// the folders searched is listed under its own path, not a link's.
 pub fn find_scenarios(paths: &[PathBuf]) -> Found {
-    let mut search = Search::default();
+    find(paths, is_scenario)
+}
+
+/// Whether a `.toml` file found in a folder is a spec: it is not a scenario
+/// (no top-level `scenario` table). Text that is not TOML counts as a spec,
+/// so that checking it reports the syntax error instead of it being skipped.
+fn is_spec(text: &str) -> bool {
+    match toml::from_str::<toml::Table>(text) {
+        Ok(table) => !table.contains_key("scenario"),
+        Err(_) => true,
+    }
+}
+
+/// Spec files under `paths`, by the rules of [`find_scenarios`]: files
+/// given by name are specs whatever they hold; in folders, searched
+/// recursively with links followed, every `.toml` file without a
+/// `scenario` table is a spec, and the scenarios are listed as skipped.
+pub fn find_specs(paths: &[PathBuf]) -> Found {
+    find(paths, is_spec)
+}
+
+fn find(paths: &[PathBuf], wanted: fn(&str) -> bool) -> Found {
+    let mut search = Search {
+        wanted,
+        folders: HashSet::new(),
+        files: HashSet::new(),
+        links: Vec::new(),
+        found: Found::default(),
+    };
     for p in paths {
         search.enter(p, true);
     }
@@ -280,8 +310,9 @@ pub fn find_scenarios(paths: &[PathBuf]) -> Found {
     found
 }
 
-#[derive(Default)]
 struct Search {
+    /// Whether a `.toml` file found in a folder, with this text, is wanted.
+    wanted: fn(&str) -> bool,
     folders: HashSet<Identity>,
     files: HashSet<Identity>,
     /// Links met in folders, to follow once the folders are done.
@@ -324,7 +355,7 @@ impl Search {
             return;
         }
         match read_text(path) {
-            Ok(text) if is_scenario(&text) => self.found.files.push(path.to_path_buf()),
+            Ok(text) if (self.wanted)(&text) => self.found.files.push(path.to_path_buf()),
             Ok(_) => self.found.skipped.push(path.to_path_buf()),
             Err(e) => self.found.errors.push(e),
         }
