@@ -13,8 +13,8 @@ use turnspec_model::{
 
 use crate::error::{RuleError, TimingFailure};
 use crate::event::{Event, EventSink};
-use crate::flow::{next_seat, seat_distance};
 use crate::host::Host;
+use crate::priority::{next_seat, seat_distance};
 use crate::state::{
     Delayed, GameState, MAX_NESTING, ObjectKind, Place, PlayerId, Point, ReturnPoint, Scope,
     StackObject, Status,

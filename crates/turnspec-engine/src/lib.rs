@@ -19,7 +19,9 @@ mod flow;
 mod game;
 mod host;
 pub mod policy;
+mod priority;
 mod state;
+mod structural;
 
 pub use endless::{EndlessTurn, MAX_REPEATS_WITHOUT_PRIORITY};
 pub use error::{RuleError, TimingFailure};

@@ -223,6 +223,17 @@ pub(crate) struct Modifiers {
 }
 
 impl GameState {
+    /// Where hooks report triggered abilities: the waiting list, refusing
+    /// controllers who are not in the game.
+    #[inline]
+    pub(crate) fn triggers(&mut self) -> crate::host::Triggers<'_> {
+        crate::host::Triggers {
+            waiting: &mut self.waiting,
+            players: self.players,
+            in_game: self.in_game,
+        }
+    }
+
     /// Whether `p` is still in the game (800.4).
     pub fn is_in(&self, p: PlayerId) -> bool {
         p.0 < self.players && self.in_game & p.bit() != 0

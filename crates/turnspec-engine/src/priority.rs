@@ -1,0 +1,284 @@
+//! Priority: passing, playing, who receives priority next, and putting
+//! waiting triggers on the stack in APNAP order when it is given (117).
+//! Turn order and sides (teams with shared turns, 805) are here too.
+
+use turnspec_model::{Effect, Holder, Stage, TimingId, TurnOrder};
+
+use crate::event::{Because, Event, EventSink};
+use crate::game::Game;
+use crate::host::Host;
+use crate::state::{MAX_NESTING, ObjectKind, PlayerId, Point, ReturnPoint, StackObject};
+
+impl Game<'_> {
+    pub(crate) fn pass<H: Host, S: EventSink>(
+        &mut self,
+        player: PlayerId,
+        host: &mut H,
+        sink: &mut S,
+    ) {
+        sink.event(Event::Passed { player });
+        self.state.passes += 1;
+        if self.state.passes < self.state.players_in() {
+            let next = self.next_in_game(player);
+            self.give_priority(next, Because::Passed, sink);
+            return;
+        }
+        self.round_complete(player, host, sink);
+    }
+
+    /// Everyone passed in succession: resolve the top object, or close the
+    /// window (117.4, 500.2).
+    pub(crate) fn round_complete<H: Host, S: EventSink>(
+        &mut self,
+        last: PlayerId,
+        host: &mut H,
+        sink: &mut S,
+    ) {
+        self.state.passes = 0;
+        match self.state.stack.pop() {
+            Some(object) => {
+                sink.event(Event::Resolved { object });
+                // What the resolution triggered waits, and goes on the stack
+                // before anyone receives priority (117.3b, 117.5).
+                let ctx = self.hook_context();
+                host.resolved(&ctx, object, &mut self.state.triggers());
+                if self.state.stack.is_empty()
+                    && let Some(goto) = self
+                        .state
+                        .mods
+                        .as_mut()
+                        .and_then(|m| m.jump_when_stack_empty.take())
+                {
+                    self.end_turn(goto, host, sink);
+                    return;
+                }
+                if self.state.stack.is_empty()
+                    && self.state.waiting.is_empty()
+                    && self.closes_when_stack_empty()
+                {
+                    self.state.holder = None;
+                    self.state.stage += 1;
+                    self.run(host, sink);
+                    return;
+                }
+                let to = self.holder_for(self.spec.priority().after_resolve, last);
+                self.give_priority(to, Because::Resolved, sink);
+            }
+            None => {
+                self.state.holder = None;
+                self.state.stage += 1;
+                self.run(host, sink);
+            }
+        }
+    }
+
+    // The hook context and triggers are what the host API (issue 11) will
+    // regroup; until then this mirrors `Host::played`.
+    #[allow(clippy::too_many_arguments)]
+    pub(crate) fn play<H: Host, S: EventSink>(
+        &mut self,
+        player: PlayerId,
+        timing: TimingId,
+        label: u32,
+        host: &mut H,
+        sink: &mut S,
+    ) {
+        let tc = self.spec.timing_class(timing);
+        if let Some(limit) = tc.limit {
+            let c = self.counter_slot(limit.counter, player);
+            *c = c.saturating_add(1);
+        }
+        self.state.passes = 0;
+        match tc.effect {
+            Effect::Stack => {
+                let object = StackObject {
+                    controller: player,
+                    kind: ObjectKind::Play(timing),
+                    label,
+                };
+                self.state.stack.push(object);
+                sink.event(Event::Pushed { object });
+            }
+            Effect::Special | Effect::StartPhase(_) => sink.event(Event::SpecialAction {
+                player,
+                timing,
+                label,
+            }),
+        }
+        let ctx = self.hook_context();
+        host.played(&ctx, player, timing, label, &mut self.state.triggers());
+        if let Effect::StartPhase(phase) = tc.effect {
+            // Deeper nesting than the engine keeps has no structural effect
+            // (the validator rejects cycles of phases starting each other).
+            if (self.state.returns_len as usize) < MAX_NESTING {
+                let s = &mut self.state;
+                s.returns[s.returns_len as usize] = ReturnPoint {
+                    phase: s.phase,
+                    step: s.step,
+                    stage: s.stage,
+                    repeat: s.repeat,
+                    window_opened: s.window_opened,
+                    anchor: s.anchor,
+                };
+                s.returns_len += 1;
+                s.holder = None;
+                s.phase = phase;
+                s.point = Point::PhaseStart;
+                self.run(host, sink);
+                return;
+            }
+        }
+        let to = self.holder_for(self.spec.priority().after_action, player);
+        self.give_priority(to, Because::Acted, sink);
+    }
+
+    pub(crate) fn closes_when_stack_empty(&self) -> bool {
+        match self.current_stage() {
+            Some(Stage::Window(w)) => self.spec.window(w).close_when_stack_empty,
+            _ => false,
+        }
+    }
+
+    pub(crate) fn holder_for(&self, holder: Holder, actor: PlayerId) -> PlayerId {
+        match holder {
+            Holder::Actor if self.state.is_in(actor) => actor,
+            _ => self.first_holder(),
+        }
+    }
+
+    /// The active player, or the next player still in the game (800.4j).
+    pub(crate) fn first_holder(&self) -> PlayerId {
+        if self.state.is_in(self.state.active) {
+            return self.state.active;
+        }
+        // The active team goes on with its other members (805); a player
+        // alone who left is followed by the next player (800.4j).
+        match self.state.primary_of(self.state.active) {
+            Some(p) if self.state.has_teams => p,
+            _ => self.next_in_game(self.state.active),
+        }
+    }
+
+    /// The next side in turn order: the next player, or with teams the
+    /// player standing for the next team.
+    pub(crate) fn next_in_game(&self, from: PlayerId) -> PlayerId {
+        let s = &self.state;
+        let mut p = from;
+        if !s.has_teams {
+            for _ in 0..s.players {
+                p = next_seat(self.spec.game().turn_order, s.players, p);
+                if s.is_in(p) {
+                    return p;
+                }
+            }
+            return from;
+        }
+        for _ in 0..s.players {
+            p = next_seat(self.spec.game().turn_order, s.players, p);
+            if s.is_in(p) && s.team(p) != s.team(from) && s.is_primary(p) {
+                return p;
+            }
+        }
+        from
+    }
+
+    /// Puts waiting triggers on the stack, then gives priority.
+    pub(crate) fn give_priority<S: EventSink>(
+        &mut self,
+        player: PlayerId,
+        because: Because,
+        sink: &mut S,
+    ) {
+        if !self.state.waiting.is_empty() {
+            self.put_waiting(sink);
+        }
+        self.state.holder = Some(player);
+        let window = match self.current_stage() {
+            Some(Stage::Window(w)) => Some(w),
+            _ => None,
+        };
+        sink.event(Event::PriorityGiven {
+            player,
+            window,
+            because,
+        });
+    }
+
+    /// Waiting triggers go on the stack the active player's first, so they
+    /// resolve last (APNAP, 101.4, 603.3b).
+    pub(crate) fn put_waiting<S: EventSink>(&mut self, sink: &mut S) {
+        if self.state.waiting.is_empty() {
+            return;
+        }
+        let mut distances = [0u8; 8];
+        for (i, d) in distances
+            .iter_mut()
+            .enumerate()
+            .take(self.state.players as usize)
+        {
+            *d = self.side_distance(PlayerId(i as u8));
+        }
+        let s = &mut self.state;
+        let distance = |p: PlayerId| distances[p.index() & 7];
+        // Stable insertion sort by APNAP distance: no allocation.
+        for i in 1..s.waiting.len() {
+            let mut j = i;
+            while j > 0 && distance(s.waiting[j - 1].controller) > distance(s.waiting[j].controller)
+            {
+                s.waiting.swap(j - 1, j);
+                j -= 1;
+            }
+        }
+        for object in s.waiting.drain(..) {
+            s.stack.push(object);
+            sink.event(Event::TriggerPut { object });
+        }
+        s.passes = 0;
+    }
+
+    /// How many sides after the active player's side `p` sits (APNAP order,
+    /// by team with shared team turns, 805.6).
+    pub(crate) fn side_distance(&self, p: PlayerId) -> u8 {
+        let s = &self.state;
+        if !s.has_teams {
+            return seat_distance(self.spec.game().turn_order, s.players, s.active, p);
+        }
+        let mut side = s.active;
+        for d in 0..s.players {
+            if s.team(side) == s.team(p) {
+                return d;
+            }
+            side = next_seat_side(self, side);
+        }
+        0
+    }
+}
+
+pub(crate) fn next_seat(order: TurnOrder, players: u8, p: PlayerId) -> PlayerId {
+    match order {
+        TurnOrder::Clockwise => PlayerId((p.0 + 1) % players),
+        TurnOrder::Counterclockwise => PlayerId((p.0 + players - 1) % players),
+    }
+}
+
+/// How many seats after `from` (in turn order) `to` sits.
+pub(crate) fn seat_distance(order: TurnOrder, players: u8, from: PlayerId, to: PlayerId) -> u8 {
+    match order {
+        TurnOrder::Clockwise => (to.0 + players - from.0) % players,
+        TurnOrder::Counterclockwise => (from.0 + players - to.0) % players,
+    }
+}
+
+/// The next team's first seat after `from`, counting teams that left too, so
+/// distances stay fixed.
+fn next_seat_side(game: &Game<'_>, from: PlayerId) -> PlayerId {
+    let s = &game.state;
+    let mut p = from;
+    for _ in 0..s.players {
+        p = next_seat(game.spec.game().turn_order, s.players, p);
+        if s.team(p) != s.team(from) {
+            return p;
+        }
+    }
+    from
+}

@@ -1,0 +1,290 @@
+//! The structural operations hosts apply: extra turns, phases and steps,
+//! counted skips, ending the turn or a phase, players leaving, delayed
+//! triggers, durations and mana pools (500.7–500.10, 614.10, 723, 800.4).
+
+use turnspec_model::{EffectId, EffectKind, PhaseId, StepId};
+
+use crate::event::{Because, Event, EventSink};
+use crate::game::Game;
+use crate::host::Host;
+use crate::state::{Delayed, Duration, PlayerId, Point, Scope, SkipEntry, Status, Upcoming};
+
+impl Game<'_> {
+    pub(crate) fn apply_effect<H: Host, S: EventSink>(
+        &mut self,
+        effect: EffectId,
+        player: PlayerId,
+        host: &mut H,
+        sink: &mut S,
+    ) {
+        let def = self.spec.effect(effect);
+        if def.own_turn_only.is_some() && player != self.state.active {
+            sink.event(Event::EffectApplied {
+                effect,
+                player,
+                applied: false,
+            });
+            return;
+        }
+        let depth = self.state.returns_len;
+        match &def.kind {
+            EffectKind::ExtraTurn { each_player } => {
+                sink.event(Event::EffectApplied {
+                    effect,
+                    player,
+                    applied: true,
+                });
+                if *each_player {
+                    // Added one at a time in APNAP order; the last added is
+                    // taken first (500.7).
+                    let mut p = self.first_holder();
+                    for _ in 0..self.state.players_in() {
+                        self.mods().extra_turns.push(p);
+                        p = self.next_in_game(p);
+                    }
+                } else {
+                    self.mods().extra_turns.push(player);
+                }
+            }
+            EffectKind::ExtraPhases(phases) => {
+                sink.event(Event::EffectApplied {
+                    effect,
+                    player,
+                    applied: true,
+                });
+                for phase in phases.iter().rev() {
+                    self.mods().upcoming_phases.push(Upcoming {
+                        phase: *phase,
+                        only: None,
+                        depth,
+                    });
+                }
+            }
+            EffectKind::ExtraStep { step, after_phase } => {
+                sink.event(Event::EffectApplied {
+                    effect,
+                    player,
+                    applied: true,
+                });
+                if *after_phase {
+                    let phase = self.spec.step(*step).phase;
+                    self.mods().upcoming_phases.push(Upcoming {
+                        phase,
+                        only: Some((*step, def.rule)),
+                        depth,
+                    });
+                } else {
+                    self.mods().upcoming_steps.push((*step, depth));
+                }
+            }
+            EffectKind::Skip(target) => {
+                sink.event(Event::EffectApplied {
+                    effect,
+                    player,
+                    applied: true,
+                });
+                let rule = def.rule;
+                self.mods().skips.push(SkipEntry {
+                    player,
+                    target: *target,
+                    rule,
+                });
+            }
+            EffectKind::EndTurn { goto } => {
+                sink.event(Event::EffectApplied {
+                    effect,
+                    player,
+                    applied: true,
+                });
+                self.end_turn(*goto, host, sink);
+            }
+            EffectKind::EndPhase { phase, goto } => {
+                let applies = self.state.phase == *phase;
+                sink.event(Event::EffectApplied {
+                    effect,
+                    player,
+                    applied: applies,
+                });
+                if applies {
+                    self.end_phase(*goto, host, sink);
+                }
+            }
+        }
+    }
+
+    /// Waiting triggers cease and the stack is emptied without resolving
+    /// (723.1a-b; GA ENDPH 1).
+    pub(crate) fn clear_pending<S: EventSink>(&mut self, sink: &mut S) {
+        self.state.waiting.clear();
+        while let Some(object) = self.state.stack.pop() {
+            sink.event(Event::Removed { object });
+        }
+        self.state.holder = None;
+        self.state.passes = 0;
+    }
+
+    pub(crate) fn end_current_step<S: EventSink>(&mut self, sink: &mut S) {
+        if !self.spec.step(self.state.step).implicit {
+            sink.event(Event::StepEnded {
+                step: self.state.step,
+            });
+        }
+        self.end_of(Scope::Step, sink);
+    }
+
+    /// "End the turn": straight to `goto` (the cleanup step), ending every
+    /// phase under way; in that very step, a new one begins (723.1d).
+    pub(crate) fn end_turn<H: Host, S: EventSink>(
+        &mut self,
+        goto: StepId,
+        host: &mut H,
+        sink: &mut S,
+    ) {
+        self.clear_pending(sink);
+        self.end_current_step(sink);
+        let target = self.spec.step(goto).phase;
+        if self.state.returns_len == 0 && self.state.phase == target {
+            self.state.repeat = if self.state.step == goto {
+                self.state.repeat.saturating_add(1)
+            } else {
+                0
+            };
+        } else {
+            loop {
+                sink.event(Event::PhaseEnded {
+                    phase: self.state.phase,
+                });
+                self.end_of(Scope::Phase, sink);
+                if self.state.returns_len == 0 {
+                    break;
+                }
+                self.state.returns_len -= 1;
+                self.state.phase = self.state.returns[self.state.returns_len as usize].phase;
+            }
+            self.state.phase = target;
+            if let Some(pos) = self.spec.turn().iter().position(|p| *p == target) {
+                self.state.turn_pos = pos as u8;
+            }
+            let k = self.spec.phase(target).kind as usize;
+            self.state.kind_counts[k] = self.state.kind_counts[k].saturating_add(1);
+            sink.event(Event::PhaseBegan {
+                phase: target,
+                number: self.state.kind_counts[k],
+            });
+            self.state.repeat = 0;
+        }
+        if let Some(mods) = self.state.mods.as_mut() {
+            mods.upcoming_phases.clear();
+            mods.upcoming_steps.clear();
+        }
+        self.state.only_step = None;
+        self.state.step = goto;
+        self.state.anchor = goto;
+        self.state.point = Point::StepStart;
+        self.run(host, sink);
+    }
+
+    /// End the current phase now: continue at `goto` inside it, or with
+    /// whatever follows it (723.2; GA ENDPH 1.2).
+    pub(crate) fn end_phase<H: Host, S: EventSink>(
+        &mut self,
+        goto: Option<StepId>,
+        host: &mut H,
+        sink: &mut S,
+    ) {
+        self.clear_pending(sink);
+        self.end_current_step(sink);
+        let depth = self.state.returns_len;
+        if let Some(mods) = self.state.mods.as_mut() {
+            mods.upcoming_steps.retain(|(_, d)| *d < depth);
+        }
+        self.state.repeat = 0;
+        match goto {
+            Some(step) => {
+                self.state.step = step;
+                self.state.anchor = step;
+                self.state.point = Point::StepStart;
+            }
+            None => self.state.point = Point::PhaseEnd,
+        }
+        self.run(host, sink);
+    }
+
+    /// A player leaves the game (800.4a): their objects leave the stack,
+    /// their pending turns are gone, and priority they held moves on.
+    pub(crate) fn leave<H: Host, S: EventSink>(
+        &mut self,
+        player: PlayerId,
+        host: &mut H,
+        sink: &mut S,
+    ) {
+        self.state.in_game &= !(1 << player.0);
+        let stack = &mut self.state.stack;
+        let mut i = 0;
+        while i < stack.len() {
+            if stack[i].controller == player {
+                let object = stack.remove(i);
+                sink.event(Event::Removed { object });
+            } else {
+                i += 1;
+            }
+        }
+        self.state.waiting.retain(|o| o.controller != player);
+        if let Some(mods) = self.state.mods.as_mut() {
+            mods.extra_turns.retain(|p| *p != player);
+            mods.skips.retain(|s| s.player != player);
+            mods.delayed.retain(|d| d.controller != player);
+        }
+        sink.event(Event::Left { player });
+        if player == self.state.active
+            && self.state.in_game != 0
+            && let Some(goto) = self.spec.leaving().active_player_goto
+        {
+            if self.state.stack.is_empty() {
+                self.end_turn(goto, host, sink);
+                return;
+            }
+            self.mods().jump_when_stack_empty = Some(goto);
+        }
+        if self.state.in_game == 0 {
+            self.state.holder = None;
+            self.state.status = Status::NoPlayers;
+            return;
+        }
+        let Some(holder) = self.state.holder else {
+            return;
+        };
+        if self.state.passes >= self.state.players_in() {
+            self.round_complete(holder, host, sink);
+        } else if holder == player {
+            let next = self.next_in_game(player);
+            self.give_priority(next, Because::Passed, sink);
+        }
+    }
+
+    pub(crate) fn add_delayed(&mut self, delayed: Delayed) {
+        self.mods().delayed.push(delayed);
+    }
+
+    pub(crate) fn add_duration(&mut self, label: u32, scope: Scope) {
+        let depth = self.state.returns_len;
+        self.mods().durations.push(Duration {
+            label,
+            scope,
+            depth,
+        });
+    }
+
+    pub(crate) fn add_mana(&mut self, player: PlayerId, amount: u16) {
+        let pool = &mut self.mods().mana[player.index()];
+        *pool = pool.saturating_add(amount);
+    }
+
+    /// Whether a phase is still to come this turn by insertion (for tests).
+    pub fn upcoming_phases(&self) -> impl Iterator<Item = PhaseId> + '_ {
+        self.state
+            .mods
+            .iter()
+            .flat_map(|m| m.upcoming_phases.iter().rev().map(|u| u.phase))
+    }
+}
