@@ -401,11 +401,6 @@ impl ConditionBuilder<'_> {
         )
     }
 
-    /// How deeply `node` nests.
-    pub fn depth(&self, node: NodeRef) -> usize {
-        node.depth as usize
-    }
-
     /// Ends the condition at `root`, recording the designer's text.
     pub fn finish(mut self, root: NodeRef, source: &str) -> Result<CondId, LimitError> {
         if let Some(e) = self.error.take() {

@@ -32,7 +32,7 @@ pub const MAX_CONDITION_NODES: usize = 1 << 24;
 /// How deeply a condition may nest (parentheses, `not`, `and`, `or`), so
 /// that parsing and evaluating one never exhausts the stack.
 pub const MAX_CONDITION_DEPTH: usize = 64;
-/// The largest `repeat` count and counted skip (`u8` in the game state).
+/// The largest `repeat_count` (a `u8` in the game state; it stops there).
 pub const MAX_REPEAT_COUNT: usize = u8::MAX as usize;
 
 /// An element count or value past one of the model's limits.

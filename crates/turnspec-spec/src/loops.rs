@@ -24,8 +24,8 @@ use std::ops::Range;
 
 use turnspec_model::{
     Arena, Atom, BUILTIN_ATOMS, CompareOp, CondId, Conditions, Counter, CounterId, Effect, FactId,
-    Flag, Node, Reset, RuleRef, Stage, Step, StepId, TimingClass, TimingId, TurnAction,
-    TurnActionId, VariantId,
+    Flag, MAX_REPEAT_COUNT, Node, Reset, RuleRef, Stage, Step, StepId, TimingClass, TimingId,
+    TurnAction, TurnActionId, VariantId,
 };
 
 use crate::diag::Diagnostic;
@@ -212,7 +212,7 @@ fn domain(p: &Parts<'_>, scope: &Scope, atom: Atom) -> Domain {
         Atom::WindowOpened if quiet => d(0, 0, true),
         Atom::WindowOpened => d(0, 1, false),
         // Grows by one each time the step begins again, up to 255.
-        Atom::RepeatCount => d(0, u8::MAX as i64, false),
+        Atom::RepeatCount => d(0, MAX_REPEAT_COUNT as i64, false),
         Atom::Counter(c) => {
             let written = scope.written & (1u32 << (c.index() % 32)) != 0;
             let each_step = p.counters.get(c).is_some_and(|k| k.reset == Reset::Step);
