@@ -20,6 +20,7 @@ mod game;
 mod host;
 pub mod policy;
 mod priority;
+mod program;
 mod state;
 mod structural;
 

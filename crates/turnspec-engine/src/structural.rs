@@ -7,6 +7,7 @@ use turnspec_model::{EffectId, EffectKind, PhaseId, StepId};
 use crate::event::{Because, Event, EventSink};
 use crate::game::Game;
 use crate::host::Host;
+use crate::program::NO_RESUME;
 use crate::state::{Delayed, Duration, PlayerId, Point, Scope, SkipEntry, Status, Upcoming};
 
 impl Game<'_> {
@@ -181,6 +182,7 @@ impl Game<'_> {
         self.state.step = goto;
         self.state.anchor = goto;
         self.state.point = Point::StepStart;
+        self.resume = NO_RESUME;
         self.run(host, sink);
     }
 
@@ -207,6 +209,7 @@ impl Game<'_> {
             }
             None => self.state.point = Point::PhaseEnd,
         }
+        self.resume = NO_RESUME;
         self.run(host, sink);
     }
 
@@ -219,6 +222,7 @@ impl Game<'_> {
         sink: &mut S,
     ) {
         self.state.in_game &= !(1 << player.0);
+        self.rebuild_program();
         let stack = &mut self.state.stack;
         let mut i = 0;
         while i < stack.len() {
