@@ -12,6 +12,7 @@
 
 #![warn(missing_docs, unreachable_pub)]
 
+mod commands;
 mod endless;
 mod error;
 mod event;
