@@ -717,7 +717,43 @@ impl<'s> Game<'s> {
     }
 
     /// Whether `player` may play at `timing` right now, and if not, why.
+    #[inline]
     pub fn check_play(&self, player: PlayerId, timing: TimingId) -> Result<(), RuleError> {
+        if self.clearly_may_play(player, timing) {
+            return Ok(());
+        }
+        self.check_play_fully(player, timing)
+    }
+
+    /// The common case of [`Game::check_play`] in a few tests, with no
+    /// error to build: the holder, no team, no requirement. False means
+    /// "ask `check_play_fully`", which finds the reason (or that the play
+    /// is legal after all).
+    #[inline]
+    fn clearly_may_play(&self, player: PlayerId, timing: TimingId) -> bool {
+        let s = &self.state;
+        let Some(tc) = self.spec.timing().get(timing) else {
+            return false;
+        };
+        let who = match tc.who {
+            Who::Any => true,
+            Who::ActivePlayer => player == s.active,
+            Who::NonActivePlayer | Who::Nobody => false,
+        };
+        s.status == Status::Running
+            && s.holder == Some(player)
+            && !s.has_teams
+            && who
+            && self.spec.step(s.step).timing_mask & (1 << (timing.index() & 31)) != 0
+            && (tc.stack != StackRequirement::Empty || s.stack.is_empty())
+            && tc.require.is_empty()
+            && tc
+                .limit
+                .is_none_or(|l| self.counter_of(l.counter, player).unwrap_or(0) < l.max)
+    }
+
+    #[cold]
+    fn check_play_fully(&self, player: PlayerId, timing: TimingId) -> Result<(), RuleError> {
         if self.state.status != Status::Running {
             return Err(RuleError::NotRunning(self.state.status));
         }
