@@ -191,6 +191,7 @@ pub struct Game<'s> {
     pub(crate) spec: &'s Spec,
     pub(crate) masks: ResetMasks,
     pub(crate) state: GameState,
+    pub(crate) features: crate::features::Features,
 }
 
 impl<'s> Game<'s> {
@@ -301,6 +302,7 @@ impl<'s> Game<'s> {
             stack: Vec::with_capacity(options.stack_capacity.min(MAX_STACK_RESERVE)),
             waiting: Vec::with_capacity(options.stack_capacity.min(MAX_STACK_RESERVE)),
             mods: None,
+            between: false,
         };
         if state.has_teams {
             // A team's first seat stands for it (805.4a: the active team).
@@ -313,7 +315,14 @@ impl<'s> Game<'s> {
         if let Some(at) = options.start_at {
             Self::position(spec, &mut state, at)?;
         }
-        let mut game = Game { spec, masks, state };
+        let features = crate::features::Features::of(spec);
+        let mut game = Game {
+            spec,
+            masks,
+            state,
+            features,
+        };
+        game.refill(u16::MAX);
         for (c, v) in &options.counters {
             let active = game.state.active;
             *game.counter_slot(*c, active) = *v;
@@ -627,6 +636,16 @@ impl<'s> Game<'s> {
                 }
                 self.leave(player, host, sink);
             }
+            Action::Choose { player, label } => {
+                if !self.check_bag_choice(player, label) {
+                    return Err(RuleError::NotInBag {
+                        player,
+                        label,
+                        rule: self.spec.priority().triggers_rule,
+                    });
+                }
+                self.bag_resolve(player, Some(label), host, sink);
+            }
             // Handled above: these need no decision.
             Action::SetFact { .. }
             | Action::Trigger { .. }
@@ -705,6 +724,10 @@ impl<'s> Game<'s> {
                 return fail(TimingFailure::Requirement(i as u8), r.condition.rule);
             }
         }
+        if let Some((need, have)) = self.unpaid(player, tc) {
+            let rule = tc.cost.map_or(RuleRef::NONE, |c| c.rule);
+            return fail(TimingFailure::CannotPay { need, have }, rule);
+        }
         Ok(())
     }
 
@@ -753,6 +776,23 @@ impl AtomSource for Game<'_> {
             Atom::RepeatCount => s.repeat as i32,
             Atom::WindowOpened => s.window_opened as i32,
             Atom::StackEmpty => s.stack.is_empty() as i32,
+            Atom::StackDepth => s.stack.len().min(u16::MAX as usize) as i32,
+            Atom::TopIs(t) => {
+                matches!(s.stack.last(), Some(o) if o.kind == ObjectKind::Play(t)) as i32
+            }
+            Atom::TopAttribute(a) => match s.stack.last().map(|o| o.kind) {
+                Some(ObjectKind::Play(t)) => self
+                    .spec
+                    .timing()
+                    .get(t)
+                    .and_then(|tc| tc.attributes.iter().find(|(n, _)| *n == a))
+                    .map_or(0, |(_, v)| *v as i32),
+                _ => 0,
+            },
+            Atom::Elected(p) => self.elected(p) as i32,
+            Atom::ExtraTurnNext => {
+                s.mods.as_ref().is_some_and(|m| !m.extra_turns.is_empty()) as i32
+            }
         }
     }
 }
@@ -830,6 +870,15 @@ pub enum Action {
         player: PlayerId,
         /// How much mana.
         amount: u16,
+    },
+    /// In a spec with `[priority] triggers = "bag"`: the holder resolves
+    /// this one of their triggers from the bag next, in the order they
+    /// choose (Lorcana 7.7.4.2). A pass resolves their oldest instead.
+    Choose {
+        /// The player choosing; they must hold priority.
+        player: PlayerId,
+        /// The label of their trigger in the bag.
+        label: u32,
     },
 }
 

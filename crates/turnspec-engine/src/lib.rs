@@ -12,14 +12,18 @@
 
 #![warn(missing_docs, unreachable_pub)]
 
+mod bag;
 mod endless;
 mod error;
 mod event;
+mod features;
 mod flow;
 mod game;
 mod host;
 pub mod policy;
 mod priority;
+mod resources;
+mod shape;
 mod state;
 mod structural;
 
