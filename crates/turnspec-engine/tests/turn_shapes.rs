@@ -117,3 +117,66 @@ fn the_same_seed_gives_the_same_events() {
         assert_eq!(run(), run());
     }
 }
+
+/// A play at a class with `ends = "turn"` ends the current step and phase
+/// and the turn, with nothing of the later phases; `ends = "phase"` only
+/// the phase. Checked on a small inline spec.
+#[test]
+fn plays_that_end_the_turn_or_the_phase() {
+    let text = r#"
+[game]
+name = "ends"
+players = { min = 2, max = 2 }
+
+[timing.finish]
+who = "active_player"
+effect = "special"
+ends = "turn"
+ends_rule = "E1"
+
+[timing.move_on]
+who = "active_player"
+effect = "special"
+ends = "phase"
+
+[[phase]]
+id = "first"
+sequence = [{ window = "always", acts = "active_player" }]
+
+[[phase]]
+id = "second"
+sequence = [{ window = "always", acts = "active_player" }]
+"#;
+    let spec = load("ends.toml", text);
+    let finish = spec.timing_by_id("finish").unwrap();
+    let move_on = spec.timing_by_id("move_on").unwrap();
+    let first = spec.phase_by_id("first").unwrap();
+    let second = spec.phase_by_id("second").unwrap();
+    let mut game = Game::new(&spec, &GameOptions::players(2)).unwrap();
+    let mut host = turnspec_engine::NoHost;
+    let mut events: Vec<Event> = Vec::new();
+    game.start(&mut host, &mut events);
+    assert_eq!((game.turn(), game.phase()), (1, first));
+    let play = |timing| Action::Play {
+        player: PlayerId(0),
+        timing,
+        label: 0,
+    };
+    let action = play(move_on);
+    game.apply(action, &mut host, &mut events).unwrap();
+    assert_eq!((game.turn(), game.phase()), (1, second));
+    let action = play(finish);
+    events.clear();
+    game.apply(action, &mut host, &mut events).unwrap();
+    assert_eq!((game.turn(), game.phase()), (2, first));
+    assert_eq!(game.active_player(), PlayerId(1));
+    assert!(events.contains(&Event::TurnEnded {
+        turn: 1,
+        player: PlayerId(0)
+    }));
+    assert!(
+        !events
+            .iter()
+            .any(|e| matches!(e, Event::PhaseBegan { phase, .. } if *phase == second))
+    );
+}

@@ -308,12 +308,14 @@ impl Ctx {
                             }
                         }
                     }
-                    if let Some(c) = &raw.close {
-                        self.error(
-                            "turnspec::unused-key",
-                            span_of(c),
-                            "`close` belongs to windows, not turn-based actions",
-                        );
+                    for (key, value) in [("close", &raw.close), ("acts", &raw.acts)] {
+                        if let Some(c) = value {
+                            self.error(
+                                "turnspec::unused-key",
+                                span_of(c),
+                                format!("`{key}` belongs to windows, not turn-based actions"),
+                            );
+                        }
                     }
                     let play = raw.play.as_ref().and_then(|p| self.timing_ref(p));
                     for (t, key) in [(play, &raw.play), (answer_play, &None)] {

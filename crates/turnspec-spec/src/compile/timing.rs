@@ -150,6 +150,13 @@ impl Ctx {
                 rule: self.rule(t.ends_rule.as_ref()),
             }
         });
+        if let Some(r) = t.ends_rule.as_ref().filter(|_| t.ends.is_none()) {
+            self.error(
+                "turnspec::unused-key",
+                span_of(r),
+                "`ends_rule` is only used with `ends`",
+            );
+        }
         let enters = t.enters.as_ref().and_then(|ph| {
             let id = self.phase_ref(ph)?;
             if !self.parts.phases[id].optional {
