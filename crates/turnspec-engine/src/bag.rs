@@ -38,6 +38,13 @@ impl Game<'_> {
     ) {
         let who = self.bag_resolver(player).unwrap_or(player);
         let team = self.state.team(who);
+        if team != self.state.team(player) {
+            // The holder has nothing in the bag (a trigger the host reported
+            // while they held priority): their pass hands the bag on.
+            sink.event(Event::Passed { player });
+            self.give_priority(who, Because::Passed, sink);
+            return;
+        }
         let mine = |o: &crate::state::StackObject| self.state.team(o.controller) == team;
         let chosen = label.and_then(|l| {
             self.state
