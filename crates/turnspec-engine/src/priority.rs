@@ -256,7 +256,8 @@ impl Game<'_> {
         let distance = |p: PlayerId| distances[p.index() & 7];
         // Stable insertion sort by APNAP distance: no allocation. Triggers
         // joining a bag keep the order they were reported in.
-        for i in (1..s.waiting.len()).filter(|_| !bag) {
+        let sorted = if bag { 0 } else { s.waiting.len() };
+        for i in 1..sorted {
             let mut j = i;
             while j > 0 && distance(s.waiting[j - 1].controller) > distance(s.waiting[j].controller)
             {
