@@ -74,7 +74,7 @@ fn summary(spec: &Spec) -> Summary {
             .phases()
             .iter()
             .map(|p| p.describe(spec))
-            .filter(|fields| text(fields, "occurs") != words::EVERY_TURN)
+            .filter(|fields| text(fields, "occurs") == words::ON_DEMAND)
             .map(id)
             .collect(),
     }

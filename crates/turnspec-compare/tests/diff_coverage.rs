@@ -32,6 +32,8 @@ after_resolve_rule = "P4"
 pass_rule = "P5"
 close = "all_pass"
 close_rule = "P6"
+triggers = "stack"
+triggers_rule = "P7"
 
 [mana]
 empties = "step"
@@ -58,6 +60,7 @@ default = false
 [counters.plays]
 reset = "turn"
 per = "game"
+start = 0
 description = "Plays this turn."
 rule = "C1"
 
@@ -78,6 +81,22 @@ during_rule = "T4"
 effect = "stack"
 limit = { counter = "plays", max = 2, rule = "T5" }
 require = [{ if = "not first_turn", rule = "T6", explain = "not on the first turn" }]
+cost = { counter = "plays", amount = 1, rule = "T7" }
+ends = "phase"
+ends_rule = "T8"
+attributes = { speed = 1 }
+
+[timing.bonus]
+name = "bonus"
+who = "active_player"
+during = ["main"]
+enters = "bonus"  # first
+
+[timing.bonus2]
+name = "bonus2"
+who = "active_player"
+during = ["main"]
+enters = "bonus"  # second
 
 [timing.attack]
 name = "attack"
@@ -130,6 +149,12 @@ rule = "E5"
 kind = "end_turn"
 goto = "end"
 rule = "E6"
+
+[effects.gift]
+kind = "grant"
+counter = "plays"
+amount = 4
+rule = "E8"
 
 [effects.halt]
 kind = "end_phase"
@@ -217,12 +242,23 @@ on_demand = true  # started by the raid timing class
   priority = "always"
 "#;
 
+const BONUS: &str = r#"
+[[phase]]
+id = "bonus"
+name = "Bonus"
+optional = true
+  [[phase.step]]
+  id = "extra"
+  priority = "always"
+"#;
+
 const REST: &str = r#"
 [[phase]]
 id = "rest"
 name = "Rest"
 rule = "R1"
 only_if = "players > 1"
+between_turns = false
   [[phase.step]]
   id = "nap"
   name = "Nap"
@@ -243,7 +279,7 @@ rule = "D1"
 
 fn base() -> String {
     [
-        SETTINGS, BEGINNING, UPKEEP, DRAW, MAIN, COMBAT, RAID, REST, ENDING,
+        SETTINGS, BEGINNING, UPKEEP, DRAW, MAIN, COMBAT, RAID, REST, ENDING, BONUS,
     ]
     .concat()
 }
@@ -354,6 +390,19 @@ rule = "E5""#, "effect skipper", "kind"),
     ("effect goto", "\ngoto = \"end\"", "\ngoto = \"upkeep\"", "effect stop", "kind"),
     ("effect end phase goto", r#"goto = "damage"
 "#, "", "effect halt", "kind"),
+    // features beyond the priority stack
+    ("priority triggers", r#"triggers = "stack""#, r#"triggers = "bag""#, "priority", "triggers"),
+    ("priority triggers rule", r#""P7""#, r#""P97""#, "priority", "triggers"),
+    ("counter start", "start = 0", "start = 2", "counter plays", "start"),
+    ("timing cost amount", "amount = 1, rule", "amount = 2, rule", "timing quick", "cost"),
+    ("timing cost rule", r#""T7""#, r#""T97""#, "timing quick", "cost"),
+    ("timing ends", r#"ends = "phase""#, r#"ends = "turn""#, "timing quick", "ends"),
+    ("timing ends rule", r#""T8""#, r#""T98""#, "timing quick", "ends"),
+    ("timing attributes", "speed = 1", "speed = 2", "timing quick", "attributes"),
+    ("timing enters", r#"enters = "bonus"  # second"#, "", "timing bonus2", "enters"),
+    ("effect grant", "amount = 4", "amount = 5", "effect gift", "kind"),
+    ("phase between turns", "between_turns = false", "between_turns = true", "phase rest", "occurs"),
+    ("step window acts", r#"{ window = "always", name = "first""#, r#"{ window = "always", acts = "active_player", name = "first""#, "step draw", "window 1"),
     // [[phase]]
     ("phase name", r#"name = "Beginning""#, r#"name = "Start""#, "phase beginning", "name"),
     ("phase rule", r#""B1""#, r#""B9""#, "phase beginning", "rule"),
@@ -423,6 +472,16 @@ const MULTI: &[(&str, Edits, &str, &str)] = &[
         ],
         "timing attack",
         "effect",
+    ),
+    (
+        "phase optional",
+        &[
+            ("optional = true", "optional = false"),
+            (r#"enters = "bonus"  # first"#, ""),
+            (r#"enters = "bonus"  # second"#, ""),
+        ],
+        "phase bonus",
+        "occurs",
     ),
     (
         "phase on demand",
@@ -525,7 +584,7 @@ fn moves_are_reported_as_moves() {
         // A phase earlier in the turn.
         (
             [
-                SETTINGS, REST, BEGINNING, UPKEEP, DRAW, MAIN, COMBAT, RAID, ENDING,
+                SETTINGS, REST, BEGINNING, UPKEEP, DRAW, MAIN, COMBAT, RAID, ENDING, BONUS,
             ]
             .concat(),
             "phase rest",
@@ -534,7 +593,7 @@ fn moves_are_reported_as_moves() {
         // Two steps swapped: the one left out of the common order moved.
         (
             [
-                SETTINGS, BEGINNING, DRAW, UPKEEP, MAIN, COMBAT, RAID, REST, ENDING,
+                SETTINGS, BEGINNING, DRAW, UPKEEP, MAIN, COMBAT, RAID, REST, ENDING, BONUS,
             ]
             .concat(),
             "step upkeep",
@@ -543,7 +602,7 @@ fn moves_are_reported_as_moves() {
         // A step into another phase.
         (
             [
-                SETTINGS, BEGINNING, UPKEEP, MAIN, COMBAT, RAID, REST, DRAW, ENDING,
+                SETTINGS, BEGINNING, UPKEEP, MAIN, COMBAT, RAID, REST, DRAW, ENDING, BONUS,
             ]
             .concat(),
             "step draw",

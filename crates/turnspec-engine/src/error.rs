@@ -66,6 +66,18 @@ pub enum RuleError {
     /// The action named an effect the spec does not have.
     #[error("unknown effect index")]
     NoSuchEffect,
+    /// A choice from the bag that is not the player's to make now: they do
+    /// not hold priority, or have no trigger with that label in the bag
+    /// (`[priority] triggers = "bag"`).
+    #[error("{player} has no trigger #{label} to resolve from the bag now{}", RuleText(*.rule))]
+    NotInBag {
+        /// The player who chose.
+        player: PlayerId,
+        /// The label they chose.
+        label: u32,
+        /// The spec's `triggers_rule`.
+        rule: RuleRef,
+    },
 }
 
 /// Which requirement of a timing class failed.
@@ -89,6 +101,13 @@ pub enum TimingFailure {
     },
     /// The timing class's `require` entry with this index is false.
     Requirement(u8),
+    /// The play costs more of a resource (`cost`) than the player has.
+    CannotPay {
+        /// What one play costs.
+        need: u16,
+        /// What the player has.
+        have: u16,
+    },
 }
 
 /// Without the spec's terms; [`RuleError::describe`] uses the spec's.
@@ -102,6 +121,9 @@ impl fmt::Display for TimingFailure {
             TimingFailure::WrongStep => f.write_str("not allowed in this phase or step"),
             TimingFailure::LimitReached { max } => write!(f, "limit of {max} reached"),
             TimingFailure::Requirement(i) => write!(f, "requirement #{i} is not met"),
+            TimingFailure::CannotPay { need, have } => {
+                write!(f, "it costs {need} and only {have} is left")
+            }
         }
     }
 }
@@ -158,7 +180,9 @@ impl RuleError {
                 TimingFailure::WrongStep => "wrong_step",
                 TimingFailure::LimitReached { .. } => "limit_reached",
                 TimingFailure::Requirement(_) => "requirement",
+                TimingFailure::CannotPay { .. } => "cannot_pay",
             },
+            RuleError::NotInBag { .. } => "not_in_bag",
             RuleError::NoSuchPlayer { .. } => "no_such_player",
             RuleError::NoSuchTiming { .. } => "no_such_timing",
             RuleError::NoSuchFact => "no_such_fact",
@@ -169,7 +193,9 @@ impl RuleError {
     /// The rule the refusal enforces, if the spec cites one.
     pub fn rule(&self) -> RuleRef {
         match *self {
-            RuleError::NotHolder { rule, .. } | RuleError::Timing { rule, .. } => rule,
+            RuleError::NotHolder { rule, .. }
+            | RuleError::Timing { rule, .. }
+            | RuleError::NotInBag { rule, .. } => rule,
             _ => RuleRef::NONE,
         }
     }
@@ -199,6 +225,10 @@ impl RuleError {
             }
             RuleError::NoSuchFact => "unknown fact or variant".to_string(),
             RuleError::NoSuchEffect => "unknown effect".to_string(),
+            RuleError::NotInBag { player, .. } => format!(
+                "{player} has no such trigger to resolve from the {} now",
+                spec.terms().stack
+            ),
             RuleError::Timing {
                 player,
                 timing,
@@ -222,6 +252,13 @@ impl RuleError {
                     }
                     TimingFailure::LimitReached { max } => format!("limit of {max} reached"),
                     TimingFailure::Requirement(i) => tc.require[i as usize].explain.clone(),
+                    TimingFailure::CannotPay { need, have } => match tc.cost {
+                        Some(c) => format!(
+                            "it costs {need} {} and only {have} is left",
+                            spec.counters()[c.counter].id
+                        ),
+                        None => format!("it costs {need} and only {have} is left"),
+                    },
                 };
                 format!("{player} cannot play {}: {why}", tc.name)
             }

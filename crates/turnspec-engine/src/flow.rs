@@ -65,6 +65,9 @@ impl Game<'_> {
             }
             m &= m - 1;
         }
+        if mask & self.features.starts != 0 {
+            self.refill(mask);
+        }
     }
 
     pub(crate) fn mods(&mut self) -> &mut Modifiers {
@@ -142,6 +145,9 @@ impl Game<'_> {
                     s.returns_len = 0;
                     let mask = self.masks.turn;
                     self.reset_counters(mask);
+                    if self.features.elections {
+                        self.forget_elections();
+                    }
                     sink.event(Event::TurnBegan {
                         turn: self.state.turn,
                         player: self.state.active,
@@ -160,6 +166,7 @@ impl Game<'_> {
                     if phase
                         .only_if
                         .is_some_and(|c| !spec.conditions().eval(c, self))
+                        || (phase.optional && !self.elected(phase_id))
                     {
                         self.state.start_step = None;
                         self.after_phase();
@@ -314,11 +321,17 @@ impl Game<'_> {
                     return false;
                 }
                 Point::TurnEnd => {
-                    sink.event(Event::TurnEnded {
-                        turn: self.state.turn,
-                        player: self.state.active,
-                    });
-                    self.end_of(Scope::Turn, sink);
+                    if !self.state.between {
+                        sink.event(Event::TurnEnded {
+                            turn: self.state.turn,
+                            player: self.state.active,
+                        });
+                        self.end_of(Scope::Turn, sink);
+                        if self.enter_between_turns() {
+                            continue;
+                        }
+                    }
+                    self.state.between = false;
                     self.next_turn_player();
                 }
             }
@@ -545,7 +558,12 @@ impl Game<'_> {
             return;
         }
         s.turn_pos += 1;
-        match self.spec.turn().get(s.turn_pos as usize) {
+        let order = if s.between {
+            self.spec.between()
+        } else {
+            self.spec.turn()
+        };
+        match order.get(s.turn_pos as usize) {
             Some(p) => {
                 s.phase = *p;
                 s.point = Point::PhaseStart;

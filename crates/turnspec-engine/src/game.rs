@@ -214,6 +214,7 @@ pub struct Game<'s> {
     /// hashes the same whichever path reached it.
     pub(crate) resume: u16,
     pub(crate) state: GameState,
+    pub(crate) features: crate::features::Features,
 }
 
 impl<'s> Game<'s> {
@@ -327,6 +328,7 @@ impl<'s> Game<'s> {
             stack: Vec::with_capacity(options.stack_capacity.min(MAX_STACK_RESERVE)),
             waiting: Vec::with_capacity(options.stack_capacity.min(MAX_STACK_RESERVE)),
             mods: None,
+            between: false,
         };
         if state.has_teams {
             // A team's first seat stands for it (805.4a: the active team).
@@ -340,6 +342,7 @@ impl<'s> Game<'s> {
             Self::position(spec, &mut state, at)?;
         }
         let program = Program::build(spec, &state, false, |p| p);
+        let features = crate::features::Features::of(spec);
         let mut game = Game {
             spec,
             masks,
@@ -347,8 +350,10 @@ impl<'s> Game<'s> {
             resume: NO_RESUME,
             use_program: options.turn_program,
             state,
+            features,
         };
         game.rebuild_program();
+        game.refill(u16::MAX);
         for (c, v) in &options.counters {
             let active = game.state.active;
             *game.counter_slot(*c, active) = *v;
@@ -367,9 +372,8 @@ impl<'s> Game<'s> {
         {
             *n = self.next_in_game(PlayerId(i as u8));
         }
-        self.program = Program::build(self.spec, &self.state, self.use_program, |p| {
-            next[p.index() & 7]
-        });
+        let enabled = self.use_program && !self.features.need_interpreter();
+        self.program = Program::build(self.spec, &self.state, enabled, |p| next[p.index() & 7]);
     }
 
     /// Places a fresh state at a scenario's starting point, as if the earlier
@@ -689,6 +693,16 @@ impl<'s> Game<'s> {
                 }
                 self.leave(player, host, sink);
             }
+            Action::Choose { player, label } => {
+                if !self.check_bag_choice(player, label) {
+                    return Err(RuleError::NotInBag {
+                        player,
+                        label,
+                        rule: self.spec.priority().triggers_rule,
+                    });
+                }
+                self.bag_resolve(player, Some(label), host, sink);
+            }
             // Handled above: these need no decision.
             Action::SetFact { .. }
             | Action::Trigger { .. }
@@ -731,9 +745,9 @@ impl<'s> Game<'s> {
     }
 
     /// The common case of [`Game::check_play`] in a few tests, with no
-    /// error to build: the holder, no team, no requirement. False means
-    /// "ask `check_play_fully`", which finds the reason (or that the play
-    /// is legal after all).
+    /// error to build: the holder, no team, no requirement, no cost. False
+    /// means "ask `check_play_fully`", which finds the reason (or that the
+    /// play is legal after all).
     #[inline]
     fn clearly_may_play(&self, player: PlayerId, timing: TimingId) -> bool {
         let s = &self.state;
@@ -752,6 +766,7 @@ impl<'s> Game<'s> {
             && self.spec.step(s.step).timing_mask & (1 << (timing.index() & 31)) != 0
             && (tc.stack != StackRequirement::Empty || s.stack.is_empty())
             && tc.require.is_empty()
+            && tc.cost.is_none()
             && tc
                 .limit
                 .is_none_or(|l| self.counter_of(l.counter, player).unwrap_or(0) < l.max)
@@ -803,6 +818,10 @@ impl<'s> Game<'s> {
                 return fail(TimingFailure::Requirement(i as u8), r.condition.rule);
             }
         }
+        if let Some((need, have)) = self.unpaid(player, tc) {
+            let rule = tc.cost.map_or(RuleRef::NONE, |c| c.rule);
+            return fail(TimingFailure::CannotPay { need, have }, rule);
+        }
         Ok(())
     }
 
@@ -851,6 +870,23 @@ impl AtomSource for Game<'_> {
             Atom::RepeatCount => s.repeat as i32,
             Atom::WindowOpened => s.window_opened as i32,
             Atom::StackEmpty => s.stack.is_empty() as i32,
+            Atom::StackDepth => s.stack.len().min(u16::MAX as usize) as i32,
+            Atom::TopIs(t) => {
+                matches!(s.stack.last(), Some(o) if o.kind == ObjectKind::Play(t)) as i32
+            }
+            Atom::TopAttribute(a) => match s.stack.last().map(|o| o.kind) {
+                Some(ObjectKind::Play(t)) => self
+                    .spec
+                    .timing()
+                    .get(t)
+                    .and_then(|tc| tc.attributes.iter().find(|(n, _)| *n == a))
+                    .map_or(0, |(_, v)| *v as i32),
+                _ => 0,
+            },
+            Atom::Elected(p) => self.elected(p) as i32,
+            Atom::ExtraTurnNext => {
+                s.mods.as_ref().is_some_and(|m| !m.extra_turns.is_empty()) as i32
+            }
         }
     }
 }
@@ -928,6 +964,15 @@ pub enum Action {
         player: PlayerId,
         /// How much mana.
         amount: u16,
+    },
+    /// In a spec with `[priority] triggers = "bag"`: the holder resolves
+    /// this one of their triggers from the bag next, in the order they
+    /// choose (Lorcana 7.7.4.2). A pass resolves their oldest instead.
+    Choose {
+        /// The player choosing; they must hold priority.
+        player: PlayerId,
+        /// The label of their trigger in the bag.
+        label: u32,
     },
 }
 

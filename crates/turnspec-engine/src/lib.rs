@@ -12,16 +12,20 @@
 
 #![warn(missing_docs, unreachable_pub)]
 
+mod bag;
 mod commands;
 mod endless;
 mod error;
 mod event;
+mod features;
 mod flow;
 mod game;
 mod host;
 pub mod policy;
 mod priority;
 mod program;
+mod resources;
+mod shape;
 mod state;
 mod structural;
 

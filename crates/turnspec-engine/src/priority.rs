@@ -17,11 +17,22 @@ impl Game<'_> {
         host: &mut H,
         sink: &mut S,
     ) {
+        if self.features.bag && !self.state.stack.is_empty() {
+            // In the bag, passing resolves the holder's oldest trigger.
+            self.bag_resolve(player, None, host, sink);
+            return;
+        }
         sink.event(Event::Passed { player });
         self.state.passes += 1;
-        // Sides and seats come from the program's tables, rebuilt whenever
-        // a player leaves.
-        if self.state.passes < self.program.sides_in {
+        // In a window only the active player acts in, their pass is
+        // enough. Sides and seats come from the program's tables, rebuilt
+        // whenever a player leaves.
+        let needed = if self.features.solo && self.solo_window() {
+            1
+        } else {
+            self.program.sides_in
+        };
+        if self.state.passes < needed {
             let next = self.program.next_side[player.index() & 7];
             self.give_priority(next, Because::Passed, sink);
             return;
@@ -91,6 +102,10 @@ impl Game<'_> {
             let c = self.counter_slot(limit.counter, player);
             *c = c.saturating_add(1);
         }
+        self.pay(player, tc);
+        if let Some(phase) = tc.enters {
+            self.elect(phase);
+        }
         self.state.passes = 0;
         match tc.effect {
             Effect::Stack => {
@@ -110,6 +125,10 @@ impl Game<'_> {
         }
         let ctx = self.hook_context();
         host.played(&ctx, player, timing, label, &mut self.state.triggers());
+        if let Some(ends) = tc.ends {
+            self.end_by_play(ends, host, sink);
+            return;
+        }
         if let Effect::StartPhase(phase) = tc.effect {
             // Deeper nesting than the engine keeps has no structural effect
             // (the validator rejects cycles of phases starting each other).
@@ -134,6 +153,14 @@ impl Game<'_> {
         }
         let to = self.holder_for(self.spec.priority().after_action, player);
         self.give_priority(to, Because::Acted, sink);
+    }
+
+    /// The current window is one only the active player acts in.
+    pub(crate) fn solo_window(&self) -> bool {
+        match self.current_stage() {
+            Some(Stage::Window(w)) => self.spec.window(w).solo,
+            _ => false,
+        }
     }
 
     pub(crate) fn closes_when_stack_empty(&self) -> bool {
@@ -217,6 +244,12 @@ impl Game<'_> {
         if !self.state.waiting.is_empty() {
             self.put_waiting(sink);
         }
+        // In the bag, whoever resolves next holds priority (Lorcana 7.7.4).
+        let player = if self.features.bag && !self.state.stack.is_empty() {
+            self.bag_resolver(player).unwrap_or(player)
+        } else {
+            player
+        };
         self.state.holder = Some(player);
         sink.event(Event::PriorityGiven {
             player,
@@ -239,10 +272,13 @@ impl Game<'_> {
         {
             *d = self.side_distance(PlayerId(i as u8));
         }
+        let bag = self.features.bag;
         let s = &mut self.state;
         let distance = |p: PlayerId| distances[p.index() & 7];
-        // Stable insertion sort by APNAP distance: no allocation.
-        for i in 1..s.waiting.len() {
+        // Stable insertion sort by APNAP distance: no allocation. Triggers
+        // joining a bag keep the order they were reported in.
+        let sorted = if bag { 0 } else { s.waiting.len() };
+        for i in 1..sorted {
             let mut j = i;
             while j > 0 && distance(s.waiting[j - 1].controller) > distance(s.waiting[j].controller)
             {

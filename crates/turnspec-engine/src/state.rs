@@ -152,6 +152,9 @@ pub struct GameState {
     /// boxed and created on first use, so games that never use them keep a
     /// small state and allocate nothing for them.
     pub(crate) mods: Option<Box<Modifiers>>,
+    /// Play is in the between-turns phases (`between_turns`), after a turn
+    /// ended and before the next player's turn begins.
+    pub(crate) between: bool,
 }
 
 /// Where something happens: a phase or a step.
@@ -220,6 +223,8 @@ pub(crate) struct Modifiers {
     pub mana: [u16; MAX_PLAYERS as usize],
     /// Jump here once the stack is empty (the active player left, GA ENDGAME 8).
     pub jump_when_stack_empty: Option<StepId>,
+    /// Optional phases elected this turn, one bit per phase (shape.rs).
+    pub elected: u64,
 }
 
 impl GameState {

@@ -110,6 +110,14 @@ impl Game<'_> {
                     self.end_phase(*goto, host, sink);
                 }
             }
+            EffectKind::Grant { counter, amount } => {
+                sink.event(Event::EffectApplied {
+                    effect,
+                    player,
+                    applied: true,
+                });
+                self.grant(player, *counter, *amount);
+            }
         }
     }
 

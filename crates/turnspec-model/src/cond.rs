@@ -5,7 +5,7 @@
 //! the engine evaluates them with [`Conditions::eval`], which never looks at
 //! a string.
 
-use crate::ids::{CondId, CounterId, FactId, VariantId};
+use crate::ids::{CondId, CounterId, FactId, PhaseId, TimingId, VariantId};
 use crate::limits::{LimitError, MAX_CONDITION_DEPTH, MAX_CONDITION_NODES};
 
 /// Something the running game knows, named in a condition.
@@ -39,6 +39,18 @@ pub enum Atom {
     WindowOpened,
     /// `stack_empty`: the stack is empty.
     StackEmpty,
+    /// `stack_depth`: how many objects are on the stack (or in the bag).
+    StackDepth,
+    /// `top_is.CLASS`: 1 if the top object of the stack was played at
+    /// this timing class.
+    TopIs(TimingId),
+    /// `top.NAME`: the attribute `NAME` of the top object's timing class
+    /// (0 for an empty stack, a trigger or a class without it).
+    TopAttribute(u8),
+    /// `elected.PHASE`: the turn player elected this optional phase this turn.
+    Elected(PhaseId),
+    /// `extra_turn_next`: the next turn is an extra turn (500.7).
+    ExtraTurnNext,
 }
 
 /// The names a condition may use apart from `variant.`, `fact.` and `counter.`.
@@ -53,6 +65,8 @@ pub const BUILTIN_ATOMS: &[(&str, Atom)] = &[
     ("repeat_count", Atom::RepeatCount),
     ("window_opened", Atom::WindowOpened),
     ("stack_empty", Atom::StackEmpty),
+    ("stack_depth", Atom::StackDepth),
+    ("extra_turn_next", Atom::ExtraTurnNext),
 ];
 
 /// A comparison operator.

@@ -270,6 +270,7 @@ pub fn window_item(w: &Window) -> Item {
         mode,
         close_when_stack_empty,
         step: _,
+        solo,
     } = w;
     let mode = opens_text(*mode);
     let mut text = if name.is_empty() {
@@ -279,6 +280,9 @@ pub fn window_item(w: &Window) -> Item {
     };
     if *close_when_stack_empty {
         text.push_str(", closes once the stack is empty");
+    }
+    if *solo {
+        text.push_str(", only the active player acts");
     }
     Item { text, rule: *rule }
 }
@@ -400,7 +404,15 @@ impl Describe for PriorityModel {
             after_resolve_rule,
             pass_rule,
             close_rule,
+            triggers,
+            triggers_rule,
         } = self;
+        let triggers = match triggers {
+            TriggerOrder::Stack => "on the stack in APNAP order",
+            TriggerOrder::Bag => {
+                "in a bag: the active player resolves theirs first, then each player in turn order"
+            }
+        };
         let holder = |h: &Holder, after_action: bool| match h {
             Holder::ActivePlayer => "active player",
             Holder::Actor if after_action => "the player who acted",
@@ -420,6 +432,7 @@ impl Describe for PriorityModel {
             ),
             Field::cited("pass", "next player in turn order", *pass_rule),
             Field::cited("close", "all pass in succession", *close_rule),
+            Field::cited("triggers", triggers, *triggers_rule),
             Field::rule(*rule),
         ]
     }
@@ -482,6 +495,8 @@ impl Describe for Phase {
             first_step,
             step_count,
             implicit_step,
+            optional,
+            between_turns,
         } = self;
         let r = *rule;
         let counts_as = spec
@@ -491,6 +506,10 @@ impl Describe for Phase {
             .unwrap_or_default();
         let occurs = if *on_demand {
             words::ON_DEMAND
+        } else if *between_turns {
+            "between turns"
+        } else if *optional {
+            "only in a turn whose player elects it"
         } else {
             words::EVERY_TURN
         };
@@ -669,13 +688,15 @@ impl Describe for Window {
             mode,
             close_when_stack_empty,
             step,
+            solo,
         } = self;
         let r = *rule;
         let mode = opens_text(*mode);
-        let close = if *close_when_stack_empty {
-            "once the stack is empty"
-        } else {
-            "when all pass in succession"
+        let close = match (*close_when_stack_empty, *solo) {
+            (true, false) => "once the stack is empty",
+            (false, false) => "when all pass in succession",
+            (true, true) => "once the stack is empty; only the active player acts",
+            (false, true) => "when the active player passes; only they act",
         };
         vec![
             Field::text("name", name, r),
@@ -702,8 +723,47 @@ impl Describe for TimingClass {
             effect,
             limit,
             require,
+            ends,
+            enters,
+            cost,
+            attributes,
         } = self;
         let r = *rule;
+        let (ends, ends_rule) = match ends {
+            Some(PlayEnds { turn: true, rule }) => ("the turn", *rule),
+            Some(PlayEnds { turn: false, rule }) => ("the phase", *rule),
+            None => ("nothing", RuleRef::NONE),
+        };
+        let enters = match enters {
+            Some(p) => format!("elects phase {}", spec.phase(*p).id),
+            None => "nothing".into(),
+        };
+        let (cost, cost_rule) = match cost {
+            Some(Cost {
+                counter,
+                amount,
+                rule,
+            }) => (
+                format!("{amount} of {}", spec.counters()[*counter].id),
+                *rule,
+            ),
+            None => ("free".to_string(), RuleRef::NONE),
+        };
+        let attributes = if attributes.is_empty() {
+            "none".to_string()
+        } else {
+            attributes
+                .iter()
+                .map(|(a, v)| {
+                    let name = spec
+                        .attributes()
+                        .get(*a as usize)
+                        .map_or("?", |s| s.as_str());
+                    format!("{name} = {v}")
+                })
+                .collect::<Vec<_>>()
+                .join(", ")
+        };
         // A restriction without a citation of its own cites the class's.
         let or_class = |x: &RuleRef| if x.is_none() { r } else { *x };
         let (limit, limit_rule) = match limit {
@@ -739,6 +799,10 @@ impl Describe for TimingClass {
             Field::cited("during", during_text(during), or_class(during_rule)),
             Field::cited("limit", limit, limit_rule),
             Field::of("require", require, r),
+            Field::cited("cost", cost, cost_rule),
+            Field::cited("ends", ends, ends_rule),
+            Field::text("enters", enters, r),
+            Field::text("attributes", attributes, r),
             Field::rule(r),
         ]
     }
@@ -789,6 +853,7 @@ impl Describe for Counter {
             reset,
             per_player,
             slot,
+            start,
         } = self;
         let r = *rule;
         let reset = match reset {
@@ -807,6 +872,7 @@ impl Describe for Counter {
             Field::text("description", description, r),
             Field::text("reset", reset, r),
             Field::text("per", per, r),
+            Field::text("start", start.to_string(), r),
             Field::derived(
                 "slot",
                 if *per_player {
@@ -892,6 +958,9 @@ pub fn effect_kind_text(spec: &Spec, kind: &EffectKind) -> String {
             Some(g) => format!("end the {} phase, go to {}", phase(p), step(g)),
             None => format!("end the {} phase", phase(p)),
         },
+        EffectKind::Grant { counter, amount } => {
+            format!("grant {amount} {}", spec.counters()[*counter].id)
+        }
     }
 }
 

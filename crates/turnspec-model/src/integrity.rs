@@ -173,7 +173,25 @@ pub(crate) fn check(p: &SpecParts) -> Vec<String> {
         for r in &t.require {
             c.condition(&r.condition, &whose);
         }
+        if let Some(e) = &t.ends {
+            c.rule(e.rule, &whose);
+        }
+        c.opt(&p.phases, t.enters, &whose);
+        if let Some(cost) = &t.cost {
+            c.id(&p.counters, cost.counter, &whose);
+            c.rule(cost.rule, &whose);
+        }
+        if t.attributes
+            .iter()
+            .any(|(a, _)| *a as usize >= p.attributes.len())
+        {
+            c.fail(format!("{whose} has an attribute the spec does not name"));
+        }
     }
+    for &ph in &p.between {
+        c.id(&p.phases, ph, "the between-turns phases");
+    }
+    c.rule(p.priority.triggers_rule, "[priority]");
     for k in &p.counters {
         c.rule(k.rule, &format!("counter `{}`", k.id));
         if k.per_player && k.slot as usize >= MAX_PLAYER_COUNTERS {
@@ -207,6 +225,7 @@ pub(crate) fn check(p: &SpecParts) -> Vec<String> {
                 c.id(&p.phases, *phase, &whose);
                 c.opt(&p.steps, *goto, &whose);
             }
+            EffectKind::Grant { counter, .. } => c.id(&p.counters, *counter, &whose),
         }
     }
     c.rule(p.mana.rule, "[mana]");

@@ -59,6 +59,12 @@ pub struct SpecParts {
     pub rules: Arena<RuleRef, String>,
     /// Where each element was last set (`turnspec check --explain`).
     pub origins: Vec<Origin>,
+    /// Phases with `between_turns = true`, in file order: they run after a
+    /// turn ends and before the next begins (Pokémon Checkup).
+    pub between: Vec<PhaseId>,
+    /// Names of the timing-class attributes (`attributes = { speed = 2 }`),
+    /// indexed by the `u8` in [`TimingClass::attributes`].
+    pub attributes: Vec<String>,
 }
 
 /// A [`SpecParts`] whose references do not fit together: a bug in the
@@ -157,6 +163,10 @@ impl Spec {
         part conditions -> Conditions = conditions;
         /// Where each element was last set: with `extends`, which file.
         part origins -> [Origin] = origins;
+        /// The between-turns phases, in order (empty for most games).
+        part between -> [PhaseId] = between;
+        /// Attribute names of timing classes, for `top.NAME`.
+        part attributes -> [String] = attributes;
     }
 
     /// "Name — edition (date)", leaving out the parts the spec does not give.
@@ -322,6 +332,23 @@ pub struct PriorityModel {
     pub pass_rule: RuleRef,
     /// The rule for "all players pass in succession" (117.4, 500.2).
     pub close_rule: RuleRef,
+    /// `triggers`: how waiting triggered abilities are ordered and resolved.
+    pub triggers: TriggerOrder,
+    /// `triggers_rule`: the rule behind that order.
+    pub triggers_rule: RuleRef,
+}
+
+/// `[priority] triggers`: what happens to triggered abilities that wait.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum TriggerOrder {
+    /// `"stack"`: they go on the stack in APNAP order when a player is about
+    /// to receive priority, and resolve last in, first out (603.3b).
+    #[default]
+    Stack,
+    /// `"bag"`: they wait in a pool; the active player resolves theirs
+    /// first, one at a time, then each other player in turn order, and
+    /// triggers added meanwhile join the pool (Lorcana 7.7.4).
+    Bag,
 }
 
 /// `[[phase]]`: one phase of the turn, regular or on demand.
@@ -352,6 +379,12 @@ pub struct Phase {
     /// The phase has no steps of its own; its single step is implicit and
     /// produces no step events.
     pub implicit_step: bool,
+    /// `optional = true`: the phase happens in a turn only if the turn
+    /// player elected it by a play at a class with `enters` naming it.
+    pub optional: bool,
+    /// `between_turns = true`: not part of any player's turn; it runs after
+    /// each turn ends (Pokémon Checkup).
+    pub between_turns: bool,
 }
 
 impl Phase {
@@ -472,6 +505,10 @@ pub struct Window {
     pub close_when_stack_empty: bool,
     /// The step whose body holds the window.
     pub step: StepId,
+    /// `acts = "active_player"`: only the active player acts; their pass
+    /// resolves the top object or closes the window, with no round of
+    /// passes (Pokémon, Lorcana).
+    pub solo: bool,
 }
 
 /// `who`: which holder of priority may use a timing class.
@@ -539,6 +576,38 @@ pub struct TimingClass {
     pub limit: Option<Limit>,
     /// `require`: extra conditions, every one of which must hold.
     pub require: Vec<Requirement>,
+    /// `ends`: a play at this class ends the turn or the phase once made
+    /// (a Pokémon attack).
+    pub ends: Option<PlayEnds>,
+    /// `enters`: a play at this class elects this optional phase for the
+    /// turn (Yu-Gi-Oh!'s Battle Phase).
+    pub enters: Option<PhaseId>,
+    /// `cost`: a play spends this much of a counter, and is refused when
+    /// the counter holds less (action points, Lorcana's inkings).
+    pub cost: Option<Cost>,
+    /// `attributes`: numbers conditions read through `top.NAME` while a
+    /// play of this class is the top object of the stack (a speed).
+    pub attributes: Vec<(u8, u16)>,
+}
+
+/// `ends = "turn"` or `"phase"`: what a play ends once made.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct PlayEnds {
+    /// The whole turn (`true`) or only the current phase (`false`).
+    pub turn: bool,
+    /// `ends_rule`: the rule that says so.
+    pub rule: RuleRef,
+}
+
+/// `cost = { counter, amount, rule }`: what a play at a class spends.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Cost {
+    /// `counter`: the resource, a counter; its `start` refills it.
+    pub counter: CounterId,
+    /// `amount`: how much one play spends.
+    pub amount: u16,
+    /// `rule`: cited when the play cannot be paid.
+    pub rule: RuleRef,
 }
 
 /// `limit = { counter, max, rule }`: a timing class's cap on uses, first
@@ -593,6 +662,9 @@ pub struct Counter {
     pub per_player: bool,
     /// For per-player counters: which of the per-player slots holds it.
     pub slot: u8,
+    /// `start`: the value it is reset to (0 by default); a resource that
+    /// refills each turn, such as one inking (Lorcana 4.2.3).
+    pub start: u16,
 }
 
 /// `[variants.ID]` or `[facts.ID]`: a yes/no value conditions read as
@@ -661,6 +733,14 @@ pub enum EffectKind {
         phase: PhaseId,
         /// `goto`: a step of that phase where play continues instead.
         goto: Option<StepId>,
+    },
+    /// The player's counter goes up by `amount` ("go again" grants an
+    /// action point; Lorcana 4.2.3.1 an additional inking).
+    Grant {
+        /// `counter`: the resource granted.
+        counter: CounterId,
+        /// `amount`: how much.
+        amount: u16,
     },
 }
 

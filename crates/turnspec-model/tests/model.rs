@@ -20,6 +20,8 @@ fn phase(id: &str, first_step: StepId, step_count: u16) -> Phase {
         first_step,
         step_count,
         implicit_step: true,
+        optional: false,
+        between_turns: false,
     }
 }
 
@@ -54,6 +56,7 @@ fn smallest() -> SpecParts {
         mode: turnspec_model::WindowMode::Always,
         close_when_stack_empty: false,
         step: first,
+        solo: false,
     };
     let w: WindowId = parts.windows.alloc(window).unwrap();
     parts
@@ -101,6 +104,7 @@ fn parts_whose_references_do_not_fit_are_refused() {
             mode: turnspec_model::WindowMode::Always,
             close_when_stack_empty: false,
             step: far,
+            solo: false,
         })
         .unwrap();
     assert!(Spec::new(parts).is_err());
@@ -127,6 +131,10 @@ fn arenas_refuse_ids_past_their_limit() {
         effect: turnspec_model::Effect::Stack,
         limit: None,
         require: Vec::new(),
+        ends: None,
+        enters: None,
+        cost: None,
+        attributes: Vec::new(),
     };
     for _ in 0..MAX_TIMING_CLASSES {
         timing.alloc(class()).expect("within the limit");

@@ -133,6 +133,13 @@ pub enum Step {
         /// `scope`: when it ends.
         scope: Scope,
     },
+    /// `choose`: the holder resolves this trigger of theirs from the bag.
+    Choose {
+        /// `by`: who chooses.
+        player: PlayerId,
+        /// The trigger's label.
+        label: u32,
+    },
     /// `add_mana`: unspent mana goes into a player's pool.
     AddMana {
         /// The pool's owner.
@@ -654,13 +661,14 @@ impl Resolver<'_> {
             r.delay.is_some(),
             r.until.is_some(),
             r.add_mana.is_some(),
+            r.choose.is_some(),
         ];
         let count = verbs.iter().filter(|v| **v).count();
         if count != 1 {
             self.diags.push(
                 Diagnostic::error("scenario::entry", e.span(), format!("a script entry needs exactly one action or expectation, this one has {count}"))
                     .label("this entry")
-                    .help("verbs: pass, pass_until, play, trigger, set_fact, clear_fact, answer, on_begin, on_resolve, effect, leave, delay, until, add_mana, expect, expect_illegal, expect_events, expect_includes, expect_trace"),
+                    .help("verbs: pass, pass_until, play, trigger, set_fact, clear_fact, answer, on_begin, on_resolve, effect, leave, delay, until, add_mana, choose, expect, expect_illegal, expect_events, expect_includes, expect_trace"),
             );
             return None;
         }
@@ -761,6 +769,18 @@ impl Resolver<'_> {
             let label = self.label(Some(label));
             return Some(Step::Until { label, scope });
         }
+        if let Some(l) = &r.choose {
+            let Some(by) = &r.by else {
+                self.diags.push(
+                    Diagnostic::error("scenario::entry", e.span(), "`choose` needs `by = \"P1\"`")
+                        .help("the player who resolves the trigger from the bag"),
+                );
+                return None;
+            };
+            let player = self.player(by, players)?;
+            let label = self.label(Some(l));
+            return Some(Step::Choose { player, label });
+        }
         if let Some(p) = &r.add_mana {
             let player = self.player(p, players)?;
             let amount = r
@@ -843,6 +863,8 @@ impl Resolver<'_> {
                 "requirement",
                 "nobody",
                 "not_running",
+                "cannot_pay",
+                "not_in_bag",
             ];
             if let Some(reason) = &x.reason
                 && !REASONS.contains(&reason.get_ref().as_str())

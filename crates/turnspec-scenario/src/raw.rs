@@ -76,6 +76,8 @@ pub(crate) struct RawEntry {
     pub delay: Option<Text>,
     pub until: Option<Text>,
     pub add_mana: Option<Text>,
+    /// `choose = "label"` (with `by`): resolve this trigger from the bag.
+    pub choose: Option<Text>,
     // modifiers
     pub at: Option<Text>,
     pub own_turn: Option<Spanned<bool>>,

@@ -521,6 +521,10 @@ impl Runner<'_, '_> {
             &Step::AddMana { player, amount } => {
                 (Action::AddMana { player, amount }, String::new())
             }
+            &Step::Choose { player, label } => (
+                Action::Choose { player, label },
+                format!("{player} cannot choose from the bag: "),
+            ),
             &Step::SetFact { fact, value } => (Action::SetFact { fact, value }, String::new()),
             Step::Answer { .. }
             | Step::OnBegin { .. }

@@ -209,6 +209,12 @@ fn domain(p: &Parts<'_>, scope: &Scope, atom: Atom) -> Domain {
         // A play in the window may start a phase of the same kind.
         Atom::PhaseNumber => d(1, u8::MAX as i64, quiet),
         Atom::StackEmpty => d(0, 1, quiet && !scope.pushes),
+        Atom::StackDepth => d(0, u16::MAX as i64, quiet && !scope.pushes),
+        Atom::TopIs(_) => d(0, 1, quiet && !scope.pushes),
+        Atom::TopAttribute(_) => d(0, u16::MAX as i64, quiet && !scope.pushes),
+        // Elections are plays, and extra turns effects: both need a window.
+        Atom::Elected(_) => d(0, 1, quiet),
+        Atom::ExtraTurnNext => d(0, 1, quiet),
         Atom::WindowOpened if quiet => d(0, 0, true),
         Atom::WindowOpened => d(0, 1, false),
         // Grows by one each time the step begins again, up to 255.

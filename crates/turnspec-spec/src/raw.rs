@@ -66,6 +66,9 @@ pub(crate) struct RawEffect {
     /// Only during the player's own turn ("you get", 500.10a).
     pub own_turn_only: Option<Spanned<bool>>,
     pub own_turn_rule: Option<Text>,
+    /// `kind = "grant"`: the counter granted, and how much.
+    pub counter: Option<Text>,
+    pub amount: Option<Spanned<i64>>,
 }
 
 /// What happens when a player leaves the game. Without this table the turn
@@ -136,6 +139,9 @@ pub(crate) struct RawPriority {
     pub pass_rule: Option<Text>,
     pub close: Option<Text>,
     pub close_rule: Option<Text>,
+    /// `triggers`: `"stack"` or `"bag"`.
+    pub triggers: Option<Text>,
+    pub triggers_rule: Option<Text>,
 }
 
 /// A variant (Archenemy) or a fact (the active player controls a Saga): a
@@ -160,6 +166,8 @@ pub(crate) struct RawCounter {
     #[allow(dead_code)]
     pub description: Option<Text>,
     pub rule: Option<Text>,
+    /// `start`: the value the counter is reset to.
+    pub start: Option<Spanned<i64>>,
 }
 
 #[derive(Debug, Deserialize)]
@@ -180,6 +188,23 @@ pub(crate) struct RawTiming {
     pub limit: Option<Spanned<RawLimit>>,
     #[serde(default)]
     pub require: Vec<Spanned<RawRequire>>,
+    /// `ends`: `"turn"` or `"phase"`, ended by a play at this class.
+    pub ends: Option<Text>,
+    pub ends_rule: Option<Text>,
+    /// `enters`: the optional phase a play elects.
+    pub enters: Option<Text>,
+    /// `cost = { counter, amount, rule }`.
+    pub cost: Option<Spanned<RawCost>>,
+    /// `attributes = { NAME = number }`, read by `top.NAME`.
+    #[serde(default)]
+    pub attributes: BTreeMap<String, Spanned<i64>>,
+}
+
+#[derive(Debug, Deserialize)]
+pub(crate) struct RawCost {
+    pub counter: Text,
+    pub amount: Option<Spanned<i64>>,
+    pub rule: Option<Text>,
 }
 
 #[derive(Debug, Deserialize)]
@@ -227,6 +252,10 @@ pub(crate) struct RawPhase {
     pub priority_rule: Option<Text>,
     pub sequence: Option<Spanned<Vec<Spanned<RawStage>>>>,
     pub repeat: Option<Spanned<RawWhen>>,
+    /// `optional = true`: happens only if the turn player elects it.
+    pub optional: Option<Spanned<bool>>,
+    /// `between_turns = true`: runs after each turn, in no player's turn.
+    pub between_turns: Option<Spanned<bool>>,
 }
 
 #[derive(Debug, Deserialize)]
@@ -295,6 +324,8 @@ pub(crate) struct RawStage {
     pub play: Option<Text>,
     /// This action ends "until end of turn" effects (514.2; GA END 3).
     pub ends_turn_effects: Option<Spanned<bool>>,
+    /// `acts`: who acts in the window (`"all"` or `"active_player"`).
+    pub acts: Option<Text>,
 }
 
 /// How the host answers a turn-based action hook.

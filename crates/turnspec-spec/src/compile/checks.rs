@@ -46,7 +46,7 @@ impl Ctx {
         for id in phases.ids() {
             graph.add_node(id.index() as u16);
         }
-        for p in turn {
+        for p in turn.iter().chain(parts.between.iter()) {
             graph.add_edge(START, p.index() as u16, ());
         }
         for (ti, t) in timing.iter_ids() {
@@ -91,6 +91,21 @@ impl Ctx {
                 self.error("turnspec::phase-cycle", span_of(&raw.phase[first].get_ref().id), format!("phases can start each other without end: {}", names.join(" → ")))
                     .labelled("part of a cycle")
                     .help = Some("an on-demand phase must not be startable from inside itself; narrow the starting timing class's `during`".into());
+            }
+        }
+        // Optional phases nobody can elect.
+        for (i, p) in phases.iter_ids() {
+            if p.optional && !timing.iter().any(|t| t.enters == Some(i)) {
+                self.error(
+                    "turnspec::unreachable-phase",
+                    span_of(&raw.phase[i.index()].get_ref().id),
+                    format!("optional phase `{}` can never be elected", p.id),
+                )
+                .labelled("no timing class enters it")
+                .help = Some(format!(
+                    "add `enters = \"{}\"` to the timing class whose play elects it",
+                    p.id
+                ));
             }
         }
         // Phases that can never happen.

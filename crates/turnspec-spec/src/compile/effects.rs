@@ -26,6 +26,7 @@ impl Ctx {
                 ("skip", "skip"),
                 ("end_turn", "end_turn"),
                 ("end_phase", "end_phase"),
+                ("grant", "grant"),
             ],
             "effect kind",
         );
@@ -137,6 +138,18 @@ impl Ctx {
                     None => None,
                 };
                 EffectKind::EndPhase { phase, goto }
+            }
+            "grant" => {
+                let Some(counter) = &e.counter else {
+                    need(self, "counter = \"<counter id>\" (the resource granted)");
+                    return None;
+                };
+                let counter = self.counter_ref(counter)?;
+                let amount = e
+                    .amount
+                    .as_ref()
+                    .map_or(1, |a| self.small_number(a, "amount"));
+                EffectKind::Grant { counter, amount }
             }
             _ => return None,
         };

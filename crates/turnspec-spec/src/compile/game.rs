@@ -90,6 +90,8 @@ impl Ctx {
                 after_resolve_rule: RuleRef::NONE,
                 pass_rule: RuleRef::NONE,
                 close_rule: RuleRef::NONE,
+                triggers: TriggerOrder::Stack,
+                triggers_rule: RuleRef::NONE,
             };
         };
         let p = p.get_ref();
@@ -130,6 +132,13 @@ impl Ctx {
             after_resolve_rule: self.rule(p.after_resolve_rule.as_ref()),
             pass_rule: self.rule(p.pass_rule.as_ref()),
             close_rule: self.rule(p.close_rule.as_ref()),
+            triggers: self.choice(
+                p.triggers.as_ref(),
+                TriggerOrder::Stack,
+                &[("stack", TriggerOrder::Stack), ("bag", TriggerOrder::Bag)],
+                "trigger order",
+            ),
+            triggers_rule: self.rule(p.triggers_rule.as_ref()),
         }
     }
 

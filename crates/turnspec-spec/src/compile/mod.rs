@@ -172,6 +172,8 @@ struct Ctx {
     over_limit: bool,
     /// The text the spans point into.
     source: std::sync::Arc<str>,
+    /// Timing class ids in file order (their ids once compiled).
+    timing_names: Vec<(String, TimingId)>,
 }
 
 fn span_of<T>(s: &Spanned<T>) -> Range<usize> {
@@ -335,6 +337,7 @@ impl Ctx {
     fn condition(&mut self, text: &Text) -> Option<CondId> {
         let p = &mut self.parts;
         let (variants, facts, counters) = (&p.variants, &p.facts, &p.counters);
+        let (phases, attributes, timing_names) = (&p.phases, &p.attributes, &self.timing_names);
         let mut resolve = |name: &str| -> Result<Atom, String> {
             fn lookup<I: Id, T: Named>(
                 arena: &Arena<I, T>,
@@ -365,6 +368,29 @@ impl Ctx {
             }
             if let Some(rest) = name.strip_prefix("counter.") {
                 return lookup(counters, rest, "counter", "counters").map(Atom::Counter);
+            }
+            if let Some(rest) = name.strip_prefix("elected.") {
+                let i = lookup(phases, rest, "elected", "phase")?;
+                if !phases[i].optional {
+                    return Err(format!(
+                        "phase `{rest}` is not `optional`, so it is never elected"
+                    ));
+                }
+                return Ok(Atom::Elected(i));
+            }
+            if let Some(rest) = name.strip_prefix("top_is.") {
+                return match timing_names.iter().find(|(t, _)| t == rest) {
+                    Some((_, id)) => Ok(Atom::TopIs(*id)),
+                    None => Err(format!("no timing class `{rest}`")),
+                };
+            }
+            if let Some(rest) = name.strip_prefix("top.") {
+                return match attributes.iter().position(|t| t == rest) {
+                    Some(i) => Ok(Atom::TopAttribute(i as u8)),
+                    None => Err(format!(
+                        "no timing class declares the attribute `{rest}` (`attributes = {{ {rest} = ... }}`)"
+                    )),
+                };
             }
             if let Some((_, a)) = BUILTIN_ATOMS.iter().find(|(n, _)| *n == name) {
                 return Ok(*a);
@@ -450,6 +476,22 @@ impl Ctx {
             }
         };
         self.parts.terms = terms(&raw.terms);
+        // Names conditions may use before the classes are compiled
+        // (`top_is.CLASS`, `top.NAME`): classes in file order, attributes sorted.
+        let mut ids: Arena<TimingId, ()> = Arena::new();
+        self.timing_names = in_file_order(&raw.timing)
+            .into_iter()
+            .map_while(|(k, _)| ids.alloc(()).ok().map(|id| (k.get_ref().clone(), id)))
+            .collect();
+        let mut attributes: Vec<String> = raw
+            .timing
+            .values()
+            .flat_map(|t| t.get_ref().attributes.keys().cloned())
+            .collect();
+        attributes.sort();
+        attributes.dedup();
+        attributes.truncate(u8::MAX as usize);
+        self.parts.attributes = attributes;
         self.parts.priority = self.priority(raw.priority.as_ref());
         self.parts.variants = self.flags(&raw.variants);
         self.parts.facts = self.flags(&raw.facts);
@@ -468,7 +510,14 @@ impl Ctx {
             .parts
             .phases
             .iter_ids()
-            .filter(|(_, p)| !p.on_demand)
+            .filter(|(_, p)| !p.on_demand && !p.between_turns)
+            .map(|(id, _)| id)
+            .collect();
+        self.parts.between = self
+            .parts
+            .phases
+            .iter_ids()
+            .filter(|(_, p)| p.between_turns && !p.on_demand)
             .map(|(id, _)| id)
             .collect();
         self.effects(raw);
@@ -524,6 +573,21 @@ impl Ctx {
     }
 
     /// Counters, each with its reset and, for per-player ones, its slot.
+    /// A number from 0 to 65535, or a `turnspec::bad-value` error (and 0).
+    pub(super) fn small_number(&mut self, n: &Spanned<i64>, what: &str) -> u16 {
+        let v = *n.get_ref();
+        if !(0..=u16::MAX as i64).contains(&v) {
+            self.error(
+                "turnspec::bad-value",
+                span_of(n),
+                format!("`{what}` {v} is out of range"),
+            )
+            .help = Some("give a whole number from 0 to 65535".into());
+            return 0;
+        }
+        v as u16
+    }
+
     fn counters(&mut self, raw: &RawSpec) {
         for (key, c) in in_file_order(&raw.counters) {
             let key = &key;
@@ -556,6 +620,10 @@ impl Ctx {
                     },
                 );
             }
+            let start = c
+                .start
+                .as_ref()
+                .map_or(0, |s| self.small_number(s, "start"));
             let counter = Counter {
                 id: key.get_ref().clone(),
                 description: text_or(&c.description, ""),
@@ -563,6 +631,7 @@ impl Ctx {
                 reset,
                 per_player,
                 slot: slot.min(MAX_PLAYER_COUNTERS - 1) as u8,
+                start,
             };
             if self
                 .alloc(|p| &mut p.counters, counter, span_of(key))

@@ -62,6 +62,8 @@ impl Ctx {
                 first_step: StepId::default(),
                 step_count: 0,
                 implicit_step: p_raw.step.is_empty(),
+                optional: p_raw.optional.as_ref().is_some_and(|b| *b.get_ref()),
+                between_turns: p_raw.between_turns.as_ref().is_some_and(|b| *b.get_ref()),
             };
             if self
                 .alloc(|p| &mut p.phases, phase, span_of(&p_raw.id))
@@ -252,6 +254,12 @@ impl Ctx {
                         &[("all_pass", false), ("stack_empty", true)],
                         "window close rule",
                     );
+                    let solo = self.choice(
+                        raw.acts.as_ref(),
+                        false,
+                        &[("all", false), ("active_player", true)],
+                        "who acts in the window",
+                    );
                     let rule = self.rule(raw.rule.as_ref());
                     self.reject_action_keys(raw);
                     let window = Window {
@@ -260,6 +268,7 @@ impl Ctx {
                         mode,
                         close_when_stack_empty,
                         step: step_id,
+                        solo,
                     };
                     if let Some(w) = self.alloc(|p| &mut p.windows, window, span_of(w)) {
                         stages.push(Stage::Window(w));
@@ -299,12 +308,14 @@ impl Ctx {
                             }
                         }
                     }
-                    if let Some(c) = &raw.close {
-                        self.error(
-                            "turnspec::unused-key",
-                            span_of(c),
-                            "`close` belongs to windows, not turn-based actions",
-                        );
+                    for (key, value) in [("close", &raw.close), ("acts", &raw.acts)] {
+                        if let Some(c) = value {
+                            self.error(
+                                "turnspec::unused-key",
+                                span_of(c),
+                                format!("`{key}` belongs to windows, not turn-based actions"),
+                            );
+                        }
                     }
                     let play = raw.play.as_ref().and_then(|p| self.timing_ref(p));
                     for (t, key) in [(play, &raw.play), (answer_play, &None)] {
@@ -356,6 +367,7 @@ impl Ctx {
                     mode,
                     close_when_stack_empty: false,
                     step: step_id,
+                    solo: false,
                 };
                 if let Some(w) = self.alloc(|p| &mut p.windows, window, span.clone()) {
                     stages.push(Stage::Window(w));

@@ -143,7 +143,57 @@ impl Ctx {
                 });
             }
         }
+        let ends = t.ends.as_ref().map(|e| {
+            let turn = self.choice(Some(e), true, &[("turn", true), ("phase", false)], "`ends`");
+            PlayEnds {
+                turn,
+                rule: self.rule(t.ends_rule.as_ref()),
+            }
+        });
+        if let Some(r) = t.ends_rule.as_ref().filter(|_| t.ends.is_none()) {
+            self.error(
+                "turnspec::unused-key",
+                span_of(r),
+                "`ends_rule` is only used with `ends`",
+            );
+        }
+        let enters = t.enters.as_ref().and_then(|ph| {
+            let id = self.phase_ref(ph)?;
+            if !self.parts.phases[id].optional {
+                self.error(
+                    "turnspec::bad-value",
+                    span_of(ph),
+                    format!("phase `{}` is not `optional`", ph.get_ref()),
+                )
+                .help = Some("only a phase with `optional = true` can be elected".into());
+            }
+            Some(id)
+        });
+        let cost = t.cost.as_ref().and_then(|c| {
+            let raw = c.get_ref();
+            let counter = self.counter_ref(&raw.counter)?;
+            let amount = raw
+                .amount
+                .as_ref()
+                .map_or(1, |a| self.small_number(a, "amount"));
+            Some(Cost {
+                counter,
+                amount,
+                rule: self.rule(raw.rule.as_ref()),
+            })
+        });
+        let mut attributes = Vec::new();
+        for (name, value) in &t.attributes {
+            let v = self.small_number(value, name);
+            if let Some(i) = self.parts.attributes.iter().position(|a| a == name) {
+                attributes.push((i as u8, v));
+            }
+        }
         TimingClass {
+            ends,
+            enters,
+            cost,
+            attributes,
             id: key.get_ref().clone(),
             name: display_name(t.name.as_ref(), key),
             rule: self.rule(t.rule.as_ref()),
