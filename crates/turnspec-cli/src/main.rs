@@ -8,6 +8,7 @@ mod diff;
 mod graph;
 mod out;
 mod run;
+mod serve;
 mod simulate;
 mod test;
 
@@ -78,6 +79,9 @@ enum Command {
     },
     /// Print turnspec's man page (roff), e.g. `turnspec man > turnspec.1`.
     Man,
+    /// The designer's workbench: a local web page to step through turns,
+    /// go back, compare two specs and save scenarios.
+    Serve(serve::ServeArgs),
 }
 
 #[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -132,6 +136,7 @@ fn main() -> ExitCode {
         Command::Run(args) => run::run(args),
         Command::Completions { shell } => completions(shell),
         Command::Man => man(),
+        Command::Serve(args) => serve::serve(args),
     };
     let code = match result {
         Ok(code) => code,
@@ -169,7 +174,7 @@ pub(crate) const DEFAULT_SPEC: &str = "games/mtg.toml";
 /// `simulate` use without a spec argument when [`DEFAULT_SPEC`] is not in
 /// the current directory, so an installed binary works from anywhere.
 /// `games/mtg.toml` stays the source; it `extends` nothing.
-const EMBEDDED_MTG: &str = include_str!("../../../games/mtg.toml");
+pub(crate) const EMBEDDED_MTG: &str = include_str!("../../../games/mtg.toml");
 
 /// Where the spec of `run` or `simulate` comes from.
 pub(crate) enum SpecSource {

@@ -5,7 +5,7 @@ mod common;
 
 use common::{assert_exit, stdout, turnspec};
 
-const SUBCOMMANDS: [&str; 9] = [
+const SUBCOMMANDS: [&str; 10] = [
     "check",
     "graph",
     "run",
@@ -15,6 +15,7 @@ const SUBCOMMANDS: [&str; 9] = [
     "compare",
     "completions",
     "man",
+    "serve",
 ];
 
 #[test]
