@@ -8,6 +8,7 @@ mod diff;
 mod graph;
 mod out;
 mod run;
+mod schema;
 mod serve;
 mod simulate;
 mod test;
@@ -82,6 +83,13 @@ enum Command {
     /// The designer's workbench: a local web page to step through turns,
     /// go back, compare two specs and save scenarios.
     Serve(serve::ServeArgs),
+    /// Print the JSON Schema of the spec or scenario format, for editors
+    /// (Taplo / Even Better TOML: see docs/cli.md).
+    Schema {
+        /// The format.
+        #[arg(value_enum)]
+        kind: schema::SchemaKind,
+    },
 }
 
 #[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -137,6 +145,7 @@ fn main() -> ExitCode {
         Command::Completions { shell } => completions(shell),
         Command::Man => man(),
         Command::Serve(args) => serve::serve(args),
+        Command::Schema { kind } => schema::schema(kind),
     };
     let code = match result {
         Ok(code) => code,

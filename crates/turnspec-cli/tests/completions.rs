@@ -5,7 +5,7 @@ mod common;
 
 use common::{assert_exit, stdout, turnspec};
 
-const SUBCOMMANDS: [&str; 10] = [
+const SUBCOMMANDS: [&str; 11] = [
     "check",
     "graph",
     "run",
@@ -16,6 +16,7 @@ const SUBCOMMANDS: [&str; 10] = [
     "completions",
     "man",
     "serve",
+    "schema",
 ];
 
 #[test]
