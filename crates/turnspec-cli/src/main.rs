@@ -7,6 +7,7 @@ mod compare;
 mod diff;
 mod graph;
 mod out;
+mod replay;
 mod run;
 mod schema;
 mod serve;
@@ -83,6 +84,9 @@ enum Command {
     /// The designer's workbench: a local web page to step through turns,
     /// go back, compare two specs and save scenarios.
     Serve(serve::ServeArgs),
+    /// Replay a game recorded with `run --record FILE` under another spec:
+    /// the first event where the traces part, the first action refused.
+    Replay(replay::ReplayArgs),
     /// Print the JSON Schema of the spec or scenario format, for editors
     /// (Taplo / Even Better TOML: see docs/cli.md).
     Schema {
@@ -146,6 +150,7 @@ fn main() -> ExitCode {
         Command::Man => man(),
         Command::Serve(args) => serve::serve(args),
         Command::Schema { kind } => schema::schema(kind),
+        Command::Replay(args) => replay::replay(args),
     };
     let code = match result {
         Ok(code) => code,

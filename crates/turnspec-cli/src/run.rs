@@ -7,6 +7,7 @@ use std::process::ExitCode;
 
 use turnspec_engine::policy::{AllPass, Policy, RandomPolicy, play_out};
 use turnspec_engine::{Event, EventSink, Game, GameOptions, Status};
+use turnspec_serve::record::{Recorder, Recording, play_recorded};
 use turnspec_spec::Spec;
 use turnspec_trace::{TextOptions, TextTrace};
 
@@ -69,6 +70,10 @@ pub(crate) struct RunArgs {
     /// Also print "end of ..." lines in text output.
     #[arg(long)]
     show_ends: bool,
+    /// Write the run's actions and host answers to FILE (JSON), for
+    /// `turnspec replay FILE --spec OTHER`.
+    #[arg(long, value_name = "FILE")]
+    record: Option<PathBuf>,
 }
 
 pub(crate) fn run(args: RunArgs) -> Result<ExitCode, String> {
@@ -80,6 +85,7 @@ pub(crate) fn run(args: RunArgs) -> Result<ExitCode, String> {
         seed,
         format,
         show_ends,
+        record,
     } = args;
     let source = SpecSource::new(spec);
     let Some((spec, _)) = source.load()? else {
@@ -105,13 +111,35 @@ pub(crate) fn run(args: RunArgs) -> Result<ExitCode, String> {
         };
         printer.write();
     }
-    match policy {
-        PolicyName::AllPass => play(&mut game, &mut AllPass, &mut printer),
+    let recording = match policy {
+        PolicyName::AllPass => play(&mut game, AllPass, &mut printer, record.is_some()),
         PolicyName::Random => play(
             &mut game,
-            &mut RandomPolicy::with_effects(seed),
+            RandomPolicy::with_effects(seed),
             &mut printer,
+            record.is_some(),
         ),
+    };
+    if let (Some(file), Some(recorder)) = (&record, recording) {
+        let spec_path = match &source {
+            SpecSource::File(p) => Some(p.display().to_string()),
+            SpecSource::Embedded => None,
+        };
+        let (name, seed) = match policy {
+            PolicyName::AllPass => ("all-pass", None),
+            PolicyName::Random => ("random", Some(seed)),
+        };
+        let recording = Recording {
+            spec: spec_path,
+            players,
+            turns,
+            policy: name.into(),
+            seed,
+            ..recorder
+        };
+        let text = serde_json::to_string_pretty(&recording).map_err(|e| e.to_string())?;
+        std::fs::write(file, text + "\n")
+            .map_err(|e| format!("cannot write {}: {e}", file.display()))?;
     }
     if let Err(e) = printer.out.flush() {
         crate::out::failed(crate::out::Stream::Stdout, &e);
@@ -132,6 +160,19 @@ pub(crate) fn run(args: RunArgs) -> Result<ExitCode, String> {
     })
 }
 
-fn play<P: Policy>(game: &mut Game<'_>, policy: &mut P, sink: &mut Printer<'_>) {
-    play_out(game, policy, sink);
+/// Plays the game out; with `record`, through a recorder, whose recording
+/// it returns.
+fn play<P: Policy>(
+    game: &mut Game<'_>,
+    mut policy: P,
+    sink: &mut Printer<'_>,
+    record: bool,
+) -> Option<Recording> {
+    if !record {
+        play_out(game, &mut policy, sink);
+        return None;
+    }
+    let mut recorder = Recorder::new(game.spec(), policy);
+    play_recorded(game, &mut recorder, sink);
+    Some(recorder.recording())
 }

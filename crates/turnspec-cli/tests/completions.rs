@@ -5,7 +5,7 @@ mod common;
 
 use common::{assert_exit, stdout, turnspec};
 
-const SUBCOMMANDS: [&str; 11] = [
+const SUBCOMMANDS: [&str; 12] = [
     "check",
     "graph",
     "run",
@@ -17,6 +17,7 @@ const SUBCOMMANDS: [&str; 11] = [
     "man",
     "serve",
     "schema",
+    "replay",
 ];
 
 #[test]

@@ -12,12 +12,14 @@
 //! - [`api`]: the JSON API as plain functions (what the tests call);
 //! - [`session`]: moves and their replay under a spec;
 //! - [`scenario`]: a session written as a scenario file and checked;
-//! - [`catalog`]: the specs on offer and their diagrams.
+//! - [`catalog`]: the specs on offer and their diagrams;
+//! - [`record`]: recorded runs and their replay under another spec.
 
 #![warn(missing_docs, unreachable_pub)]
 
 pub mod api;
 pub mod catalog;
+pub mod record;
 pub mod scenario;
 pub mod session;
 

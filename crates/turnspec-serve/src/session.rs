@@ -211,7 +211,23 @@ pub(crate) fn player(text: &str, players: u8) -> Result<PlayerId, Refusal> {
 impl<'s> Side<'s> {
     /// Sets up and starts the game.
     pub(crate) fn start(spec: &'s Spec, options: &GameOptions) -> Result<Side<'s>, String> {
-        let game = Game::new(spec, options).map_err(|e| e.to_string())?;
+        Self::start_after(spec, options, &[], None, &mut LabelTable::new())
+    }
+
+    /// Sets up the game, queues the host answers `before` (only `answer`
+    /// moves count) so they apply to the start itself, as a scenario's
+    /// leading answers do, and starts it, stopping at `turn_limit`.
+    pub(crate) fn start_after(
+        spec: &'s Spec,
+        options: &GameOptions,
+        before: &[Move],
+        turn_limit: Option<u32>,
+        labels: &mut LabelTable,
+    ) -> Result<Side<'s>, String> {
+        let mut game = Game::new(spec, options).map_err(|e| e.to_string())?;
+        if let Some(turns) = turn_limit {
+            game.set_turn_limit(turns);
+        }
         let mut side = Side {
             spec,
             game,
@@ -220,6 +236,11 @@ impl<'s> Side<'s> {
             refused: Vec::new(),
             endless_after: Vec::new(),
         };
+        for m in before {
+            if let Move::Answer { .. } = m {
+                let _ = side.try_play(m, labels, 0);
+            }
+        }
         let mut events = Vec::new();
         side.game.start(&mut side.host, &mut events);
         side.record(events, None);
