@@ -62,9 +62,10 @@ pub(crate) struct RunArgs {
     turns: u32,
     #[arg(long, value_enum, default_value_t = PolicyName::AllPass)]
     policy: PolicyName,
-    /// Seed for the random policy.
-    #[arg(long, default_value_t = 0)]
-    seed: u64,
+    /// Seed for the random policy (default 0); refused with all-pass,
+    /// which has no randomness.
+    #[arg(long)]
+    seed: Option<u64>,
     #[arg(long, value_enum, default_value_t = Format::Text)]
     format: Format,
     /// Also print "end of ..." lines in text output.
@@ -87,6 +88,13 @@ pub(crate) fn run(args: RunArgs) -> Result<ExitCode, String> {
         show_ends,
         record,
     } = args;
+    if policy == PolicyName::AllPass && seed.is_some() {
+        return Err(
+            "--seed has no effect with --policy all-pass (nobody acts at random); add --policy random"
+                .into(),
+        );
+    }
+    let seed = seed.unwrap_or(0);
     let source = SpecSource::new(spec);
     let Some((spec, _)) = source.load()? else {
         return Ok(ExitCode::FAILURE);
@@ -100,6 +108,27 @@ pub(crate) fn run(args: RunArgs) -> Result<ExitCode, String> {
         line: String::new(),
         out: BufWriter::with_capacity(1 << 16, std::io::stdout()),
     };
+    if format == Format::Json {
+        // The header record: what was run, so a stream of events can be
+        // read (or replayed) without the command line that made it.
+        let g = spec.game();
+        let header = serde_json::json!({
+            "event": "game",
+            "spec": source.label(),
+            "name": g.name,
+            "edition": g.edition,
+            "edition_date": g.edition_date,
+            "players": players,
+            "turns": turns,
+            "policy": match policy {
+                PolicyName::AllPass => "all-pass",
+                PolicyName::Random => "random",
+            },
+            "seed": (policy == PolicyName::Random).then_some(seed),
+        });
+        printer.line = header.to_string() + "\n";
+        printer.write();
+    }
     if format == Format::Text {
         printer.line = match source {
             SpecSource::Embedded => format!(
