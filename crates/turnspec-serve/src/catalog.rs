@@ -20,6 +20,18 @@ pub struct SpecEntry {
     pub spec: Arc<Spec>,
 }
 
+/// `IfPending` as `if pending`.
+fn words(camel: &str) -> String {
+    let mut out = String::new();
+    for (i, c) in camel.chars().enumerate() {
+        if c.is_uppercase() && i > 0 {
+            out.push(' ');
+        }
+        out.extend(c.to_lowercase());
+    }
+    out
+}
+
 /// The diagram of the turn: the regular phases in turn order, then the
 /// phases only an action starts; each with its steps (none for a step-less
 /// phase, drawn as one box), their turn-based actions and windows, and the
@@ -54,7 +66,7 @@ pub fn diagram(spec: &Spec) -> Value {
                                 let w = spec.window(w);
                                 windows.push(json!({
                                     "name": w.name, "rule": spec.rule(w.rule),
-                                    "mode": format!("{:?}", w.mode).to_lowercase(),
+                                    "mode": words(&format!("{:?}", w.mode)),
                                 }));
                             }
                         }
@@ -78,18 +90,43 @@ pub fn diagram(spec: &Spec) -> Value {
                     })
                 })
                 .collect();
+            // For a phase a play starts: the timing classes that start it
+            // and the steps (with a window) where they may be used.
+            let started_by: Vec<Value> = spec
+                .timing()
+                .iter_ids()
+                .filter(|(_, tc)| tc.effect == turnspec_spec::Effect::StartPhase(pid))
+                .map(|(t, tc)| {
+                    let from: Vec<&str> = spec
+                        .steps()
+                        .iter()
+                        .filter(|s| {
+                            s.phase != pid
+                                && s.timing_mask >> t.index() & 1 == 1
+                                && s.stages.iter().any(|st| matches!(st, Stage::Window(_)))
+                        })
+                        .map(|s| s.id.as_str())
+                        .collect();
+                    json!({ "timing": tc.id, "name": tc.name, "from": from })
+                })
+                .collect();
             json!({
                 "id": phase.id,
                 "name": phase.name,
                 "rule": spec.rule(phase.rule),
                 "on_demand": phase.on_demand,
+                "started_by": started_by,
                 "conditional": !phase.skip.is_empty() || phase.only_if.is_some(),
                 "stepless": phase.implicit_step,
                 "steps": steps,
             })
         })
         .collect();
-    json!({ "phases": phases })
+    json!({
+        "title": spec.title(),
+        "phases": phases,
+        "next_turn": spec.turn().first().map(|p| spec.phase(*p).id.clone()),
+    })
 }
 
 impl SpecEntry {

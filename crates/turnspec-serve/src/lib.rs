@@ -22,6 +22,7 @@ pub mod catalog;
 pub mod record;
 pub mod scenario;
 pub mod session;
+pub mod svg;
 
 use std::net::SocketAddr;
 use std::path::PathBuf;
