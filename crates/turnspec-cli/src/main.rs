@@ -30,6 +30,16 @@ use turnspec_spec::{Report, Spec};
 struct Cli {
     #[command(subcommand)]
     command: Command,
+    /// Print only results and problems: no progress bar (simulate), no
+    /// passing scenarios (test), no spec summaries (check), no title line
+    /// (run).
+    #[arg(short, long, global = true, conflicts_with = "verbose")]
+    quiet: bool,
+    /// Print more: the file and line that set each element (check, as
+    /// --explain), the ends of steps, phases and turns (run, as
+    /// --show-ends), the rules each passing scenario covers (test).
+    #[arg(short, long, global = true, action = clap::ArgAction::Count)]
+    verbose: u8,
 }
 
 #[derive(Subcommand)]
@@ -132,6 +142,7 @@ fn main() -> ExitCode {
             return out::exit_code(code, false);
         }
     };
+    out::set_level(cli.quiet, cli.verbose);
     // Commands whose output is a stream a reader may stop reading early.
     let streaming = matches!(cli.command, Command::Run(_) | Command::Test { .. });
     let result = match cli.command {
@@ -139,7 +150,7 @@ fn main() -> ExitCode {
             specs,
             format,
             explain,
-        } => check::check(&specs, format, explain),
+        } => check::check(&specs, format, explain || out::verbose() > 0),
         Command::Simulate(args) => simulate::simulate(args),
         Command::Diff(args) => diff::diff(args),
         Command::Compare(args) => compare::compare(args),

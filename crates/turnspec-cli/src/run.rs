@@ -104,7 +104,9 @@ pub(crate) fn run(args: RunArgs) -> Result<ExitCode, String> {
     let mut printer = Printer {
         spec: &spec,
         format,
-        text: TextTrace::new(TextOptions { show_ends }),
+        text: TextTrace::new(TextOptions {
+            show_ends: show_ends || crate::out::verbose() > 0,
+        }),
         line: String::new(),
         out: BufWriter::with_capacity(1 << 16, std::io::stdout()),
     };
@@ -129,7 +131,7 @@ pub(crate) fn run(args: RunArgs) -> Result<ExitCode, String> {
         printer.line = header.to_string() + "\n";
         printer.write();
     }
-    if format == Format::Text {
+    if format == Format::Text && !crate::out::quiet() {
         printer.line = match source {
             SpecSource::Embedded => format!(
                 "{}, {players} players (built-in {})\n",

@@ -29,7 +29,7 @@ fn bash_completions_mention_every_subcommand() {
     // The words offered after `turnspec `.
     let top = out
         .lines()
-        .find(|l| l.trim_start().starts_with("opts=\"-h -V"))
+        .find(|l| l.trim_start().starts_with("opts=\"-q -v -h -V"))
         .expect("the top-level word list");
     for sub in SUBCOMMANDS {
         assert!(

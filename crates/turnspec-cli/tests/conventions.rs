@@ -49,3 +49,47 @@ fn run_json_starts_with_a_header_record() {
     let header: Value = serde_json::from_str(stdout(&o).lines().next().unwrap()).unwrap();
     assert_eq!(header["seed"], Value::Null);
 }
+
+#[test]
+fn quiet_and_verbose_are_accepted_by_every_verb() {
+    for verb in [
+        vec!["check", "games/mtg.toml"],
+        vec!["graph", "games/mtg.toml"],
+        vec!["run", "games/mtg.toml", "--turns", "1"],
+        vec!["test", "tests/scenarios/mtg-editions"],
+        vec!["simulate", "--games", "2", "--turns", "2"],
+        vec!["diff", "games/mtg-2024.toml", "games/mtg.toml"],
+        vec!["schema", "spec"],
+        vec!["completions", "bash"],
+        vec!["man"],
+    ] {
+        for flag in ["-q", "-v"] {
+            let mut args = verb.clone();
+            args.push(flag);
+            let o = turnspec(&args);
+            assert_exit(&o, 0);
+        }
+    }
+    let o = turnspec(&["run", "games/mtg.toml", "-q", "-v"]);
+    assert_exit(&o, 2);
+}
+
+#[test]
+fn quiet_prints_less_and_verbose_more() {
+    let quiet = stdout(&turnspec(&["test", "tests/scenarios/mtg-editions", "-q"]));
+    assert!(!quiet.contains("ok      "), "{quiet}");
+    assert!(quiet.contains("passed, 0 failed"), "{quiet}");
+    let verbose = stdout(&turnspec(&["test", "tests/scenarios/mtg-editions", "-v"]));
+    assert!(
+        verbose.contains("ok      ") && verbose.contains("rules: "),
+        "{verbose}"
+    );
+    let check = stdout(&turnspec(&["check", "games/mtg.toml", "-q"]));
+    assert_eq!(check.trim(), "ok: games/mtg.toml");
+    let explained = stdout(&turnspec(&["check", "games/mtg-2024.toml", "-v"]));
+    assert!(explained.contains("set by:"), "{explained}");
+    let run = stdout(&turnspec(&["run", "games/mtg.toml", "--turns", "1", "-q"]));
+    assert!(run.starts_with("Turn 1"), "{run}");
+    let ends = stdout(&turnspec(&["run", "games/mtg.toml", "--turns", "1", "-v"]));
+    assert!(ends.contains("end of"), "{ends}");
+}
