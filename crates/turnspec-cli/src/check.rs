@@ -225,11 +225,15 @@ pub fn check(paths: &[PathBuf], format: Format, explain: bool) -> Result<ExitCod
                 crate::out::eprint(&render_report(&report));
                 match &spec {
                     Some(spec) => {
-                        crate::out::println(&format!(
-                            "ok: {}\n  {}",
-                            path.display(),
-                            summary(spec).text().replace('\n', "\n  ")
-                        ));
+                        if crate::out::quiet() {
+                            crate::out::println(&format!("ok: {}", path.display()));
+                        } else {
+                            crate::out::println(&format!(
+                                "ok: {}\n  {}",
+                                path.display(),
+                                summary(spec).text().replace('\n', "\n  ")
+                            ));
+                        }
                         if explain {
                             let described = every_element(spec);
                             crate::out::println("  set by:");

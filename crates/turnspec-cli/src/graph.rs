@@ -19,6 +19,11 @@ pub(crate) enum GraphFormat {
     Mermaid,
     /// Graphviz dot.
     Dot,
+    /// SVG, drawn by turnspec itself (no Graphviz needed).
+    Svg,
+    /// The diagram as data: phases in turn order, their steps, actions,
+    /// windows and the timing classes each step allows.
+    Json,
 }
 
 /// How a step looks in the diagram.
@@ -44,12 +49,13 @@ struct Node {
 /// (`priority`), its skip conditions and `only_if`. `repeat` is the
 /// step's self-edge.
 const STEP_SHOWN: &[&str] = &[
-    "name", "rule", "order", "priority", "skip", "only_if", "repeat",
+    "name", "rule", "order", "priority", "skip", "only_if", "repeat", "allows",
 ];
 /// The fields of a step a diagram leaves out: the node's place and kind
-/// are the diagram's structure (`phase`, `implicit`); tags and the timing
-/// classes a step allows are for `check --explain`.
-const STEP_LEFT_OUT: &[&str] = &["id", "tags", "phase", "implicit", "allows"];
+/// are the diagram's structure (`phase`, `implicit`); tags are for `check
+/// --explain`. The timing classes a step allows (`allows`) are a line
+/// `may play: ...`.
+const STEP_LEFT_OUT: &[&str] = &["id", "tags", "phase", "implicit"];
 
 /// The fields of a phase a diagram shows in its box's title: `name
 /// [rule]`, then `— skipped if ...`, `— only if ...` and `— started by an
@@ -150,6 +156,12 @@ fn step_node(spec: &Spec, step: StepId) -> Node {
     let conditional = !skips.is_empty() || only.is_some();
     lines.extend(skips);
     lines.extend(only);
+    if let Some(Value::Derived { text, .. }) = field(&fields, "allows").map(|f| &f.value)
+        && text != "none"
+        && !windows.is_empty()
+    {
+        lines.push(format!("may play: {text}"));
+    }
     lines.extend(undecided(&fields, STEP_SHOWN, STEP_LEFT_OUT));
     let repeat = text_of(&fields, "repeat")
         .filter(|r| r != words::NEVER_REPEATS)
@@ -215,19 +227,22 @@ fn mermaid_text(text: &str) -> String {
 /// Lines of a label, escaped and joined with the format's line break.
 fn label(format: GraphFormat, lines: &[String]) -> String {
     let (escape, line_break): (fn(&str) -> String, &str) = match format {
-        GraphFormat::Mermaid => (mermaid_text, "<br/>"),
         GraphFormat::Dot => (dot_text, "\\n"),
+        _ => (mermaid_text, "<br/>"),
     };
     let escaped: Vec<String> = lines.iter().map(|l| escape(l)).collect();
     escaped.join(line_break)
 }
 
-/// The diagram text.
+/// The diagram text in Mermaid or dot (SVG and JSON are drawn from
+/// `turnspec_serve`'s diagram; they never reach here and get Mermaid).
 pub(crate) fn render(spec: &Spec, format: GraphFormat) -> String {
     let mut out = String::new();
     let mut edges: Vec<(String, String, String, bool)> = Vec::new();
     let (open, close) = match format {
-        GraphFormat::Mermaid => ("flowchart TD\n".to_string(), String::new()),
+        GraphFormat::Mermaid | GraphFormat::Svg | GraphFormat::Json => {
+            ("flowchart TD\n".to_string(), String::new())
+        }
         GraphFormat::Dot => (
             "digraph turn {\n  rankdir=TB;\n  node [shape=box, fontname=\"Helvetica\"];\n"
                 .to_string(),
@@ -236,11 +251,42 @@ pub(crate) fn render(spec: &Spec, format: GraphFormat) -> String {
     };
     out.push_str(&open);
     let mut previous_last: Option<String> = None;
-    for (pi, phase) in spec.phases().iter().enumerate() {
+    // Regular phases in turn order, top to bottom, then the phases only an
+    // action starts.
+    let order: Vec<_> = spec
+        .turn()
+        .iter()
+        .copied()
+        .chain(spec.phases().ids().filter(|p| !spec.turn().contains(p)))
+        .collect();
+    for pid in order {
+        let pi = pid.index();
+        let phase = spec.phase(pid);
         let title = phase_title(spec, phase);
-        let nodes: Vec<Node> = phase.steps().map(|s| step_node(spec, s)).collect();
+        let mut nodes: Vec<Node> = phase.steps().map(|s| step_node(spec, s)).collect();
+        // A phase without steps is one box: its title, then its body.
+        let stepless = phase.implicit_step && nodes.len() == 1;
+        if stepless {
+            let node = &mut nodes[0];
+            let parts: Vec<String> = title.split(" — ").map(str::to_string).collect();
+            node.conditional |= parts.len() > 1;
+            node.lines.splice(0..1, parts);
+        }
         match format {
-            GraphFormat::Mermaid => {
+            GraphFormat::Mermaid | GraphFormat::Svg | GraphFormat::Json if stepless => {
+                let n = &nodes[0];
+                out.push_str(&format!("  {}[\"{}\"]\n", n.id, label(format, &n.lines)));
+            }
+            GraphFormat::Dot if stepless => {
+                let n = &nodes[0];
+                let style = if n.conditional { ", style=dashed" } else { "" };
+                out.push_str(&format!(
+                    "  {} [label=\"{}\"{style}];\n",
+                    n.id,
+                    label(format, &n.lines)
+                ));
+            }
+            GraphFormat::Mermaid | GraphFormat::Svg | GraphFormat::Json => {
                 out.push_str(&format!("  subgraph p{pi}[\"{}\"]\n", mermaid_text(&title)));
                 for n in &nodes {
                     let label = label(format, &n.lines);
@@ -298,17 +344,25 @@ pub(crate) fn render(spec: &Spec, format: GraphFormat) -> String {
             }
         }
     }
+    // The next turn is a box of its own below the last phase: an edge back
+    // to the first phase would let it set the layout (the last phase drawn
+    // at the top).
     if let (Some(last), Some(first)) = (&previous_last, spec.turn().first()) {
-        edges.push((
-            last.clone(),
-            format!("s{}", spec.phase(*first).first_step.index()),
-            "next turn".into(),
-            true,
-        ));
+        let text = format!("next turn: {}", spec.phase(*first).name);
+        match format {
+            GraphFormat::Mermaid | GraphFormat::Svg | GraphFormat::Json => {
+                out.push_str(&format!("  next_turn([\"{}\"])\n", mermaid_text(&text)))
+            }
+            GraphFormat::Dot => out.push_str(&format!(
+                "  next_turn [label=\"{}\", shape=oval, style=dashed];\n",
+                dot_text(&text)
+            )),
+        }
+        edges.push((last.clone(), "next_turn".into(), String::new(), true));
     }
     for (from, to, label, dashed) in edges {
         match format {
-            GraphFormat::Mermaid => {
+            GraphFormat::Mermaid | GraphFormat::Svg | GraphFormat::Json => {
                 let arrow = if dashed { "-.->" } else { "-->" };
                 if label.is_empty() {
                     out.push_str(&format!("  {from} {arrow} {to}\n"));
@@ -321,8 +375,14 @@ pub(crate) fn render(spec: &Spec, format: GraphFormat) -> String {
             }
             GraphFormat::Dot => {
                 let style = if dashed { ", style=dashed" } else { "" };
+                // Edges back up the turn do not move the boxes.
+                let constraint = if label == "returns" {
+                    ", constraint=false"
+                } else {
+                    ""
+                };
                 out.push_str(&format!(
-                    "  {from} -> {to} [label=\"{}\"{style}];\n",
+                    "  {from} -> {to} [label=\"{}\"{style}{constraint}];\n",
                     dot_text(&label)
                 ));
             }
@@ -336,7 +396,16 @@ pub(crate) fn graph(path: &Path, format: GraphFormat) -> Result<ExitCode, String
     let Some((spec, _)) = load(path)? else {
         return Ok(ExitCode::FAILURE);
     };
-    crate::out::print(&render(&spec, format));
+    let text = match format {
+        GraphFormat::Svg => turnspec_serve::svg::render(&spec),
+        GraphFormat::Json => {
+            let mut v = turnspec_serve::catalog::diagram(&spec);
+            v["spec"] = path.display().to_string().into();
+            serde_json::to_string_pretty(&v).map_err(|e| e.to_string())? + "\n"
+        }
+        GraphFormat::Mermaid | GraphFormat::Dot => render(&spec, format),
+    };
+    crate::out::print(&text);
     Ok(ExitCode::SUCCESS)
 }
 

@@ -7,7 +7,10 @@ mod compare;
 mod diff;
 mod graph;
 mod out;
+mod replay;
 mod run;
+mod schema;
+mod serve;
 mod simulate;
 mod test;
 
@@ -27,6 +30,16 @@ use turnspec_spec::{Report, Spec};
 struct Cli {
     #[command(subcommand)]
     command: Command,
+    /// Print only results and problems: no progress bar (simulate), no
+    /// passing scenarios (test), no spec summaries (check), no title line
+    /// (run).
+    #[arg(short, long, global = true, conflicts_with = "verbose")]
+    quiet: bool,
+    /// Print more: the file and line that set each element (check, as
+    /// --explain), the ends of steps, phases and turns (run, as
+    /// --show-ends), the rules each passing scenario covers (test).
+    #[arg(short, long, global = true, action = clap::ArgAction::Count)]
+    verbose: u8,
 }
 
 #[derive(Subcommand)]
@@ -78,6 +91,19 @@ enum Command {
     },
     /// Print turnspec's man page (roff), e.g. `turnspec man > turnspec.1`.
     Man,
+    /// The designer's workbench: a local web page to step through turns,
+    /// go back, compare two specs and save scenarios.
+    Serve(serve::ServeArgs),
+    /// Replay a game recorded with `run --record FILE` under another spec:
+    /// the first event where the traces part, the first action refused.
+    Replay(replay::ReplayArgs),
+    /// Print the JSON Schema of the spec or scenario format, for editors
+    /// (Taplo / Even Better TOML: see docs/cli.md).
+    Schema {
+        /// The format.
+        #[arg(value_enum)]
+        kind: schema::SchemaKind,
+    },
 }
 
 #[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -116,6 +142,7 @@ fn main() -> ExitCode {
             return out::exit_code(code, false);
         }
     };
+    out::set_level(cli.quiet, cli.verbose);
     // Commands whose output is a stream a reader may stop reading early.
     let streaming = matches!(cli.command, Command::Run(_) | Command::Test { .. });
     let result = match cli.command {
@@ -123,7 +150,7 @@ fn main() -> ExitCode {
             specs,
             format,
             explain,
-        } => check::check(&specs, format, explain),
+        } => check::check(&specs, format, explain || out::verbose() > 0),
         Command::Simulate(args) => simulate::simulate(args),
         Command::Diff(args) => diff::diff(args),
         Command::Compare(args) => compare::compare(args),
@@ -132,6 +159,9 @@ fn main() -> ExitCode {
         Command::Run(args) => run::run(args),
         Command::Completions { shell } => completions(shell),
         Command::Man => man(),
+        Command::Serve(args) => serve::serve(args),
+        Command::Schema { kind } => schema::schema(kind),
+        Command::Replay(args) => replay::replay(args),
     };
     let code = match result {
         Ok(code) => code,
@@ -169,7 +199,7 @@ pub(crate) const DEFAULT_SPEC: &str = "games/mtg.toml";
 /// `simulate` use without a spec argument when [`DEFAULT_SPEC`] is not in
 /// the current directory, so an installed binary works from anywhere.
 /// `games/mtg.toml` stays the source; it `extends` nothing.
-const EMBEDDED_MTG: &str = include_str!("../../../games/mtg.toml");
+pub(crate) const EMBEDDED_MTG: &str = include_str!("../../../games/mtg.toml");
 
 /// Where the spec of `run` or `simulate` comes from.
 pub(crate) enum SpecSource {

@@ -133,3 +133,22 @@ pub fn exit_code(code: ExitCode, streaming: bool) -> ExitCode {
 pub fn end_streaming() -> ! {
     std::process::exit(failure_code(true).map_or(0, i32::from))
 }
+
+/// `-q` / `-v`, set once from the command line: how much a verb prints
+/// besides its result (docs/cli.md, "Conventions").
+static LEVEL: Mutex<(bool, u8)> = Mutex::new((false, 0));
+
+/// Records the global `-q` and `-v` flags.
+pub fn set_level(quiet: bool, verbose: u8) {
+    *LEVEL.lock().unwrap_or_else(|e| e.into_inner()) = (quiet, verbose);
+}
+
+/// `-q`: print results and problems only.
+pub fn quiet() -> bool {
+    LEVEL.lock().unwrap_or_else(|e| e.into_inner()).0
+}
+
+/// `-v` (given n times): print more detail.
+pub fn verbose() -> u8 {
+    LEVEL.lock().unwrap_or_else(|e| e.into_inner()).1
+}

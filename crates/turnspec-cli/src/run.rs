@@ -7,6 +7,7 @@ use std::process::ExitCode;
 
 use turnspec_engine::policy::{AllPass, Policy, RandomPolicy, play_out};
 use turnspec_engine::{Event, EventSink, Game, GameOptions, Status};
+use turnspec_serve::record::{Recorder, Recording, play_recorded};
 use turnspec_spec::Spec;
 use turnspec_trace::{TextOptions, TextTrace};
 
@@ -61,14 +62,19 @@ pub(crate) struct RunArgs {
     turns: u32,
     #[arg(long, value_enum, default_value_t = PolicyName::AllPass)]
     policy: PolicyName,
-    /// Seed for the random policy.
-    #[arg(long, default_value_t = 0)]
-    seed: u64,
+    /// Seed for the random policy (default 0); refused with all-pass,
+    /// which has no randomness.
+    #[arg(long)]
+    seed: Option<u64>,
     #[arg(long, value_enum, default_value_t = Format::Text)]
     format: Format,
     /// Also print "end of ..." lines in text output.
     #[arg(long)]
     show_ends: bool,
+    /// Write the run's actions and host answers to FILE (JSON), for
+    /// `turnspec replay FILE --spec OTHER`.
+    #[arg(long, value_name = "FILE")]
+    record: Option<PathBuf>,
 }
 
 pub(crate) fn run(args: RunArgs) -> Result<ExitCode, String> {
@@ -80,7 +86,15 @@ pub(crate) fn run(args: RunArgs) -> Result<ExitCode, String> {
         seed,
         format,
         show_ends,
+        record,
     } = args;
+    if policy == PolicyName::AllPass && seed.is_some() {
+        return Err(
+            "--seed has no effect with --policy all-pass (nobody acts at random); add --policy random"
+                .into(),
+        );
+    }
+    let seed = seed.unwrap_or(0);
     let source = SpecSource::new(spec);
     let Some((spec, _)) = source.load()? else {
         return Ok(ExitCode::FAILURE);
@@ -90,11 +104,34 @@ pub(crate) fn run(args: RunArgs) -> Result<ExitCode, String> {
     let mut printer = Printer {
         spec: &spec,
         format,
-        text: TextTrace::new(TextOptions { show_ends }),
+        text: TextTrace::new(TextOptions {
+            show_ends: show_ends || crate::out::verbose() > 0,
+        }),
         line: String::new(),
         out: BufWriter::with_capacity(1 << 16, std::io::stdout()),
     };
-    if format == Format::Text {
+    if format == Format::Json {
+        // The header record: what was run, so a stream of events can be
+        // read (or replayed) without the command line that made it.
+        let g = spec.game();
+        let header = serde_json::json!({
+            "event": "game",
+            "spec": source.label(),
+            "name": g.name,
+            "edition": g.edition,
+            "edition_date": g.edition_date,
+            "players": players,
+            "turns": turns,
+            "policy": match policy {
+                PolicyName::AllPass => "all-pass",
+                PolicyName::Random => "random",
+            },
+            "seed": (policy == PolicyName::Random).then_some(seed),
+        });
+        printer.line = header.to_string() + "\n";
+        printer.write();
+    }
+    if format == Format::Text && !crate::out::quiet() {
         printer.line = match source {
             SpecSource::Embedded => format!(
                 "{}, {players} players (built-in {})\n",
@@ -105,13 +142,35 @@ pub(crate) fn run(args: RunArgs) -> Result<ExitCode, String> {
         };
         printer.write();
     }
-    match policy {
-        PolicyName::AllPass => play(&mut game, &mut AllPass, &mut printer),
+    let recording = match policy {
+        PolicyName::AllPass => play(&mut game, AllPass, &mut printer, record.is_some()),
         PolicyName::Random => play(
             &mut game,
-            &mut RandomPolicy::with_effects(seed),
+            RandomPolicy::with_effects(seed),
             &mut printer,
+            record.is_some(),
         ),
+    };
+    if let (Some(file), Some(recorder)) = (&record, recording) {
+        let spec_path = match &source {
+            SpecSource::File(p) => Some(p.display().to_string()),
+            SpecSource::Embedded => None,
+        };
+        let (name, seed) = match policy {
+            PolicyName::AllPass => ("all-pass", None),
+            PolicyName::Random => ("random", Some(seed)),
+        };
+        let recording = Recording {
+            spec: spec_path,
+            players,
+            turns,
+            policy: name.into(),
+            seed,
+            ..recorder
+        };
+        let text = serde_json::to_string_pretty(&recording).map_err(|e| e.to_string())?;
+        std::fs::write(file, text + "\n")
+            .map_err(|e| format!("cannot write {}: {e}", file.display()))?;
     }
     if let Err(e) = printer.out.flush() {
         crate::out::failed(crate::out::Stream::Stdout, &e);
@@ -132,6 +191,19 @@ pub(crate) fn run(args: RunArgs) -> Result<ExitCode, String> {
     })
 }
 
-fn play<P: Policy>(game: &mut Game<'_>, policy: &mut P, sink: &mut Printer<'_>) {
-    play_out(game, policy, sink);
+/// Plays the game out; with `record`, through a recorder, whose recording
+/// it returns.
+fn play<P: Policy>(
+    game: &mut Game<'_>,
+    mut policy: P,
+    sink: &mut Printer<'_>,
+    record: bool,
+) -> Option<Recording> {
+    if !record {
+        play_out(game, &mut policy, sink);
+        return None;
+    }
+    let mut recorder = Recorder::new(game.spec(), policy);
+    play_recorded(game, &mut recorder, sink);
+    Some(recorder.recording())
 }

@@ -76,9 +76,6 @@ pub(crate) struct SimulateArgs {
     threads: Option<u16>,
     #[arg(long, value_enum, default_value_t = Format::Text)]
     format: Format,
-    /// No progress bar.
-    #[arg(long)]
-    quiet: bool,
 }
 
 /// Games played and folded at a time by [`simulate_all`].
@@ -187,7 +184,7 @@ pub(crate) fn simulate(args: SimulateArgs) -> Result<ExitCode, String> {
         depth: args.depth,
         seed: args.seed,
     };
-    let bar = !args.quiet && std::io::stderr().is_terminal();
+    let bar = !crate::out::quiet() && std::io::stderr().is_terminal();
     let s = simulate_all(setup, args.games, args.threads, bar)?;
     let c = &s.counts;
     let per_sec = |n: u64| {

@@ -39,7 +39,17 @@ pub fn test(paths: &[PathBuf], format: Format) -> Result<ExitCode, String> {
             _ => failed += 1,
         }
         match format {
-            Format::Text => crate::out::print(&result.to_text(file)),
+            Format::Text if crate::out::quiet() && result.passed() => {}
+            Format::Text => {
+                crate::out::print(&result.to_text(file));
+                if let turnspec_scenario::FileResult::Ran { scenario, .. } = &result
+                    && result.passed()
+                    && crate::out::verbose() > 0
+                    && !scenario.rules.is_empty()
+                {
+                    crate::out::println(&format!("        rules: {}", scenario.rules.join(", ")));
+                }
+            }
             Format::Json => json.push(result.to_json(file)),
         }
     }

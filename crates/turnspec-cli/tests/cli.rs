@@ -221,13 +221,23 @@ fn run_json(spec: &str, extra: &[&str]) -> Vec<Value> {
     assert_exit(&o, 0);
     let out = stdout(&o);
     assert!(!out.is_empty());
-    out.lines()
+    let mut lines: Vec<Value> = out
+        .lines()
         .enumerate()
         .map(|(i, line)| {
             serde_json::from_str::<Value>(line)
                 .unwrap_or_else(|e| panic!("line {} is not JSON ({e}): {line}", i + 1))
         })
-        .collect()
+        .collect();
+    // The header record names what was run; the events follow it.
+    let header = lines.remove(0);
+    assert_eq!(header["event"], "game", "{header}");
+    assert_eq!(header["spec"], spec);
+    assert!(
+        header["players"].is_u64() && header["name"].is_string(),
+        "{header}"
+    );
+    lines
 }
 
 /// The fields of an event that a test cares about, as one short string.

@@ -5,7 +5,7 @@ mod common;
 
 use common::{assert_exit, stdout, turnspec};
 
-const SUBCOMMANDS: [&str; 9] = [
+const SUBCOMMANDS: [&str; 12] = [
     "check",
     "graph",
     "run",
@@ -15,6 +15,9 @@ const SUBCOMMANDS: [&str; 9] = [
     "compare",
     "completions",
     "man",
+    "serve",
+    "schema",
+    "replay",
 ];
 
 #[test]
@@ -26,7 +29,7 @@ fn bash_completions_mention_every_subcommand() {
     // The words offered after `turnspec `.
     let top = out
         .lines()
-        .find(|l| l.trim_start().starts_with("opts=\"-h -V"))
+        .find(|l| l.trim_start().starts_with("opts=\"-q -v -h -V"))
         .expect("the top-level word list");
     for sub in SUBCOMMANDS {
         assert!(

@@ -23,6 +23,15 @@ pub use run::{Failure, Outcome, run};
 
 use std::path::Path;
 
+/// The JSON Schema of a scenario file, generated from the loader's raw
+/// serde types; `turnspec schema scenario` prints it.
+pub fn json_schema() -> serde_json::Value {
+    turnspec_spec::schema::json_schema_of::<raw::RawScenario>(
+        "turnspec scenario",
+        "A scenario: a setup and a script of actions and checks; see docs/scenarios.md.",
+    )
+}
+
 /// The result of one scenario file, for printing or JSON.
 #[derive(Debug, Clone)]
 pub enum FileResult {

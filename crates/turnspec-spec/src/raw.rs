@@ -12,59 +12,85 @@ use toml::Spanned;
 
 pub(crate) type Text = Spanned<String>;
 
-#[derive(Debug, Deserialize, Default)]
+#[derive(Debug, Deserialize, Default, schemars::JsonSchema)]
+#[schemars(deny_unknown_fields)]
 pub(crate) struct RawSpec {
     /// The spec this one changes (see [`crate::inherit`]); merged before
     /// deserialising, so only its presence is seen here.
     #[allow(dead_code)]
+    #[schemars(with = "Option<String>")]
     pub extends: Option<Text>,
+    #[schemars(with = "Option<RawGame>")]
     pub game: Option<Spanned<RawGame>>,
     #[serde(default)]
     pub terms: RawTerms,
+    #[schemars(with = "Option<RawPriority>")]
     pub priority: Option<Spanned<RawPriority>>,
     #[serde(default)]
+    #[schemars(with = "BTreeMap<String, RawFlag>")]
     pub variants: BTreeMap<String, Spanned<RawFlag>>,
     #[serde(default)]
+    #[schemars(with = "BTreeMap<String, RawFlag>")]
     pub facts: BTreeMap<String, Spanned<RawFlag>>,
     #[serde(default)]
+    #[schemars(with = "BTreeMap<String, RawCounter>")]
     pub counters: BTreeMap<String, Spanned<RawCounter>>,
     #[serde(default)]
+    #[schemars(with = "BTreeMap<String, RawTiming>")]
     pub timing: BTreeMap<String, Spanned<RawTiming>>,
     #[serde(default)]
+    #[schemars(with = "BTreeMap<String, RawEffect>")]
     pub effects: BTreeMap<String, Spanned<RawEffect>>,
+    #[schemars(with = "Option<RawMana>")]
     pub mana: Option<Spanned<RawMana>>,
+    #[schemars(with = "Option<RawLeaving>")]
     pub leaving: Option<Spanned<RawLeaving>>,
     #[serde(default)]
+    #[schemars(with = "Vec<RawPhase>")]
     pub phase: Vec<Spanned<RawPhase>>,
 }
 
 /// A structural effect a host or scenario can apply (an extra turn, an
 /// extra combat, "skip your next draw step", "end the turn").
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, schemars::JsonSchema)]
+#[schemars(deny_unknown_fields)]
 pub(crate) struct RawEffect {
+    #[schemars(with = "String")]
     pub kind: Text,
+    #[schemars(with = "Option<String>")]
     pub name: Option<Text>,
+    #[schemars(with = "Option<String>")]
     pub rule: Option<Text>,
     /// For the designer and documentation tools only.
     #[allow(dead_code)]
+    #[schemars(with = "Option<String>")]
     pub description: Option<Text>,
     /// `extra_turn`: `"player"` (default) or `"each_player"`.
     #[serde(rename = "for")]
+    #[schemars(with = "Option<String>")]
     pub target: Option<Text>,
     /// `extra_phases`: the phases to add after the current one, in order.
+    #[schemars(with = "Option<Vec<String>>")]
     pub phases: Option<Spanned<Vec<Text>>>,
     /// `extra_step` / `skip`: a step; `end_turn` / `end_phase`: where to go.
+    #[schemars(with = "Option<String>")]
     pub step: Option<Text>,
     /// `skip` / `end_phase`: a phase.
+    #[schemars(with = "Option<String>")]
     pub phase: Option<Text>,
     /// `skip`: the whole turn.
+    #[schemars(with = "Option<bool>")]
     pub turn: Option<Spanned<bool>>,
     /// `extra_step`: `"this_step"` (500.9) or `"this_phase"` (500.10).
+    #[schemars(with = "Option<String>")]
     pub after: Option<Text>,
     /// `end_turn` / `end_phase`: the step to continue with.
+    #[schemars(with = "Option<String>")]
     pub goto: Option<Text>,
     /// Only during the player's own turn ("you get", 500.10a).
+    #[schemars(with = "Option<bool>")]
     pub own_turn_only: Option<Spanned<bool>>,
+    #[schemars(with = "Option<String>")]
     pub own_turn_rule: Option<Text>,
     /// `kind = "grant"`: the counter granted, and how much.
     pub counter: Option<Text>,
@@ -73,20 +99,28 @@ pub(crate) struct RawEffect {
 
 /// What happens when a player leaves the game. Without this table the turn
 /// of a player who leaves goes on without them (800.4j).
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, schemars::JsonSchema)]
+#[schemars(deny_unknown_fields)]
 pub(crate) struct RawLeaving {
+    #[schemars(with = "Option<String>")]
     pub rule: Option<Text>,
     /// When the active player leaves, once the stack is empty play jumps to
     /// this step (GA ENDGAME 8: that turn's End phase).
+    #[schemars(with = "Option<String>")]
     pub active_player_goto: Option<Text>,
 }
 
 /// Mana pools: when they empty (500.4; pre-2009: 300.3) and mana burn.
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, schemars::JsonSchema)]
+#[schemars(deny_unknown_fields)]
 pub(crate) struct RawMana {
+    #[schemars(with = "Option<String>")]
     pub empties: Option<Text>,
+    #[schemars(with = "Option<String>")]
     pub rule: Option<Text>,
+    #[schemars(with = "Option<bool>")]
     pub burn: Option<Spanned<bool>>,
+    #[schemars(with = "Option<String>")]
     pub burn_rule: Option<Text>,
 }
 
@@ -101,43 +135,69 @@ pub(crate) fn in_file_order<T>(map: &BTreeMap<String, Spanned<T>>) -> Vec<(Text,
     out
 }
 
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, schemars::JsonSchema)]
+#[schemars(deny_unknown_fields)]
 pub(crate) struct RawGame {
+    #[schemars(with = "String")]
     pub name: Text,
+    #[schemars(with = "Option<String>")]
     pub edition: Option<Text>,
+    #[schemars(with = "Option<String>")]
     pub edition_date: Option<Text>,
+    #[schemars(with = "Option<String>")]
     pub source: Option<Text>,
+    #[schemars(with = "Option<String>")]
     pub rule: Option<Text>,
+    #[schemars(with = "RawPlayers")]
     pub players: Spanned<RawPlayers>,
+    #[schemars(with = "Option<String>")]
     pub turn_order: Option<Text>,
 }
 
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, schemars::JsonSchema)]
+#[schemars(deny_unknown_fields)]
 pub(crate) struct RawPlayers {
+    #[schemars(with = "i64")]
     pub min: Spanned<i64>,
+    #[schemars(with = "i64")]
     pub max: Spanned<i64>,
 }
 
 /// Words used when a trace is shown to people: Grand Archive says
 /// "Opportunity" and "Effects Stack" where Magic says "priority" and "stack".
-#[derive(Debug, Deserialize, Default)]
+#[derive(Debug, Deserialize, Default, schemars::JsonSchema)]
+#[schemars(deny_unknown_fields)]
 pub(crate) struct RawTerms {
+    #[schemars(with = "Option<String>")]
     pub priority: Option<Text>,
+    #[schemars(with = "Option<String>")]
     pub stack: Option<Text>,
+    #[schemars(with = "Option<String>")]
     pub active_player: Option<Text>,
 }
 
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, schemars::JsonSchema)]
+#[schemars(deny_unknown_fields)]
 pub(crate) struct RawPriority {
+    #[schemars(with = "Option<String>")]
     pub rule: Option<Text>,
+    #[schemars(with = "Option<String>")]
     pub first: Option<Text>,
+    #[schemars(with = "Option<String>")]
     pub first_rule: Option<Text>,
+    #[schemars(with = "Option<String>")]
     pub after_action: Option<Text>,
+    #[schemars(with = "Option<String>")]
     pub after_action_rule: Option<Text>,
+    #[schemars(with = "Option<String>")]
     pub after_resolve: Option<Text>,
+    #[schemars(with = "Option<String>")]
     pub after_resolve_rule: Option<Text>,
+    #[schemars(with = "Option<String>")]
     pub pass_rule: Option<Text>,
+    #[schemars(with = "Option<String>")]
     pub close: Option<Text>,
+    #[schemars(with = "Option<String>")]
     pub close_rule: Option<Text>,
     /// `triggers`: `"stack"` or `"bag"`.
     pub triggers: Option<Text>,
@@ -146,47 +206,71 @@ pub(crate) struct RawPriority {
 
 /// A variant (Archenemy) or a fact (the active player controls a Saga): a
 /// yes/no the host or a scenario sets and conditions read.
-#[derive(Debug, Deserialize, Default)]
+#[derive(Debug, Deserialize, Default, schemars::JsonSchema)]
+#[schemars(deny_unknown_fields)]
 pub(crate) struct RawFlag {
+    #[schemars(with = "Option<String>")]
     pub name: Option<Text>,
     /// For the designer and documentation tools only.
     #[allow(dead_code)]
+    #[schemars(with = "Option<String>")]
     pub description: Option<Text>,
+    #[schemars(with = "Option<String>")]
     pub rule: Option<Text>,
+    #[schemars(with = "Option<bool>")]
     pub default: Option<Spanned<bool>>,
 }
 
-#[derive(Debug, Deserialize, Default)]
+#[derive(Debug, Deserialize, Default, schemars::JsonSchema)]
+#[schemars(deny_unknown_fields)]
 pub(crate) struct RawCounter {
+    #[schemars(with = "Option<String>")]
     pub reset: Option<Text>,
     /// `"game"` (default): one number; `"player"`: one per player (lands
     /// played, 305.2 — each player of a team may play one, 805.4c).
+    #[schemars(with = "Option<String>")]
     pub per: Option<Text>,
     /// For the designer and documentation tools only.
     #[allow(dead_code)]
+    #[schemars(with = "Option<String>")]
     pub description: Option<Text>,
+    #[schemars(with = "Option<String>")]
     pub rule: Option<Text>,
     /// `start`: the value the counter is reset to.
     pub start: Option<Spanned<i64>>,
 }
 
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, schemars::JsonSchema)]
+#[schemars(deny_unknown_fields)]
 pub(crate) struct RawTiming {
+    #[schemars(with = "Option<String>")]
     pub name: Option<Text>,
+    #[schemars(with = "Option<String>")]
     pub rule: Option<Text>,
     /// For the designer and documentation tools only.
     #[allow(dead_code)]
+    #[schemars(with = "Option<String>")]
     pub description: Option<Text>,
+    #[schemars(with = "Option<String>")]
     pub who: Option<Text>,
+    #[schemars(with = "Option<String>")]
     pub who_rule: Option<Text>,
+    #[schemars(with = "Option<String>")]
     pub stack: Option<Text>,
+    #[schemars(with = "Option<String>")]
     pub stack_rule: Option<Text>,
+    #[schemars(with = "Option<Vec<String>>")]
     pub during: Option<Spanned<Vec<Text>>>,
+    #[schemars(with = "Option<String>")]
     pub during_rule: Option<Text>,
+    #[schemars(with = "Option<String>")]
     pub effect: Option<Text>,
+    #[schemars(with = "Option<String>")]
     pub phase: Option<Text>,
+    #[schemars(with = "Option<RawLimit>")]
     pub limit: Option<Spanned<RawLimit>>,
     #[serde(default)]
+    #[schemars(with = "Vec<RawRequire>")]
     pub require: Vec<Spanned<RawRequire>>,
     /// `ends`: `"turn"` or `"phase"`, ended by a play at this class.
     pub ends: Option<Text>,
@@ -207,50 +291,76 @@ pub(crate) struct RawCost {
     pub rule: Option<Text>,
 }
 
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, schemars::JsonSchema)]
+#[schemars(deny_unknown_fields)]
 pub(crate) struct RawLimit {
+    #[schemars(with = "String")]
     pub counter: Text,
+    #[schemars(with = "i64")]
     pub max: Spanned<i64>,
+    #[schemars(with = "Option<String>")]
     pub rule: Option<Text>,
 }
 
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, schemars::JsonSchema)]
+#[schemars(deny_unknown_fields)]
 pub(crate) struct RawRequire {
     #[serde(rename = "if")]
+    #[schemars(with = "String")]
     pub condition: Text,
+    #[schemars(with = "Option<String>")]
     pub rule: Option<Text>,
+    #[schemars(with = "Option<String>")]
     pub explain: Option<Text>,
 }
 
 /// A `skip` or `repeat` entry: a condition and the rule that makes it so.
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, schemars::JsonSchema)]
+#[schemars(deny_unknown_fields)]
 pub(crate) struct RawWhen {
     #[serde(rename = "if")]
+    #[schemars(with = "String")]
     pub condition: Text,
+    #[schemars(with = "Option<String>")]
     pub rule: Option<Text>,
 }
 
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, schemars::JsonSchema)]
+#[schemars(deny_unknown_fields)]
 pub(crate) struct RawPhase {
+    #[schemars(with = "String")]
     pub id: Text,
+    #[schemars(with = "Option<String>")]
     pub name: Option<Text>,
+    #[schemars(with = "Option<String>")]
     pub rule: Option<Text>,
     #[serde(default)]
+    #[schemars(with = "Vec<String>")]
     pub tags: Vec<Text>,
+    #[schemars(with = "Option<String>")]
     pub counts_as: Option<Text>,
+    #[schemars(with = "Option<bool>")]
     pub on_demand: Option<Spanned<bool>>,
     /// The phase is part of the turn only while this holds; otherwise it is
     /// left out silently (unlike `skip`, which reports the skip).
+    #[schemars(with = "Option<String>")]
     pub only_if: Option<Text>,
     #[serde(default)]
+    #[schemars(with = "Vec<RawWhen>")]
     pub skip: Vec<Spanned<RawWhen>>,
     #[serde(default)]
+    #[schemars(with = "Vec<RawStep>")]
     pub step: Vec<Spanned<RawStep>>,
     // A phase without steps carries its body itself (see [`RawBody`]).
+    #[schemars(with = "Option<Vec<RawStage>>")]
     pub actions: Option<Spanned<Vec<Spanned<RawStage>>>>,
+    #[schemars(with = "Option<String>")]
     pub priority: Option<Text>,
+    #[schemars(with = "Option<String>")]
     pub priority_rule: Option<Text>,
+    #[schemars(with = "Option<Vec<RawStage>>")]
     pub sequence: Option<Spanned<Vec<Spanned<RawStage>>>>,
+    #[schemars(with = "Option<RawWhen>")]
     pub repeat: Option<Spanned<RawWhen>>,
     /// `optional = true`: happens only if the turn player elects it.
     pub optional: Option<Spanned<bool>>,
@@ -258,20 +368,32 @@ pub(crate) struct RawPhase {
     pub between_turns: Option<Spanned<bool>>,
 }
 
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, schemars::JsonSchema)]
+#[schemars(deny_unknown_fields)]
 pub(crate) struct RawStep {
+    #[schemars(with = "String")]
     pub id: Text,
+    #[schemars(with = "Option<String>")]
     pub name: Option<Text>,
+    #[schemars(with = "Option<String>")]
     pub rule: Option<Text>,
     #[serde(default)]
+    #[schemars(with = "Vec<String>")]
     pub tags: Vec<Text>,
+    #[schemars(with = "Option<String>")]
     pub only_if: Option<Text>,
     #[serde(default)]
+    #[schemars(with = "Vec<RawWhen>")]
     pub skip: Vec<Spanned<RawWhen>>,
+    #[schemars(with = "Option<Vec<RawStage>>")]
     pub actions: Option<Spanned<Vec<Spanned<RawStage>>>>,
+    #[schemars(with = "Option<String>")]
     pub priority: Option<Text>,
+    #[schemars(with = "Option<String>")]
     pub priority_rule: Option<Text>,
+    #[schemars(with = "Option<Vec<RawStage>>")]
     pub sequence: Option<Spanned<Vec<Spanned<RawStage>>>>,
+    #[schemars(with = "Option<RawWhen>")]
     pub repeat: Option<Spanned<RawWhen>>,
 }
 
@@ -307,35 +429,49 @@ body_view!(RawStep);
 
 /// One entry of `actions` or `sequence`: a turn-based action (has `id`) or,
 /// in a sequence only, a window (has `window`).
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, schemars::JsonSchema)]
+#[schemars(deny_unknown_fields)]
 pub(crate) struct RawStage {
+    #[schemars(with = "Option<String>")]
     pub id: Option<Text>,
+    #[schemars(with = "Option<String>")]
     pub window: Option<Text>,
     /// Windows: `all_pass` (default) or `stack_empty` (a state-check window
     /// that ends once what was pending has resolved).
+    #[schemars(with = "Option<String>")]
     pub close: Option<Text>,
+    #[schemars(with = "Option<String>")]
     pub name: Option<Text>,
+    #[schemars(with = "Option<String>")]
     pub rule: Option<Text>,
     #[serde(rename = "if")]
+    #[schemars(with = "Option<String>")]
     pub condition: Option<Text>,
+    #[schemars(with = "Option<RawAnswer>")]
     pub answer: Option<Spanned<RawAnswer>>,
     /// The action puts an object of this timing class on the stack for the
     /// active player every time it happens (pre-2009 combat damage, 310.1).
+    #[schemars(with = "Option<String>")]
     pub play: Option<Text>,
     /// This action ends "until end of turn" effects (514.2; GA END 3).
+    #[schemars(with = "Option<bool>")]
     pub ends_turn_effects: Option<Spanned<bool>>,
     /// `acts`: who acts in the window (`"all"` or `"active_player"`).
     pub acts: Option<Text>,
 }
 
 /// How the host answers a turn-based action hook.
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, schemars::JsonSchema)]
+#[schemars(deny_unknown_fields)]
 pub(crate) struct RawAnswer {
     /// Store the answer (a number) in this counter.
+    #[schemars(with = "Option<String>")]
     pub counter: Option<Text>,
     /// Largest meaningful answer; random play picks within 0..=max.
+    #[schemars(with = "Option<i64>")]
     pub max: Option<Spanned<i64>>,
     /// A yes answer makes the active player play this timing class (GA's
     /// materialization is a turn-based action that uses the stack).
+    #[schemars(with = "Option<String>")]
     pub play: Option<Text>,
 }

@@ -319,3 +319,80 @@ fn edit_distance(a: &str, b: &str) -> usize {
     }
     prev[b.len()]
 }
+
+/// The JSON Schema of a spec file, generated from the raw serde types (so
+/// it accepts exactly the keys the loader accepts). Editors use it to
+/// complete and check specs (docs/cli.md, "Editor support"); `turnspec
+/// schema spec` prints it.
+///
+/// No key is marked required: a spec that `extends` another may leave out
+/// what its base gives (an effect's `kind`), and `turnspec check` reports
+/// what the merged spec lacks.
+pub fn json_schema() -> serde_json::Value {
+    let mut schema = json_schema_of::<crate::raw::RawSpec>(
+        "turnspec turn spec",
+        "A card game's turn structure for turnspec: see docs/spec-format.md.",
+    );
+    drop_required(&mut schema);
+    schema
+}
+
+fn drop_required(value: &mut serde_json::Value) {
+    use serde_json::Value;
+    match value {
+        Value::Object(map) => {
+            if map.get("type").is_some_and(|t| t == "object") {
+                map.remove("required");
+            }
+            map.values_mut().for_each(drop_required);
+        }
+        Value::Array(items) => items.iter_mut().for_each(drop_required),
+        _ => {}
+    }
+}
+
+/// The JSON Schema (draft 7, which Taplo / Even Better TOML reads) of a
+/// raw type, with a title and a description. Optional keys are just
+/// optional: TOML has no null, so the `null` schemars adds is removed.
+pub fn json_schema_of<T: schemars::JsonSchema>(
+    title: &str,
+    description: &str,
+) -> serde_json::Value {
+    let generator = schemars::generate::SchemaSettings::draft07().into_generator();
+    let mut schema =
+        serde_json::to_value(generator.into_root_schema_for::<T>()).unwrap_or_default();
+    drop_null(&mut schema);
+    schema["title"] = title.into();
+    schema["description"] = description.into();
+    schema
+}
+
+fn drop_null(value: &mut serde_json::Value) {
+    use serde_json::Value;
+    match value {
+        Value::Object(map) => {
+            if let Some(Value::Array(types)) = map.get_mut("type") {
+                types.retain(|t| t != "null");
+                if types.len() == 1 {
+                    let only = types.remove(0);
+                    map.insert("type".into(), only);
+                }
+            }
+            for key in ["anyOf", "oneOf"] {
+                if let Some(Value::Array(options)) = map.get_mut(key) {
+                    options.retain(|o| o.get("type").is_none_or(|t| t != "null"));
+                    if options.len() == 1 {
+                        let only = options.remove(0);
+                        map.remove(key);
+                        if let Value::Object(inner) = only {
+                            map.extend(inner);
+                        }
+                    }
+                }
+            }
+            map.values_mut().for_each(drop_null);
+        }
+        Value::Array(items) => items.iter_mut().for_each(drop_null),
+        _ => {}
+    }
+}

@@ -1,0 +1,79 @@
+//! `turnspec serve`: the designer's workbench (crates/turnspec-serve) on a
+//! local port. This verb only finds and loads the specs.
+
+use std::net::{IpAddr, Ipv4Addr, SocketAddr};
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::sync::Arc;
+
+use turnspec_scenario::find_specs;
+use turnspec_serve::{SpecEntry, Workbench};
+
+/// `turnspec serve`'s options.
+#[derive(clap::Args)]
+pub(crate) struct ServeArgs {
+    /// Spec files or folders (every spec under them); default: games/ in
+    /// the current directory, else the Magic spec built into turnspec.
+    specs: Vec<PathBuf>,
+    /// Port to listen on; 0 picks a free one (the address is printed).
+    #[arg(long, default_value_t = 7878)]
+    port: u16,
+    /// Address to bind. Only loopback is private to this machine: the
+    /// workbench has no authentication.
+    #[arg(long, default_value_t = IpAddr::V4(Ipv4Addr::LOCALHOST))]
+    bind: IpAddr,
+}
+
+pub(crate) fn serve(args: ServeArgs) -> Result<ExitCode, String> {
+    let mut paths = args.specs;
+    if paths.is_empty() && Path::new("games").is_dir() {
+        paths.push("games".into());
+    }
+    let mut specs = Vec::new();
+    if paths.is_empty() {
+        let label = format!("{} (built into turnspec)", crate::DEFAULT_SPEC);
+        let (spec, _) =
+            turnspec_spec::load_str(&label, crate::EMBEDDED_MTG).map_err(|r| r.to_short_text())?;
+        specs.push(SpecEntry {
+            label,
+            path: None,
+            spec: Arc::new(spec),
+        });
+    } else {
+        for p in &paths {
+            if !p.exists() {
+                return Err(format!("cannot read {}: no such file", p.display()));
+            }
+        }
+        let found = find_specs(&paths);
+        for e in &found.errors {
+            crate::out::eprintln(&format!("error: {e}"));
+        }
+        if !found.errors.is_empty() {
+            return Ok(ExitCode::FAILURE);
+        }
+        for file in &found.files {
+            let Some((spec, _)) = crate::load(file)? else {
+                return Ok(ExitCode::FAILURE);
+            };
+            specs.push(SpecEntry {
+                label: file.display().to_string(),
+                path: Some(file.clone()),
+                spec: Arc::new(spec),
+            });
+        }
+        if specs.is_empty() {
+            return Err("no spec files found".into());
+        }
+    }
+    let save_root = std::env::current_dir().map_err(|e| format!("no current directory: {e}"))?;
+    let count = specs.len();
+    let workbench = Workbench { specs, save_root };
+    turnspec_serve::serve(workbench, SocketAddr::new(args.bind, args.port), |addr| {
+        crate::out::println(&format!(
+            "turnspec workbench: http://{addr}/ ({count} spec(s); Ctrl-C to stop)"
+        ));
+    })
+    .map_err(|e| format!("cannot serve on {}:{}: {e}", args.bind, args.port))?;
+    Ok(ExitCode::SUCCESS)
+}

@@ -1,0 +1,153 @@
+//! The JSON API, as plain functions over a [`Workbench`]: the HTTP routes
+//! in `lib.rs` only decode and encode. Tests call these directly.
+
+use serde::Deserialize;
+use serde_json::{Value, json};
+use turnspec_engine::GameOptions;
+
+use crate::Workbench;
+use crate::catalog::SpecEntry;
+use crate::session::{LabelTable, Move, Side, event_json};
+
+/// Which game to play: the spec (its index in the workbench), the player
+/// count and the variants switched on; optionally a second spec driven by
+/// the same moves.
+#[derive(Debug, Clone, Deserialize)]
+pub struct Setup {
+    /// Index of the spec in [`Workbench::specs`].
+    pub spec: usize,
+    /// Number of players; the spec's minimum when absent.
+    #[serde(default)]
+    pub players: Option<u8>,
+    /// Variant ids to switch on.
+    #[serde(default)]
+    pub variants: Vec<String>,
+    /// A second spec to play side by side with the same moves.
+    #[serde(default)]
+    pub compare: Option<usize>,
+}
+
+/// A session: the setup and the moves made so far.
+#[derive(Debug, Clone, Deserialize)]
+pub struct PlayRequest {
+    /// The game.
+    #[serde(flatten)]
+    pub setup: Setup,
+    /// The moves, oldest first.
+    #[serde(default)]
+    pub moves: Vec<Move>,
+}
+
+/// An error the page shows as it is (HTTP 400).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ApiError(pub String);
+
+impl Workbench {
+    fn entry(&self, index: usize) -> Result<&SpecEntry, ApiError> {
+        self.specs
+            .get(index)
+            .ok_or_else(|| ApiError(format!("no spec #{index}")))
+    }
+
+    /// `GET /api/specs`: the specs on offer.
+    pub fn list(&self) -> Value {
+        json!({
+            "specs": self.specs.iter().enumerate().map(|(i, s)| s.summary(i)).collect::<Vec<_>>(),
+        })
+    }
+
+    /// `GET /api/specs/{index}`: one spec's details and diagram.
+    pub fn spec_details(&self, index: usize) -> Result<Value, ApiError> {
+        Ok(self.entry(index)?.details(index))
+    }
+
+    pub(crate) fn options(entry: &SpecEntry, setup: &Setup) -> Result<GameOptions, ApiError> {
+        let spec = &entry.spec;
+        let players = setup.players.unwrap_or(spec.game().min_players);
+        let mut variants = Vec::new();
+        for v in &setup.variants {
+            // A variant the other spec of a comparison lacks is left out there.
+            if let Some(id) = spec.variant_by_id(v) {
+                variants.push(id);
+            }
+        }
+        Ok(GameOptions::players(players).with_variants(variants))
+    }
+
+    /// Replays the moves under one spec.
+    pub(crate) fn replay<'s>(
+        entry: &'s SpecEntry,
+        setup: &Setup,
+        moves: &[Move],
+        labels: &mut LabelTable,
+    ) -> Result<Side<'s>, ApiError> {
+        let options = Self::options(entry, setup)?;
+        let mut side = Side::start(&entry.spec, &options)
+            .map_err(|e| ApiError(format!("{}: {e}", entry.label)))?;
+        for m in moves {
+            side.play(m, labels);
+        }
+        Ok(side)
+    }
+
+    /// `POST /api/play`: replays the moves and returns, for each spec, the
+    /// state, the trace with rule citations, the moves it refused and (for
+    /// the first spec) what each player may do now; with two specs, the
+    /// first event where their traces differ.
+    ///
+    /// A move the first spec refuses changes nothing; the page drops it and
+    /// shows the refusal.
+    pub fn play(&self, request: &PlayRequest) -> Result<Value, ApiError> {
+        let setup = &request.setup;
+        let mut labels = LabelTable::new();
+        let first = self.entry(setup.spec)?;
+        let main = Self::replay(first, setup, &request.moves, &mut labels)?;
+        let other = match setup.compare {
+            Some(i) => Some(Self::replay(
+                self.entry(i)?,
+                setup,
+                &request.moves,
+                &mut labels,
+            )?),
+            None => None,
+        };
+        let divergence = other.as_ref().and_then(|o| {
+            let (a, b) = (main.lines(&labels), o.lines(&labels));
+            let n = a.len().max(b.len());
+            (0..n).find(|&i| a.get(i) != b.get(i)).map(|i| {
+                json!({
+                    "index": i,
+                    "left": a.get(i),
+                    "right": b.get(i),
+                    "move": main.trace.get(i).or(o.trace.get(i)).and_then(|e| e.by_move),
+                })
+            })
+        });
+        let mut sides = vec![side_json(setup.spec, &main, &labels, true)];
+        if let (Some(o), Some(i)) = (&other, setup.compare) {
+            sides.push(side_json(i, o, &labels, false));
+        }
+        Ok(json!({ "sides": sides, "divergence": divergence }))
+    }
+}
+
+fn side_json(index: usize, side: &Side<'_>, labels: &LabelTable, legal: bool) -> Value {
+    let spec = side.spec;
+    let refused: Vec<Value> = side
+        .refused
+        .iter()
+        .enumerate()
+        .filter_map(|(i, r)| r.as_ref().map(|r| json!({ "move": i, "refusal": r })))
+        .collect();
+    let mut v = json!({
+        "spec": index,
+        "title": spec.title(),
+        "state": side.state_json(labels),
+        "trace": side.trace.iter().map(|e| event_json(spec, labels, e)).collect::<Vec<_>>(),
+        "refused": refused,
+    });
+    if legal {
+        v["legal"] = side.legal_json();
+    }
+    v
+}

@@ -1,0 +1,190 @@
+//! The specs a workbench offers, and what the front end needs to know of
+//! each: players, variants, timing classes, effects, turn-based actions,
+//! facts, and the turn diagram.
+
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use serde_json::{Value, json};
+use turnspec_spec::{Spec, Stage};
+
+/// One spec the workbench offers.
+#[derive(Debug, Clone)]
+pub struct SpecEntry {
+    /// How the spec is named in the page: its path, or a note that it is
+    /// built into turnspec.
+    pub label: String,
+    /// The spec file, when there is one; saved scenarios point at it.
+    pub path: Option<PathBuf>,
+    /// The compiled spec.
+    pub spec: Arc<Spec>,
+}
+
+/// `IfPending` as `if pending`.
+fn words(camel: &str) -> String {
+    let mut out = String::new();
+    for (i, c) in camel.chars().enumerate() {
+        if c.is_uppercase() && i > 0 {
+            out.push(' ');
+        }
+        out.extend(c.to_lowercase());
+    }
+    out
+}
+
+/// The diagram of the turn: the regular phases in turn order, then the
+/// phases only an action starts; each with its steps (none for a step-less
+/// phase, drawn as one box), their turn-based actions and windows, and the
+/// timing classes each step allows.
+pub fn diagram(spec: &Spec) -> Value {
+    let regular: Vec<_> = spec.turn().to_vec();
+    let on_demand = spec
+        .phases()
+        .ids()
+        .filter(|p| !regular.contains(p))
+        .collect::<Vec<_>>();
+    let phases: Vec<Value> = regular
+        .iter()
+        .chain(on_demand.iter())
+        .map(|&pid| {
+            let phase = spec.phase(pid);
+            let steps: Vec<Value> = phase
+                .steps()
+                .map(|sid| {
+                    let step = spec.step(sid);
+                    let mut actions = Vec::new();
+                    let mut windows = Vec::new();
+                    for stage in &step.stages {
+                        match *stage {
+                            Stage::Action(a) => {
+                                let a = spec.turn_action(a);
+                                actions.push(json!({
+                                    "id": a.id, "name": a.name, "rule": spec.rule(a.rule),
+                                }));
+                            }
+                            Stage::Window(w) => {
+                                let w = spec.window(w);
+                                windows.push(json!({
+                                    "name": w.name, "rule": spec.rule(w.rule),
+                                    "mode": words(&format!("{:?}", w.mode)),
+                                }));
+                            }
+                        }
+                    }
+                    let timing: Vec<&str> = spec
+                        .timing()
+                        .iter_ids()
+                        .filter(|(t, _)| step.timing_mask >> t.index() & 1 == 1)
+                        .map(|(_, tc)| tc.id.as_str())
+                        .collect();
+                    json!({
+                        "id": step.id,
+                        "name": step.name,
+                        "rule": spec.rule(step.rule),
+                        "implicit": step.implicit,
+                        "conditional": !step.skip.is_empty() || step.only_if.is_some(),
+                        "repeats": step.repeat.is_some(),
+                        "actions": actions,
+                        "windows": windows,
+                        "timing": timing,
+                    })
+                })
+                .collect();
+            // For a phase a play starts: the timing classes that start it
+            // and the steps (with a window) where they may be used.
+            let started_by: Vec<Value> = spec
+                .timing()
+                .iter_ids()
+                .filter(|(_, tc)| tc.effect == turnspec_spec::Effect::StartPhase(pid))
+                .map(|(t, tc)| {
+                    let from: Vec<&str> = spec
+                        .steps()
+                        .iter()
+                        .filter(|s| {
+                            s.phase != pid
+                                && s.timing_mask >> t.index() & 1 == 1
+                                && s.stages.iter().any(|st| matches!(st, Stage::Window(_)))
+                        })
+                        .map(|s| s.id.as_str())
+                        .collect();
+                    json!({ "timing": tc.id, "name": tc.name, "from": from })
+                })
+                .collect();
+            json!({
+                "id": phase.id,
+                "name": phase.name,
+                "rule": spec.rule(phase.rule),
+                "on_demand": phase.on_demand,
+                "started_by": started_by,
+                "conditional": !phase.skip.is_empty() || phase.only_if.is_some(),
+                "stepless": phase.implicit_step,
+                "steps": steps,
+            })
+        })
+        .collect();
+    json!({
+        "title": spec.title(),
+        "phases": phases,
+        "next_turn": spec.turn().first().map(|p| spec.phase(*p).id.clone()),
+    })
+}
+
+impl SpecEntry {
+    /// A short summary for the spec picker.
+    pub fn summary(&self, index: usize) -> Value {
+        let spec = &self.spec;
+        let g = spec.game();
+        json!({
+            "index": index,
+            "label": self.label,
+            "title": spec.title(),
+            "name": g.name,
+            "edition": g.edition,
+            "min_players": g.min_players,
+            "max_players": g.max_players,
+            "variants": spec.variants().iter().map(|v| json!({
+                "id": v.id, "name": v.name, "description": v.description,
+            })).collect::<Vec<_>>(),
+            "savable": self.path.is_some(),
+        })
+    }
+
+    /// Everything the page shows about the spec besides the game itself.
+    pub fn details(&self, index: usize) -> Value {
+        let spec = &self.spec;
+        let mut v = self.summary(index);
+        let terms = spec.terms();
+        v["terms"] = json!({
+            "priority": terms.priority, "stack": terms.stack, "active_player": terms.active_player,
+        });
+        v["timing"] = spec
+            .timing()
+            .iter()
+            .map(|tc| json!({ "id": tc.id, "name": tc.name, "rule": spec.rule(tc.rule) }))
+            .collect();
+        v["effects"] = spec
+            .effects()
+            .iter()
+            .map(|e| json!({ "id": e.id, "name": e.name, "rule": spec.rule(e.rule) }))
+            .collect();
+        v["turn_actions"] = spec
+            .turn_actions()
+            .iter()
+            .map(|a| {
+                json!({
+                    "id": a.id, "name": a.name, "rule": spec.rule(a.rule),
+                    "step": spec.step(a.step).id,
+                    "answer_max": a.answer_max,
+                    "takes_answer": a.answer_counter.is_some() || a.answer_play.is_some(),
+                })
+            })
+            .collect();
+        v["facts"] = spec
+            .facts()
+            .iter()
+            .map(|f| json!({ "id": f.id, "name": f.name, "rule": spec.rule(f.rule) }))
+            .collect();
+        v["diagram"] = diagram(spec);
+        v
+    }
+}

@@ -1,0 +1,499 @@
+//! A workbench session: a spec, a player count, variants and the list of
+//! moves the designer has made. The server keeps no session: every request
+//! carries the moves and the game is replayed from the start, which the
+//! engine's determinism makes exact. Undo and time travel are a shorter
+//! list of moves.
+//!
+//! Moves are the scenario format's actions (docs/scenarios.md §6), applied
+//! with the same meaning as `turnspec test` gives them, so a session can be
+//! saved as a scenario that passes as it stands (see [`crate::scenario`]).
+
+use serde::{Deserialize, Serialize};
+use serde_json::{Value, json};
+use turnspec_engine::{
+    Action, Event, Game, GameOptions, HookContext, Host, PlayerId, RuleError, Status, Triggers,
+};
+use turnspec_spec::{Spec, TurnActionId};
+use turnspec_trace::{compact, describe, is_end};
+
+/// One thing the designer did, in the scenario format's words.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum Move {
+    /// `pass = "P1"`: the player passes priority.
+    Pass {
+        /// The player, `P1`...
+        by: String,
+    },
+    /// `pass = "all"`: one round of passes, stopping early when something
+    /// resolves or the window closes.
+    PassAll,
+    /// `play = TIMING`: a play at a timing class of the spec.
+    Play {
+        /// The timing class id.
+        timing: String,
+        /// The player.
+        by: String,
+        /// What was played, shown in the trace; empty for `#0`.
+        #[serde(default)]
+        label: String,
+    },
+    /// `trigger = LABEL`: the host reports a triggered ability now.
+    Trigger {
+        /// The ability's name.
+        label: String,
+        /// Its controller.
+        by: String,
+    },
+    /// `effect = ID`: a structural effect of the spec, for a player.
+    Effect {
+        /// The effect id.
+        effect: String,
+        /// The player it applies to.
+        by: String,
+    },
+    /// `answer = ACTION`: the host's answer the next time that turn-based
+    /// action happens, and what it makes trigger.
+    Answer {
+        /// The turn-based action id.
+        action: String,
+        /// The answer (how many attackers...).
+        #[serde(default)]
+        value: u16,
+        /// Triggers it reports, controlled by the turn player then.
+        #[serde(default)]
+        triggers: Vec<String>,
+    },
+    /// `set_fact = ID`.
+    SetFact {
+        /// The fact id.
+        fact: String,
+    },
+    /// `clear_fact = ID`.
+    ClearFact {
+        /// The fact id.
+        fact: String,
+    },
+}
+
+impl Move {
+    /// Whether the move is an action (it may produce events) rather than
+    /// host set-up.
+    pub fn is_action(&self) -> bool {
+        !matches!(self, Move::Answer { .. })
+    }
+}
+
+/// Why a move was not applied: the engine's refusal with the rule it
+/// cites, or a move that names something the spec does not have.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Refusal {
+    /// The kind of refusal (`not_holder`, `wrong_step`...), as
+    /// `expect_illegal`'s `reason`; `unknown` for a name the spec lacks.
+    pub reason: String,
+    /// The rule the refusal cites, as the spec writes it.
+    pub rule: Option<String>,
+    /// One sentence for people.
+    pub message: String,
+}
+
+impl Refusal {
+    fn engine(spec: &Spec, e: &RuleError) -> Refusal {
+        Refusal {
+            reason: e.reason().to_string(),
+            rule: spec.rule(e.rule()).map(str::to_string),
+            message: e.describe(spec),
+        }
+    }
+
+    fn unknown(message: String) -> Refusal {
+        Refusal {
+            reason: "unknown".into(),
+            rule: None,
+            message,
+        }
+    }
+}
+
+/// Label names shared by both sides of a comparison; label 0 is
+/// "unlabelled" (`#0`), as in scenarios.
+#[derive(Debug, Default)]
+pub(crate) struct LabelTable {
+    names: Vec<String>,
+}
+
+impl LabelTable {
+    pub(crate) fn new() -> Self {
+        LabelTable {
+            names: vec![String::new()],
+        }
+    }
+
+    pub(crate) fn intern(&mut self, name: &str) -> u32 {
+        if name.is_empty() {
+            return 0;
+        }
+        if let Some(i) = self.names.iter().position(|n| n == name) {
+            return i as u32;
+        }
+        self.names.push(name.to_string());
+        (self.names.len() - 1) as u32
+    }
+
+    pub(crate) fn names(&self) -> &Vec<String> {
+        &self.names
+    }
+
+    pub(crate) fn name(&self, label: u32) -> String {
+        self.names
+            .get(label as usize)
+            .filter(|n| !n.is_empty())
+            .cloned()
+            .unwrap_or_else(|| format!("#{label}"))
+    }
+}
+
+/// Answers turn-based actions from queued `answer` moves, like the
+/// scenario runner's host: the first queued answer for that action, then 0.
+#[derive(Default)]
+struct QueuedHost {
+    queued: Vec<(TurnActionId, u16, Vec<u32>)>,
+}
+
+impl Host for QueuedHost {
+    fn turn_action(
+        &mut self,
+        ctx: &HookContext,
+        action: TurnActionId,
+        triggers: &mut Triggers<'_>,
+    ) -> u16 {
+        let Some(i) = self.queued.iter().position(|(a, ..)| *a == action) else {
+            return 0;
+        };
+        let (_, value, labels) = self.queued.remove(i);
+        for label in labels {
+            let _ = triggers.add(ctx.active, label);
+        }
+        value
+    }
+}
+
+/// One event of a side's trace.
+#[derive(Debug, Clone)]
+pub(crate) struct TraceEvent {
+    pub(crate) event: Event,
+    /// The move that produced it; `None` for the start of the game.
+    pub(crate) by_move: Option<usize>,
+}
+
+/// One spec's game, replayed from a list of moves.
+pub(crate) struct Side<'s> {
+    pub(crate) spec: &'s Spec,
+    pub(crate) game: Game<'s>,
+    host: QueuedHost,
+    /// Every event except the "end of ..." ones, which scenarios leave out.
+    pub(crate) trace: Vec<TraceEvent>,
+    /// For each move, `None` if it was applied, else why not.
+    pub(crate) refused: Vec<Option<Refusal>>,
+    /// For each move: whether the turn never ended after it.
+    pub(crate) endless_after: Vec<bool>,
+}
+
+/// Parses `P1`... against the game's player count.
+pub(crate) fn player(text: &str, players: u8) -> Result<PlayerId, Refusal> {
+    text.strip_prefix('P')
+        .and_then(|n| n.parse::<u8>().ok())
+        .filter(|n| (1..=players).contains(n))
+        .map(|n| PlayerId(n - 1))
+        .ok_or_else(|| Refusal::unknown(format!("no player `{text}` in a {players}-player game")))
+}
+
+impl<'s> Side<'s> {
+    /// Sets up and starts the game.
+    pub(crate) fn start(spec: &'s Spec, options: &GameOptions) -> Result<Side<'s>, String> {
+        Self::start_after(spec, options, &[], None, &mut LabelTable::new())
+    }
+
+    /// Sets up the game, queues the host answers `before` (only `answer`
+    /// moves count) so they apply to the start itself, as a scenario's
+    /// leading answers do, and starts it, stopping at `turn_limit`.
+    pub(crate) fn start_after(
+        spec: &'s Spec,
+        options: &GameOptions,
+        before: &[Move],
+        turn_limit: Option<u32>,
+        labels: &mut LabelTable,
+    ) -> Result<Side<'s>, String> {
+        let mut game = Game::new(spec, options).map_err(|e| e.to_string())?;
+        if let Some(turns) = turn_limit {
+            game.set_turn_limit(turns);
+        }
+        let mut side = Side {
+            spec,
+            game,
+            host: QueuedHost::default(),
+            trace: Vec::new(),
+            refused: Vec::new(),
+            endless_after: Vec::new(),
+        };
+        for m in before {
+            if let Move::Answer { .. } = m {
+                let _ = side.try_play(m, labels, 0);
+            }
+        }
+        let mut events = Vec::new();
+        side.game.start(&mut side.host, &mut events);
+        side.record(events, None);
+        Ok(side)
+    }
+
+    fn record(&mut self, events: Vec<Event>, by_move: Option<usize>) {
+        self.trace.extend(
+            events
+                .into_iter()
+                .filter(|e| !is_end(e))
+                .map(|event| TraceEvent { event, by_move }),
+        );
+    }
+
+    fn apply(&mut self, action: Action, index: usize) -> Result<(), Refusal> {
+        let mut events = Vec::new();
+        let result = self.game.apply(action, &mut self.host, &mut events);
+        self.record(events, Some(index));
+        result.map_err(|e| Refusal::engine(self.spec, &e))
+    }
+
+    fn holder(&self) -> Result<PlayerId, Refusal> {
+        self.game.holder().ok_or_else(|| Refusal {
+            reason: "not_running".into(),
+            rule: None,
+            message: format!(
+                "nobody holds {} (game status: {})",
+                self.spec.terms().priority,
+                status_name(self.game.status())
+            ),
+        })
+    }
+
+    /// Applies one move; a refused move changes nothing.
+    pub(crate) fn play(&mut self, m: &Move, labels: &mut LabelTable) {
+        let index = self.refused.len();
+        let result = self.try_play(m, labels, index);
+        self.refused.push(result.err());
+        self.endless_after.push(self.game.endless_turn().is_some());
+    }
+
+    fn try_play(&mut self, m: &Move, labels: &mut LabelTable, index: usize) -> Result<(), Refusal> {
+        let spec = self.spec;
+        let n = self.game.players();
+        match m {
+            Move::Pass { by } => {
+                let player = player(by, n)?;
+                self.apply(Action::Pass { player }, index)
+            }
+            Move::PassAll => {
+                for _ in 0..n {
+                    let player = self.holder()?;
+                    self.apply(Action::Pass { player }, index)?;
+                    if self.game.passes() == 0 {
+                        break;
+                    }
+                }
+                Ok(())
+            }
+            Move::Play { timing, by, label } => {
+                let player = player(by, n)?;
+                let timing = spec.timing_by_id(timing).ok_or_else(|| {
+                    Refusal::unknown(format!("this spec has no timing class `{timing}`"))
+                })?;
+                let label = labels.intern(label);
+                self.apply(
+                    Action::Play {
+                        player,
+                        timing,
+                        label,
+                    },
+                    index,
+                )
+            }
+            Move::Trigger { label, by } => {
+                let controller = player(by, n)?;
+                let label = labels.intern(label);
+                self.apply(Action::Trigger { controller, label }, index)
+            }
+            Move::Effect { effect, by } => {
+                let player = player(by, n)?;
+                let effect = spec.effect_by_id(effect).ok_or_else(|| {
+                    Refusal::unknown(format!("this spec has no effect `{effect}`"))
+                })?;
+                self.apply(Action::Effect { effect, player }, index)
+            }
+            Move::Answer {
+                action,
+                value,
+                triggers,
+            } => {
+                let id = spec.turn_action_by_id(action).ok_or_else(|| {
+                    Refusal::unknown(format!("this spec has no turn-based action `{action}`"))
+                })?;
+                let labels = triggers.iter().map(|t| labels.intern(t)).collect();
+                self.host.queued.push((id, *value, labels));
+                Ok(())
+            }
+            Move::SetFact { fact } | Move::ClearFact { fact } => {
+                let id = spec
+                    .fact_by_id(fact)
+                    .ok_or_else(|| Refusal::unknown(format!("this spec has no fact `{fact}`")))?;
+                let value = matches!(m, Move::SetFact { .. });
+                self.apply(Action::SetFact { fact: id, value }, index)
+            }
+        }
+    }
+
+    /// The compact line of each trace event (the scenario format's
+    /// `expect_events` lines).
+    pub(crate) fn lines(&self, labels: &LabelTable) -> Vec<String> {
+        self.trace
+            .iter()
+            .map(|e| compact(self.spec, labels.names(), &e.event))
+            .collect()
+    }
+
+    /// The state shown beside the diagram.
+    pub(crate) fn state_json(&self, labels: &LabelTable) -> Value {
+        let spec = self.spec;
+        let g = &self.game;
+        let phase = spec.phase(g.phase());
+        let step = spec.step(g.step());
+        let stack: Vec<Value> = g
+            .stack()
+            .iter()
+            .map(|o| {
+                json!({
+                    "label": labels.name(o.label),
+                    "controller": o.controller.to_string(),
+                    "kind": object_kind(spec, o.kind),
+                })
+            })
+            .collect();
+        let counters: Vec<Value> = spec
+            .counters()
+            .iter_ids()
+            .map(|(id, c)| json!({ "id": c.id, "value": g.counter(id), "rule": spec.rule(c.rule) }))
+            .collect();
+        let facts: Vec<Value> = spec
+            .facts()
+            .iter_ids()
+            .map(|(id, f)| json!({ "id": f.id, "name": f.name, "value": g.fact(id), "rule": spec.rule(f.rule) }))
+            .collect();
+        let queued: Vec<Value> = self
+            .host
+            .queued
+            .iter()
+            .map(|(a, v, t)| {
+                json!({
+                    "action": spec.turn_action(*a).id,
+                    "value": v,
+                    "triggers": t.iter().map(|l| labels.name(*l)).collect::<Vec<_>>(),
+                })
+            })
+            .collect();
+        json!({
+            "turn": g.turn(),
+            "active": g.active_player().to_string(),
+            "phase": phase.id,
+            "phase_name": phase.name,
+            "phase_number": g.phase_number(),
+            "step": step.id,
+            "step_name": step.name,
+            "repeat": g.repeat_count(),
+            "holder": g.holder().map(|p| p.to_string()),
+            "status": status_name(g.status()),
+            "endless": g.endless_turn().map(|e| e.describe(spec)),
+            "stack": stack,
+            "counters": counters,
+            "facts": facts,
+            "queued_answers": queued,
+        })
+    }
+
+    /// What each player may do now: pass, and each timing class with the
+    /// refusal (and its rule) when it is not allowed.
+    pub(crate) fn legal_json(&self) -> Value {
+        let spec = self.spec;
+        let g = &self.game;
+        let players: Vec<Value> = (0..g.players())
+            .map(PlayerId)
+            .filter(|p| g.state().is_in(*p))
+            .map(|p| {
+                let pass = if g.holder() == Some(p) {
+                    None
+                } else {
+                    pass_refusal(g, p)
+                };
+                let timing: Vec<Value> = spec
+                    .timing()
+                    .iter_ids()
+                    .map(|(t, tc)| {
+                        let refusal = g.check_play(p, t).err().map(|e| Refusal::engine(spec, &e));
+                        json!({
+                            "id": tc.id,
+                            "name": tc.name,
+                            "rule": spec.rule(tc.rule),
+                            "legal": refusal.is_none(),
+                            "refusal": refusal,
+                        })
+                    })
+                    .collect();
+                json!({ "player": p.to_string(), "pass_refusal": pass, "timing": timing })
+            })
+            .collect();
+        json!({ "running": g.status() == Status::Running, "players": players })
+    }
+}
+
+/// Why `player` may not pass now, tried on a copy of the game so nothing
+/// changes; `None` if they may.
+fn pass_refusal(game: &Game<'_>, player: PlayerId) -> Option<Refusal> {
+    let mut copy = game.clone();
+    let mut events: Vec<Event> = Vec::new();
+    copy.apply(
+        Action::Pass { player },
+        &mut turnspec_engine::NoHost,
+        &mut events,
+    )
+    .err()
+    .map(|e| Refusal::engine(game.spec(), &e))
+}
+
+fn object_kind(spec: &Spec, kind: turnspec_engine::ObjectKind) -> String {
+    match kind {
+        turnspec_engine::ObjectKind::Play(t) => spec.timing_class(t).id.clone(),
+        turnspec_engine::ObjectKind::TurnAction(a) => spec.turn_action(a).id.clone(),
+        other => format!("{other:?}").to_lowercase(),
+    }
+}
+
+/// The status as scenarios' `expect = { status = ... }` names it.
+pub(crate) fn status_name(status: Status) -> &'static str {
+    match status {
+        Status::Running => "running",
+        Status::TurnLimit => "turn_limit",
+        Status::Stalled => "stalled",
+        Status::NoPlayers => "no_players",
+        Status::NeverEnds => "never_ends",
+    }
+}
+
+/// A trace event as the front end shows it.
+pub(crate) fn event_json(spec: &Spec, labels: &LabelTable, e: &TraceEvent) -> Value {
+    let d = describe(spec, labels.names(), &e.event);
+    json!({
+        "line": compact(spec, labels.names(), &e.event),
+        "text": d.text,
+        "kind": d.kind,
+        "depth": d.depth,
+        "rule": d.rule,
+        "move": e.by_move,
+    })
+}

@@ -1,0 +1,187 @@
+// The workbench in a real browser: Debian's Chromium driven by
+// playwright-core (which downloads no browser). run.sh starts `turnspec
+// serve` and sets TURNSPEC_URL, TURNSPEC_BIN and TURNSPEC_WORK (the folder
+// the server runs in, where saved scenarios land).
+import { test, before, after } from "node:test";
+import assert from "node:assert/strict";
+import { mkdtempSync, rmSync, existsSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { execFileSync } from "node:child_process";
+import { chromium } from "playwright-core";
+
+const URL = process.env.TURNSPEC_URL;
+const BIN = process.env.TURNSPEC_BIN;
+const WORK = process.env.TURNSPEC_WORK;
+const CHROMIUM = process.env.CHROMIUM || "/usr/bin/chromium";
+
+let context;
+let profile;
+let page;
+
+before(async () => {
+  assert.ok(URL && BIN && WORK, "run this through tests/browser/run.sh");
+  profile = mkdtempSync(join(tmpdir(), "turnspec-chromium-"));
+  context = await chromium.launchPersistentContext(profile, {
+    executablePath: CHROMIUM,
+    headless: true,
+    viewport: { width: 1500, height: 1000 },
+    args: [
+      "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+      "--disable-background-networking", "--disable-component-update", "--disable-sync",
+    ],
+  });
+  page = context.pages()[0] || (await context.newPage());
+  page.on("pageerror", (e) => console.error("page error:", e.message));
+});
+
+after(async () => {
+  await context?.close();
+  if (profile) rmSync(profile, { recursive: true, force: true });
+});
+
+// Clicks and waits for the replay the click asks for.
+async function click(selector) {
+  await Promise.all([
+    page.waitForResponse((r) => r.url().endsWith("/api/play")),
+    page.click(selector),
+  ]);
+}
+
+const text = (selector) => page.textContent(selector);
+
+// Opens the page on a spec (and a second one side by side), its path's end
+// as the picker lists it.
+async function open(specFile, compareFile) {
+  await page.goto(URL);
+  // The page has loaded its first spec and replayed its start.
+  await page.waitForSelector("#traces .event");
+  const pick = async (select, file) => {
+    const value = await page.$$eval(`${select} option`, (os, f) =>
+      os.find((o) => o.textContent.endsWith(f)).value, file);
+    if ((await page.inputValue(select)) === value) return;
+    await Promise.all([
+      page.waitForResponse((r) => r.url().endsWith("/api/play")),
+      page.selectOption(select, value),
+    ]);
+  };
+  await pick("#spec", specFile);
+  if (compareFile) await pick("#compare", compareFile);
+}
+
+// Passes round after round until `done()` holds (at most `limit` rounds).
+async function passUntil(done, limit = 40) {
+  for (let i = 0; i < limit; i++) {
+    if (await done()) return;
+    await click("#pass-all");
+  }
+  assert.fail("passing never got there");
+}
+
+async function saveAndTest(path) {
+  await page.fill("#save-name", `browser test: ${path}`);
+  await page.fill("#save-path", path);
+  await Promise.all([
+    page.waitForResponse((r) => r.url().endsWith("/api/scenario")),
+    page.click("#save"),
+  ]);
+  const result = await text("#save-result");
+  assert.match(result, /passes \(\d+ checks\)/);
+  assert.match(result, /written to/);
+  const file = join(WORK, path);
+  assert.ok(existsSync(file), `${file} was written`);
+  // `turnspec test` runs it as it stands (exit code 0, or execFileSync throws).
+  const out = execFileSync(BIN, ["test", file], { encoding: "utf8" });
+  assert.match(out, /1 passed, 0 failed, 0 invalid/);
+}
+
+test("MTG: a turn clicked through, a refusal with its rule, undo, time travel, saved and run", async () => {
+  await open("games/mtg.toml");
+  assert.match(await text("#state-turn"), /^1 /);
+  // The diagram highlights where the game stands: the upkeep, P1 holding priority.
+  await page.waitForSelector('.phase.current[data-phase="beginning"] .step.current[data-step="upkeep"]');
+  assert.equal(await text("#state-holder"), "P1");
+
+  // P2 may not pass: the refusal cites the rule.
+  await page.selectOption("#actor", "P2");
+  await click("#pass");
+  assert.ok(await page.isVisible("#refusal"));
+  assert.match(await text("#refusal"), /P2 does not hold priority.*rule \S+, not_holder/);
+
+  await click("#pass-all");
+  assert.match(await text("#state-phase"), /precombat_main/);
+  await page.waitForSelector('.phase.current[data-phase="precombat_main"]');
+  // The skipped draw is in the trace with its rule.
+  assert.match(await text('.trace[data-side="0"]'), /Draw step skipped \[103\.8a\]/);
+
+  await page.fill("#label", "Grizzly Bears");
+  await click('#timing [data-timing="sorcery"]');
+  assert.match(await text("#stack"), /Grizzly Bears \(P1, sorcery\)/);
+  // A second sorcery while the first is on the stack is refused.
+  await page.fill("#label", "Divination");
+  assert.equal(await page.getAttribute('#timing [data-timing="sorcery"]', "class"), "refused");
+  await click('#timing [data-timing="sorcery"]');
+  assert.match(await text("#refusal"), /rule \S+, stack_not_empty/);
+  assert.doesNotMatch(await text("#stack"), /Divination/);
+
+  // Undo takes the Bears back; play them again and let them resolve.
+  await click("#undo");
+  assert.match(await text("#stack"), /empty/);
+  await page.fill("#label", "Grizzly Bears");
+  await click('#timing [data-timing="sorcery"]');
+  await click("#pass-all");
+  assert.match(await text("#stack"), /empty/);
+  assert.match(await text('.trace[data-side="0"]'), /Grizzly Bears/);
+
+  // The host answers the declaration of attackers: one attacker.
+  await page.selectOption("#answer-action", "declare_attackers");
+  await page.fill("#answer-value", "1");
+  await click("#answer");
+  assert.match(await text("#state-queued"), /declare_attackers = 1/);
+  await passUntil(async () => /combat_damage/.test(await text("#state-step")));
+  await page.waitForSelector('.phase.current[data-phase="combat"] .step.current[data-step="combat_damage"]');
+  await passUntil(async () => /^2 /.test(await text("#state-turn")));
+
+  // Time travel: back to before the third move (the Bears), then on again.
+  await click('[data-move="2"] button.back');
+  assert.match(await text("#state-phase"), /precombat_main/);
+  assert.equal(await page.$$eval('.trace[data-side="0"] .move', (ms) => ms.length), 2);
+  await page.fill("#label", "Grizzly Bears");
+  await click('#timing [data-timing="sorcery"]');
+  await passUntil(async () => /^2 /.test(await text("#state-turn")));
+
+  await saveAndTest("scenarios/mtg-turn.toml");
+});
+
+test("Grand Archive: no attack on the first turn, an attack starts combat, saved and run", async () => {
+  await open("games/grand-archive.toml");
+  await page.waitForSelector('.phase.current[data-phase="main"]');
+  assert.equal(await text("#state-holder"), "P1");
+  await page.fill("#label", "Lorraine");
+  await click('#timing [data-timing="attack"]');
+  assert.match(await text("#refusal"), /requirement/);
+
+  await passUntil(async () => /^2 /.test(await text("#state-turn")) && /main/.test(await text("#state-phase")));
+  await page.selectOption("#actor", "P2");
+  await page.fill("#label", "Lorraine");
+  await click('#timing [data-timing="attack"]');
+  await page.waitForSelector('.phase.current[data-phase="combat"]');
+  assert.match(await text('.trace[data-side="0"]'), /Lorraine/);
+  await passUntil(async () => /^3 /.test(await text("#state-turn")));
+
+  await saveAndTest("scenarios/grand-archive-turn.toml");
+});
+
+test("two specs side by side: the first diverging event is marked", async () => {
+  await open("games/mtg.toml", "games/mtg-classic.toml");
+  assert.equal(await page.$$eval(".trace", (ts) => ts.length), 2);
+  assert.ok(await page.isHidden("#divergence"));
+  await page.selectOption("#answer-action", "declare_attackers");
+  await page.fill("#answer-value", "1");
+  await click("#answer");
+  await passUntil(async () => page.isVisible("#divergence"));
+  assert.match(await text("#divergence"), /First difference at event \d+/);
+  const marked = await page.$$eval(".event.diverge", (es) => es.map((e) => e.dataset.line));
+  assert.equal(marked.length, 2);
+  assert.notEqual(marked[0], marked[1]);
+});
