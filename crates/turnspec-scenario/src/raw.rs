@@ -120,6 +120,7 @@ pub(crate) struct RawEntry {
     #[schemars(with = "Option<String>")]
     pub add_mana: Option<Text>,
     /// `choose = "label"` (with `by`): resolve this trigger from the bag.
+    #[schemars(with = "Option<String>")]
     pub choose: Option<Text>,
     // modifiers
     #[schemars(with = "Option<String>")]

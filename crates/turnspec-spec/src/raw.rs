@@ -93,7 +93,9 @@ pub(crate) struct RawEffect {
     #[schemars(with = "Option<String>")]
     pub own_turn_rule: Option<Text>,
     /// `kind = "grant"`: the counter granted, and how much.
+    #[schemars(with = "Option<String>")]
     pub counter: Option<Text>,
+    #[schemars(with = "Option<i64>")]
     pub amount: Option<Spanned<i64>>,
 }
 
@@ -200,7 +202,9 @@ pub(crate) struct RawPriority {
     #[schemars(with = "Option<String>")]
     pub close_rule: Option<Text>,
     /// `triggers`: `"stack"` or `"bag"`.
+    #[schemars(with = "Option<String>")]
     pub triggers: Option<Text>,
+    #[schemars(with = "Option<String>")]
     pub triggers_rule: Option<Text>,
 }
 
@@ -237,6 +241,7 @@ pub(crate) struct RawCounter {
     #[schemars(with = "Option<String>")]
     pub rule: Option<Text>,
     /// `start`: the value the counter is reset to.
+    #[schemars(with = "Option<i64>")]
     pub start: Option<Spanned<i64>>,
 }
 
@@ -273,21 +278,29 @@ pub(crate) struct RawTiming {
     #[schemars(with = "Vec<RawRequire>")]
     pub require: Vec<Spanned<RawRequire>>,
     /// `ends`: `"turn"` or `"phase"`, ended by a play at this class.
+    #[schemars(with = "Option<String>")]
     pub ends: Option<Text>,
+    #[schemars(with = "Option<String>")]
     pub ends_rule: Option<Text>,
     /// `enters`: the optional phase a play elects.
+    #[schemars(with = "Option<String>")]
     pub enters: Option<Text>,
     /// `cost = { counter, amount, rule }`.
+    #[schemars(with = "Option<RawCost>")]
     pub cost: Option<Spanned<RawCost>>,
     /// `attributes = { NAME = number }`, read by `top.NAME`.
     #[serde(default)]
+    #[schemars(with = "BTreeMap<String, i64>")]
     pub attributes: BTreeMap<String, Spanned<i64>>,
 }
 
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, schemars::JsonSchema)]
 pub(crate) struct RawCost {
+    #[schemars(with = "String")]
     pub counter: Text,
+    #[schemars(with = "Option<i64>")]
     pub amount: Option<Spanned<i64>>,
+    #[schemars(with = "Option<String>")]
     pub rule: Option<Text>,
 }
 
@@ -363,8 +376,10 @@ pub(crate) struct RawPhase {
     #[schemars(with = "Option<RawWhen>")]
     pub repeat: Option<Spanned<RawWhen>>,
     /// `optional = true`: happens only if the turn player elects it.
+    #[schemars(with = "Option<bool>")]
     pub optional: Option<Spanned<bool>>,
     /// `between_turns = true`: runs after each turn, in no player's turn.
+    #[schemars(with = "Option<bool>")]
     pub between_turns: Option<Spanned<bool>>,
 }
 
@@ -457,6 +472,7 @@ pub(crate) struct RawStage {
     #[schemars(with = "Option<bool>")]
     pub ends_turn_effects: Option<Spanned<bool>>,
     /// `acts`: who acts in the window (`"all"` or `"active_player"`).
+    #[schemars(with = "Option<String>")]
     pub acts: Option<Text>,
 }
 
