@@ -158,7 +158,7 @@ const UPKEEP: &str = r#"
   priority_rule = "S2"
   actions = [
     { id = "untap", name = "Untap", rule = "S3" },
-    { id = "count", name = "Count", rule = "S4", if = "not first_turn", answer = { counter = "attacks", max = 3, play = "pushed" }, play = "pushed", ends_turn_effects = false },
+    { id = "count", name = "Count", rule = "S4", if = "not first_turn", answer = { counter = "attacks", max = 3, play = "pushed" }, play = "pushed", ends_turn_effects = false, stack_triggers = false },
   ]
 "#;
 
@@ -403,6 +403,7 @@ repeat = { if = "repeat_count == 0", rule = "N5" }"#, "phase main", "repeat"),
     ("action answer play", r#"max = 3, play = "pushed" }"#, "max = 3 }", "action count", "answer"),
     ("action play", r#"}, play = "pushed", ends"#, "}, ends", "action count", "play"),
     ("action ends turn effects", "ends_turn_effects = false", "ends_turn_effects = true", "action count", "ends_turn_effects"),
+    ("action stack triggers", "stack_triggers = false", "stack_triggers = true", "action count", "stack_triggers"),
 ];
 
 /// Cases that take more than one edit: (case, edits in order, element,

@@ -323,6 +323,9 @@ impl Game<'_> {
         if action.ends_turn_effects {
             self.expire(|d| d.scope == Scope::Turn, sink);
         }
+        if action.stack_triggers {
+            self.put_waiting(sink);
+        }
     }
 
     /// A turn-based action that makes the active player play (GA's

@@ -628,6 +628,7 @@ impl Describe for TurnAction {
             answer_play,
             play,
             ends_turn_effects,
+            stack_triggers,
         } = self;
         let r = *rule;
         let mut answer = Vec::new();
@@ -656,6 +657,7 @@ impl Describe for TurnAction {
             Field::text("answer", answer, r),
             Field::text("play", play, r),
             Field::text("ends_turn_effects", yes_no(*ends_turn_effects), r),
+            Field::text("stack_triggers", yes_no(*stack_triggers), r),
             Field::rule(r),
         ]
     }

@@ -446,6 +446,9 @@ pub struct TurnAction {
     pub play: Option<TimingId>,
     /// Performing this action ends "until end of turn" durations (514.2).
     pub ends_turn_effects: bool,
+    /// The action puts the triggered abilities waiting by then on the stack
+    /// (APNAP order) without giving anyone priority (GA EOC 1-2).
+    pub stack_triggers: bool,
 }
 
 /// `window` (or a body's `priority`): when a priority window opens.

@@ -295,6 +295,10 @@ pub(crate) struct RawStage {
     pub play: Option<Text>,
     /// This action ends "until end of turn" effects (514.2; GA END 3).
     pub ends_turn_effects: Option<Spanned<bool>>,
+    /// This action puts waiting triggered abilities on the stack, with no
+    /// priority given (GA EOC 1-2: triggers go on the stack before roles
+    /// and intent are cleared).
+    pub stack_triggers: Option<Spanned<bool>>,
 }
 
 /// How the host answers a turn-based action hook.
