@@ -166,7 +166,7 @@ impl Game<'_> {
         let mut p = from;
         if !s.has_teams {
             for _ in 0..s.players {
-                p = next_seat(self.spec.game().turn_order, s.players, p);
+                p = next_seat(self.turn_order(), s.players, p);
                 if s.is_in(p) {
                     return p;
                 }
@@ -174,7 +174,7 @@ impl Game<'_> {
             return from;
         }
         for _ in 0..s.players {
-            p = next_seat(self.spec.game().turn_order, s.players, p);
+            p = next_seat(self.turn_order(), s.players, p);
             if s.is_in(p) && s.team(p) != s.team(from) && s.is_primary(p) {
                 return p;
             }
@@ -202,6 +202,11 @@ impl Game<'_> {
             window,
             because,
         });
+        if self.state.mods.is_some()
+            && let Some(by) = self.decided_by(player)
+        {
+            sink.event(Event::DecidedBy { player, by });
+        }
     }
 
     /// Waiting triggers go on the stack the active player's first, so they
@@ -241,7 +246,7 @@ impl Game<'_> {
     pub(crate) fn side_distance(&self, p: PlayerId) -> u8 {
         let s = &self.state;
         if !s.has_teams {
-            return seat_distance(self.spec.game().turn_order, s.players, s.active, p);
+            return seat_distance(self.turn_order(), s.players, s.active, p);
         }
         let mut side = s.active;
         for d in 0..s.players {
@@ -275,7 +280,7 @@ fn next_seat_side(game: &Game<'_>, from: PlayerId) -> PlayerId {
     let s = &game.state;
     let mut p = from;
     for _ in 0..s.players {
-        p = next_seat(game.spec.game().turn_order, s.players, p);
+        p = next_seat(game.turn_order(), s.players, p);
         if s.team(p) != s.team(from) {
             return p;
         }

@@ -164,7 +164,7 @@ pub enum Place {
 }
 
 /// How long an effect lasts: until the end of the current step, phase or
-/// turn (500.5, 514.2).
+/// turn (500.5, 514.2), or until a moment bound to a player's turn.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Scope {
     /// Until the end of the current step ("this step").
@@ -173,6 +173,29 @@ pub enum Scope {
     Phase,
     /// Until end of turn (514.2).
     Turn,
+    /// Until the next beginning of `at` in `player`'s turn, even an
+    /// additional one later in the same turn ("until your next upkeep",
+    /// 500.9, 500.10).
+    UntilNext {
+        /// The phase or step whose beginning ends the effect.
+        at: Place,
+        /// Whose turn it must be.
+        player: PlayerId,
+    },
+    /// Until the end of `at` in `player`'s next turn ("until end of combat
+    /// on your next turn"); at the latest when that turn ends.
+    EndOfNextTurn {
+        /// The phase or step whose end ends the effect.
+        at: Place,
+        /// Whose next turn.
+        player: PlayerId,
+    },
+    /// Until `player`'s next turn begins, or `player` leaves the game
+    /// ("until that player's next turn", 800.4m).
+    UntilTurnOf {
+        /// The player whose next turn ends the effect.
+        player: PlayerId,
+    },
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -188,6 +211,10 @@ pub(crate) struct SkipEntry {
     pub player: PlayerId,
     pub target: SkipTarget,
     pub rule: RuleRef,
+    /// A static skip from this effect: it stays until the host ends it.
+    pub lasting: Option<turnspec_model::EffectId>,
+    /// A static skip for every player ("players skip their upkeep steps").
+    pub every_player: bool,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -197,6 +224,10 @@ pub(crate) struct Delayed {
     pub label: u32,
     /// Only at that place during the controller's own turn ("your next").
     pub own_turn: bool,
+    /// "On your next turn": only in a turn of the controller numbered
+    /// above this one, and gone when that turn ends (603.7, 723.1); 0 when
+    /// unbound.
+    pub after_turn: u32,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -204,6 +235,8 @@ pub(crate) struct Duration {
     pub label: u32,
     pub scope: Scope,
     pub depth: u8,
+    /// The turn it was made in ("your next turn" is a later one).
+    pub made_on: u32,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
@@ -220,6 +253,13 @@ pub(crate) struct Modifiers {
     pub mana: [u16; MAX_PLAYERS as usize],
     /// Jump here once the stack is empty (the active player left, GA ENDGAME 8).
     pub jump_when_stack_empty: Option<StepId>,
+    /// The turn order runs opposite to the spec's (101.4).
+    pub reversed: bool,
+    /// Pending control of a player's next turn: (controlled, controller),
+    /// the most recent last (722).
+    pub controls: Vec<(PlayerId, PlayerId)>,
+    /// Who makes the active player's decisions this turn (722.1).
+    pub turn_controller: Option<PlayerId>,
 }
 
 impl GameState {

@@ -894,6 +894,24 @@ pub fn effect_kind_text(spec: &Spec, kind: &EffectKind) -> String {
             Some(g) => format!("end the {} phase, go to {}", phase(p), step(g)),
             None => format!("end the {} phase", phase(p)),
         },
+        EffectKind::LastingSkip {
+            target,
+            each_player,
+        } => {
+            let whose = if *each_player {
+                "every player's"
+            } else {
+                "the player's"
+            };
+            let what = match target {
+                SkipTarget::Step(s) => format!("{} steps", step(s)),
+                SkipTarget::Phase(p) => format!("{} phases", phase(p)),
+                SkipTarget::Turn => "turns".into(),
+            };
+            format!("skip {whose} {what} while it lasts")
+        }
+        EffectKind::ReverseTurnOrder => "reverse the turn order".into(),
+        EffectKind::ControlTurn => "control another player's next turn".into(),
     }
 }
 

@@ -665,6 +665,22 @@ pub enum EffectKind {
         /// `goto`: a step of that phase where play continues instead.
         goto: Option<StepId>,
     },
+    /// `skip` with `lasting = true`: a static effect. Every such step,
+    /// phase or turn of the player (or of every player) is skipped until
+    /// the host ends the effect (614.10, "players skip their upkeep steps").
+    LastingSkip {
+        /// `step`, `phase` or `turn`, as for a one-time skip.
+        target: SkipTarget,
+        /// `for = "each_player"`: every player's, not only the player's.
+        each_player: bool,
+    },
+    /// The turn order runs the other way from now on; applied again, it
+    /// turns back (101.4).
+    ReverseTurnOrder,
+    /// The player controls another player's next turn: that player stays
+    /// the active player and keeps their priority, but the decisions are
+    /// the controller's (722).
+    ControlTurn,
 }
 
 /// What a `skip` effect skips: exactly one of `step`, `phase`, `turn`.

@@ -86,6 +86,16 @@ pub(crate) struct RawEntry {
     #[serde(default)]
     pub triggers: Vec<Text>,
     pub turn: Option<Spanned<i64>>,
+    /// `end_effect`: the host ends a lasting effect it applied.
+    pub end_effect: Option<Text>,
+    /// `effect`: the other player the effect names (`control_turn`).
+    pub target: Option<Text>,
+    /// `effect`: triggers that triggered as the effect's source resolved
+    /// and are not on the stack yet (723.1a).
+    #[serde(default)]
+    pub pending: Vec<Text>,
+    /// `delay`: only in the controller's next turn, gone when it ends.
+    pub next_turn: Option<Spanned<bool>>,
 }
 
 #[derive(Debug, Deserialize, Default)]

@@ -66,6 +66,9 @@ pub(crate) struct RawEffect {
     /// Only during the player's own turn ("you get", 500.10a).
     pub own_turn_only: Option<Spanned<bool>>,
     pub own_turn_rule: Option<Text>,
+    /// `skip`: a static effect, skipping every such step, phase or turn
+    /// until the host ends it (614.10), not only the next one.
+    pub lasting: Option<Spanned<bool>>,
 }
 
 /// What happens when a player leaves the game. Without this table the turn
