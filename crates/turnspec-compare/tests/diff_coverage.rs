@@ -126,6 +126,16 @@ kind = "skip"
 step = "draw"
 rule = "E5"
 
+[effects.lasting]
+kind = "skip"
+step = "upkeep"
+lasting = true
+rule = "E8"
+
+[effects.turner]
+kind = "reverse_turn_order"
+rule = "E9"
+
 [effects.stop]
 kind = "end_turn"
 goto = "end"
@@ -351,6 +361,9 @@ rule = "E5""#, "effect skipper", "kind"),
     ("effect skip turn", r#"step = "draw"
 rule = "E5""#, r#"turn = true
 rule = "E5""#, "effect skipper", "kind"),
+    ("effect lasting", "lasting = true\nrule", "lasting = false\nrule", "effect lasting", "kind"),
+    ("effect lasting for", "lasting = true\nrule", "lasting = true\nfor = \"each_player\"\nrule", "effect lasting", "kind"),
+    ("effect reverse to control", r#"kind = "reverse_turn_order""#, r#"kind = "control_turn""#, "effect turner", "kind"),
     ("effect goto", "\ngoto = \"end\"", "\ngoto = \"upkeep\"", "effect stop", "kind"),
     ("effect end phase goto", r#"goto = "damage"
 "#, "", "effect halt", "kind"),
