@@ -163,10 +163,11 @@ impl Game<'_> {
     /// player standing for the next team.
     pub(crate) fn next_in_game(&self, from: PlayerId) -> PlayerId {
         let s = &self.state;
+        let order = self.turn_order();
         let mut p = from;
         if !s.has_teams {
             for _ in 0..s.players {
-                p = next_seat(self.turn_order(), s.players, p);
+                p = next_seat(order, s.players, p);
                 if s.is_in(p) {
                     return p;
                 }
@@ -174,7 +175,7 @@ impl Game<'_> {
             return from;
         }
         for _ in 0..s.players {
-            p = next_seat(self.turn_order(), s.players, p);
+            p = next_seat(order, s.players, p);
             if s.is_in(p) && s.team(p) != s.team(from) && s.is_primary(p) {
                 return p;
             }
@@ -278,9 +279,10 @@ pub(crate) fn seat_distance(order: TurnOrder, players: u8, from: PlayerId, to: P
 /// distances stay fixed.
 fn next_seat_side(game: &Game<'_>, from: PlayerId) -> PlayerId {
     let s = &game.state;
+    let order = game.turn_order();
     let mut p = from;
     for _ in 0..s.players {
-        p = next_seat(game.turn_order(), s.players, p);
+        p = next_seat(order, s.players, p);
         if s.team(p) != s.team(from) {
             return p;
         }
