@@ -159,7 +159,7 @@ pub enum Event {
         object: StackObject,
     },
     /// The host ended a lasting (static) effect it applied earlier.
-    EffectEnded {
+    EffectStopped {
         /// The effect that ended.
         effect: EffectId,
         /// The player it was applied for.

@@ -891,7 +891,7 @@ pub enum Action {
         amount: u16,
     },
     /// The host ends a lasting effect (a `skip` with `lasting = true`)
-    /// it applied for `player`; an `EffectEnded` event marks it.
+    /// it applied for `player`; an `EffectStopped` event marks it.
     EndEffect {
         /// The effect, as the spec declares it.
         effect: EffectId,

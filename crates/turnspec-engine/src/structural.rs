@@ -173,7 +173,7 @@ impl Game<'_> {
     }
 
     /// Ends a lasting effect the host applied for `player` (an
-    /// `EffectEnded` event), if it is in force.
+    /// `EffectStopped` event), if it is in force.
     pub(crate) fn end_effect<S: EventSink>(
         &mut self,
         effect: EffectId,
@@ -189,7 +189,7 @@ impl Game<'_> {
             .position(|s| s.lasting == Some(effect) && s.player == player)
         {
             mods.skips.remove(i);
-            sink.event(Event::EffectEnded { effect, player });
+            sink.event(Event::EffectStopped { effect, player });
         }
     }
 

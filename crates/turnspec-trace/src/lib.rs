@@ -128,7 +128,7 @@ pub fn fits(spec: &Spec, event: &Event) -> bool {
         | Event::Resolved { object: o }
         | Event::Removed { object: o }
         | Event::Ceased { object: o } => object(o),
-        Event::EffectEnded { effect, .. } => spec.effects().contains(*effect),
+        Event::EffectStopped { effect, .. } => spec.effects().contains(*effect),
         Event::TurnControlled { .. } | Event::DecidedBy { .. } => true,
         Event::PriorityGiven { window, .. } => window.is_none_or(|w| spec.windows().contains(w)),
         Event::SpecialAction { timing, .. } => spec.timing().contains(*timing),
@@ -393,12 +393,12 @@ pub fn describe(spec: &Spec, labels: &dyn Labels, event: &Event) -> Described {
                 RuleRef::NONE,
             )
         }
-        Event::EffectEnded { effect, player: p } => {
+        Event::EffectStopped { effect, player: p } => {
             let e = spec.effect(effect);
             f.insert("effect".into(), json!(e.id));
             f.insert("player".into(), player(p));
             (
-                "effect_ended",
+                "effect_stopped",
                 3,
                 format!("effect for {p} ends: {}", e.name),
                 e.rule,
@@ -651,8 +651,8 @@ pub fn compact(spec: &Spec, labels: &dyn Labels, event: &Event) -> String {
         Event::Removed { object: o } => format!("removed {}", label(o.label)),
         Event::Left { player } => format!("left {player}"),
         Event::Ceased { object: o } => format!("ceased {}", label(o.label)),
-        Event::EffectEnded { effect, player } => {
-            format!("effect_ended {} {player}", spec.effect(effect).id)
+        Event::EffectStopped { effect, player } => {
+            format!("effect_stopped {} {player}", spec.effect(effect).id)
         }
         Event::TurnControlled { player, by } => format!("controlled {player} by {by}"),
         Event::DecidedBy { player, by } => format!("decides {by} for {player}"),
