@@ -16,13 +16,14 @@ use crate::endless::MAX_REPEATS_WITHOUT_PRIORITY;
 use crate::event::{Because, Event, EventSink, Skipped};
 use crate::game::Game;
 use crate::host::{HookContext, Host};
+use crate::program::NO_RESUME;
 use crate::state::{
     Duration, Modifiers, ObjectKind, Place, PlayerId, Point, Scope, StackObject, Status,
 };
 
 /// A run of the machine gives up after this many moves with no decision,
 /// rather than loop for ever on a spec whose conditions skip every window.
-const STALL_BUDGET: u32 = 1_000_000;
+pub(crate) const STALL_BUDGET: u32 = 1_000_000;
 
 impl Game<'_> {
     pub(crate) fn hook_context(&self) -> HookContext {
@@ -38,21 +39,29 @@ impl Game<'_> {
         }
     }
 
-    #[inline]
+    #[inline(always)]
     pub(crate) fn reset_counters(&mut self, mask: u16) {
+        if mask != 0 {
+            self.reset_counters_in(mask);
+        }
+    }
+
+    fn reset_counters_in(&mut self, mask: u16) {
         let mut m = mask;
         while m != 0 {
             let i = m.trailing_zeros() as usize;
-            self.state.counters[i] = 0;
-            if let Some(c) = self
-                .spec
-                .counters()
-                .as_slice()
-                .get(i)
-                .filter(|c| c.per_player)
+            if let Some(c) = self.state.counters.get_mut(i) {
+                *c = 0;
+            }
+            m &= m - 1;
+        }
+        let mut m = mask & self.masks.per_player;
+        while m != 0 {
+            let i = m.trailing_zeros() as usize;
+            if let Some(c) = self.spec.counters().as_slice().get(i)
+                && let Some(slot) = self.state.player_counters.get_mut(c.slot as usize)
             {
-                self.state.player_counters[c.slot as usize] =
-                    [0; turnspec_model::MAX_PLAYERS as usize];
+                *slot = [0; turnspec_model::MAX_PLAYERS as usize];
             }
             m &= m - 1;
         }
@@ -62,25 +71,49 @@ impl Game<'_> {
         self.state.mods.get_or_insert_with(Box::default)
     }
 
-    /// Advances through the turn until a player must decide.
+    /// Advances through the turn until a player must decide: the turn
+    /// program wherever it can (program.rs), the interpreter below where
+    /// something structural is going on, each handing over to the other.
     pub(crate) fn run<H: Host, S: EventSink>(&mut self, host: &mut H, sink: &mut S) {
+        let resume = std::mem::replace(&mut self.resume, NO_RESUME);
+        if resume != NO_RESUME {
+            self.run_program(resume as usize, host, sink);
+            return;
+        }
+        loop {
+            if let Some(pc) = self.program.entry(self.spec, &self.state) {
+                self.run_program(pc, host, sink);
+                return;
+            }
+            if !self.interpret(host, sink) {
+                return;
+            }
+        }
+    }
+
+    /// The interpreter: runs until a player must decide or the game stops
+    /// (false), or until a new turn begins that the program can run (true).
+    fn interpret<H: Host, S: EventSink>(&mut self, host: &mut H, sink: &mut S) -> bool {
         let spec = self.spec;
         let mut budget = STALL_BUDGET;
         loop {
             budget -= 1;
             if budget == 0 {
                 self.state.status = Status::Stalled;
-                return;
+                return false;
             }
             match self.state.point {
                 Point::TurnStart => {
+                    if self.program.entry(spec, &self.state).is_some() {
+                        return true;
+                    }
                     if self.state.in_game == 0 {
                         self.state.status = Status::NoPlayers;
-                        return;
+                        return false;
                     }
                     if self.state.turn >= self.state.turn_limit {
                         self.state.status = Status::TurnLimit;
-                        return;
+                        return false;
                     }
                     if !self.state.is_in(self.state.active) {
                         // A player who left takes no more turns (800.4k).
@@ -237,7 +270,7 @@ impl Game<'_> {
                                 self.state.passes = 0;
                                 let first = self.first_holder();
                                 self.give_priority(first, Because::WindowOpened, sink);
-                                return;
+                                return false;
                             }
                             self.state.stage += 1;
                         }
@@ -264,7 +297,7 @@ impl Game<'_> {
                             self.state.quiet_repeats += 1;
                             if u32::from(self.state.quiet_repeats) > MAX_REPEATS_WITHOUT_PRIORITY {
                                 self.state.status = Status::NeverEnds;
-                                return;
+                                return false;
                             }
                         }
                     } else {
@@ -283,7 +316,7 @@ impl Game<'_> {
                     self.state.passes = 0;
                     let first = self.first_holder();
                     self.give_priority(first, Because::Returned, sink);
-                    return;
+                    return false;
                 }
                 Point::TurnEnd => {
                     sink.event(Event::TurnEnded {
@@ -304,12 +337,22 @@ impl Game<'_> {
         sink: &mut S,
     ) {
         let spec = self.spec;
-        let action = spec.turn_action(id);
-        if let Some(c) = action.condition
+        if let Some(c) = spec.turn_action(id).condition
             && !spec.conditions().eval(c, self)
         {
             return;
         }
+        self.answer_turn_action(id, host, sink);
+    }
+
+    /// A turn-based action whose condition holds: the host answers it.
+    pub(crate) fn answer_turn_action<H: Host, S: EventSink>(
+        &mut self,
+        id: TurnActionId,
+        host: &mut H,
+        sink: &mut S,
+    ) {
+        let action = self.spec.turn_action(id);
         let ctx = self.hook_context();
         let answer = host
             .turn_action(&ctx, id, &mut self.state.triggers())

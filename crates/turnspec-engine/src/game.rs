@@ -15,10 +15,12 @@ use crate::error::{RuleError, TimingFailure};
 use crate::event::{Event, EventSink};
 use crate::host::Host;
 use crate::priority::{next_seat, seat_distance};
+use crate::program::{NO_RESUME, Program};
 use crate::state::{
     Delayed, GameState, MAX_NESTING, ObjectKind, Place, PlayerId, Point, ReturnPoint, Scope,
     StackObject, Status,
 };
+use std::sync::Arc;
 
 /// The most stack room [`GameOptions::stack_capacity`] reserves up front, so
 /// a huge value cannot exhaust memory before the game starts.
@@ -52,6 +54,10 @@ pub struct GameOptions {
     /// Only a reservation: more than [`MAX_STACK_RESERVE`] is reserved as
     /// that much, and the stack still grows past it when it must.
     pub stack_capacity: usize,
+    /// Run regular turns with the compiled turn program (the default).
+    /// Off, the interpreter runs every turn: the same events, slower; for
+    /// checking the one against the other and for measuring.
+    pub turn_program: bool,
 }
 
 impl GameOptions {
@@ -67,6 +73,7 @@ impl GameOptions {
             teams: Vec::new(),
             counters: Vec::new(),
             stack_capacity: 32,
+            turn_program: true,
         }
     }
 
@@ -109,6 +116,12 @@ impl GameOptions {
     /// Room reserved for the stack.
     pub fn with_stack_capacity(mut self, capacity: usize) -> Self {
         self.stack_capacity = capacity;
+        self
+    }
+
+    /// Whether regular turns run on the compiled turn program.
+    pub fn with_turn_program(mut self, on: bool) -> Self {
+        self.turn_program = on;
         self
     }
 }
@@ -183,6 +196,8 @@ pub(crate) struct ResetMasks {
     pub(crate) turn: u16,
     pub(crate) phase: u16,
     pub(crate) step: u16,
+    /// Counters kept per player (`per = "player"`).
+    pub(crate) per_player: u16,
 }
 
 /// A game in progress: the compiled spec it follows and its state.
@@ -190,6 +205,14 @@ pub(crate) struct ResetMasks {
 pub struct Game<'s> {
     pub(crate) spec: &'s Spec,
     pub(crate) masks: ResetMasks,
+    /// The regular turn compiled for this set-up; clones share it.
+    pub(crate) program: Arc<Program>,
+    /// [`GameOptions::turn_program`].
+    pub(crate) use_program: bool,
+    /// Where the program goes on when the window it opened closes, or
+    /// [`NO_RESUME`]: kept out of [`GameState`], so the same game state
+    /// hashes the same whichever path reached it.
+    pub(crate) resume: u16,
     pub(crate) state: GameState,
 }
 
@@ -241,6 +264,9 @@ impl<'s> Game<'s> {
         }
         let mut masks = ResetMasks::default();
         for (i, c) in spec.counters().iter().enumerate().take(MAX_COUNTERS) {
+            if c.per_player {
+                masks.per_player |= 1 << i;
+            }
             match c.reset {
                 Reset::Turn => masks.turn |= 1 << i,
                 Reset::Phase => masks.phase |= 1 << i,
@@ -313,12 +339,37 @@ impl<'s> Game<'s> {
         if let Some(at) = options.start_at {
             Self::position(spec, &mut state, at)?;
         }
-        let mut game = Game { spec, masks, state };
+        let program = Program::build(spec, &state, false, |p| p);
+        let mut game = Game {
+            spec,
+            masks,
+            program,
+            resume: NO_RESUME,
+            use_program: options.turn_program,
+            state,
+        };
+        game.rebuild_program();
         for (c, v) in &options.counters {
             let active = game.state.active;
             *game.counter_slot(*c, active) = *v;
         }
         Ok(game)
+    }
+
+    /// Compiles the turn program again for what it folds: the facts set, the
+    /// players and sides still in the game.
+    pub(crate) fn rebuild_program(&mut self) {
+        let mut next = [PlayerId(0); MAX_PLAYERS as usize];
+        for (i, n) in next
+            .iter_mut()
+            .enumerate()
+            .take(self.state.players as usize)
+        {
+            *n = self.next_in_game(PlayerId(i as u8));
+        }
+        self.program = Program::build(self.spec, &self.state, self.use_program, |p| {
+            next[p.index() & 7]
+        });
     }
 
     /// Places a fresh state at a scenario's starting point, as if the earlier
@@ -535,6 +586,11 @@ impl<'s> Game<'s> {
         host: &mut H,
         sink: &mut S,
     ) -> Result<(), RuleError> {
+        // Anything but a pass or a play may change where the turn goes on:
+        // the program finds its place again from the state.
+        if !matches!(action, Action::Pass { .. } | Action::Play { .. }) {
+            self.resume = NO_RESUME;
+        }
         match action {
             Action::SetFact { fact, value } => {
                 if fact.index() >= self.spec.facts().len() {
@@ -546,6 +602,7 @@ impl<'s> Game<'s> {
                 } else {
                     self.state.facts &= !bit
                 }
+                self.rebuild_program();
                 sink.event(Event::FactChanged { fact, value });
                 return Ok(());
             }
@@ -719,7 +776,43 @@ impl<'s> Game<'s> {
     }
 
     /// Whether `player` may play at `timing` right now, and if not, why.
+    #[inline]
     pub fn check_play(&self, player: PlayerId, timing: TimingId) -> Result<(), RuleError> {
+        if self.clearly_may_play(player, timing) {
+            return Ok(());
+        }
+        self.check_play_fully(player, timing)
+    }
+
+    /// The common case of [`Game::check_play`] in a few tests, with no
+    /// error to build: the holder, no team, no requirement. False means
+    /// "ask `check_play_fully`", which finds the reason (or that the play
+    /// is legal after all).
+    #[inline]
+    fn clearly_may_play(&self, player: PlayerId, timing: TimingId) -> bool {
+        let s = &self.state;
+        let Some(tc) = self.spec.timing().get(timing) else {
+            return false;
+        };
+        let who = match tc.who {
+            Who::Any => true,
+            Who::ActivePlayer => player == s.active,
+            Who::NonActivePlayer | Who::Nobody => false,
+        };
+        s.status == Status::Running
+            && s.holder == Some(player)
+            && !s.has_teams
+            && who
+            && self.spec.step(s.step).timing_mask & (1 << (timing.index() & 31)) != 0
+            && (tc.stack != StackRequirement::Empty || s.stack.is_empty())
+            && tc.require.is_empty()
+            && tc
+                .limit
+                .is_none_or(|l| self.counter_of(l.counter, player).unwrap_or(0) < l.max)
+    }
+
+    #[cold]
+    fn check_play_fully(&self, player: PlayerId, timing: TimingId) -> Result<(), RuleError> {
         if self.state.status != Status::Running {
             return Err(RuleError::NotRunning(self.state.status));
         }

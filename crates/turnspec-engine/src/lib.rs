@@ -12,6 +12,7 @@
 
 #![warn(missing_docs, unreachable_pub)]
 
+mod commands;
 mod endless;
 mod error;
 mod event;
@@ -20,6 +21,7 @@ mod game;
 mod host;
 pub mod policy;
 mod priority;
+mod program;
 mod state;
 mod structural;
 

@@ -2,11 +2,12 @@
 //! waiting triggers on the stack in APNAP order when it is given (117).
 //! Turn order and sides (teams with shared turns, 805) are here too.
 
-use turnspec_model::{Effect, Holder, Stage, TimingId, TurnOrder};
+use turnspec_model::{Effect, Holder, Stage, TimingId, TurnOrder, WindowId};
 
 use crate::event::{Because, Event, EventSink};
 use crate::game::Game;
 use crate::host::Host;
+use crate::program::NO_RESUME;
 use crate::state::{MAX_NESTING, ObjectKind, PlayerId, Point, ReturnPoint, StackObject};
 
 impl Game<'_> {
@@ -18,8 +19,10 @@ impl Game<'_> {
     ) {
         sink.event(Event::Passed { player });
         self.state.passes += 1;
-        if self.state.passes < self.state.players_in() {
-            let next = self.next_in_game(player);
+        // Sides and seats come from the program's tables, rebuilt whenever
+        // a player leaves.
+        if self.state.passes < self.program.sides_in {
+            let next = self.program.next_side[player.index() & 7];
             self.give_priority(next, Because::Passed, sink);
             return;
         }
@@ -124,6 +127,7 @@ impl Game<'_> {
                 s.holder = None;
                 s.phase = phase;
                 s.point = Point::PhaseStart;
+                self.resume = NO_RESUME;
                 self.run(host, sink);
                 return;
             }
@@ -147,10 +151,15 @@ impl Game<'_> {
     }
 
     /// The active player, or the next player still in the game (800.4j).
+    #[inline]
     pub(crate) fn first_holder(&self) -> PlayerId {
         if self.state.is_in(self.state.active) {
             return self.state.active;
         }
+        self.first_holder_after_leaving()
+    }
+
+    fn first_holder_after_leaving(&self) -> PlayerId {
         // The active team goes on with its other members (805); a player
         // alone who left is followed by the next player (800.4j).
         match self.state.primary_of(self.state.active) {
@@ -190,14 +199,26 @@ impl Game<'_> {
         because: Because,
         sink: &mut S,
     ) {
-        if !self.state.waiting.is_empty() {
-            self.put_waiting(sink);
-        }
-        self.state.holder = Some(player);
         let window = match self.current_stage() {
             Some(Stage::Window(w)) => Some(w),
             _ => None,
         };
+        self.give_priority_in(player, window, because, sink);
+    }
+
+    /// [`Game::give_priority`] when the caller knows the open window.
+    #[inline]
+    pub(crate) fn give_priority_in<S: EventSink>(
+        &mut self,
+        player: PlayerId,
+        window: Option<WindowId>,
+        because: Because,
+        sink: &mut S,
+    ) {
+        if !self.state.waiting.is_empty() {
+            self.put_waiting(sink);
+        }
+        self.state.holder = Some(player);
         sink.event(Event::PriorityGiven {
             player,
             window,

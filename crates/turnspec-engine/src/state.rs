@@ -274,6 +274,29 @@ impl GameState {
         }
     }
 
+    /// No extra turn, phase or step is coming, no skip, delayed trigger or
+    /// duration is pending and no mana is in a pool: the turn runs as the
+    /// spec's regular turn (the turn program may run it).
+    #[inline]
+    pub(crate) fn modifiers_idle(&self) -> bool {
+        match &self.mods {
+            None => true,
+            Some(m) => {
+                m.extra_turns.is_empty()
+                    && m.upcoming_phases.is_empty()
+                    && m.upcoming_steps.is_empty()
+                    && m.skips.is_empty()
+                    && m.delayed.is_empty()
+                    && m.durations.is_empty()
+                    && m.jump_when_stack_empty.is_none()
+                    && m.mana.iter().all(|x| *x == 0)
+                    && !m.reversed
+                    && m.controls.is_empty()
+                    && m.turn_controller.is_none()
+            }
+        }
+    }
+
     /// Whether `p` is still in the game (800.4).
     pub fn is_in(&self, p: PlayerId) -> bool {
         p.0 < self.players && self.in_game & p.bit() != 0

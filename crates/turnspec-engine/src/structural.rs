@@ -7,6 +7,7 @@ use turnspec_model::{EffectId, EffectKind, PhaseId, StepId, TurnOrder};
 use crate::event::{Because, Event, EventSink};
 use crate::game::Game;
 use crate::host::Host;
+use crate::program::NO_RESUME;
 use crate::state::{Delayed, Duration, Place, PlayerId, Point, Scope, SkipEntry, Status, Upcoming};
 
 impl Game<'_> {
@@ -118,6 +119,8 @@ impl Game<'_> {
                 });
                 let mods = self.mods();
                 mods.reversed = !mods.reversed;
+                // Who passes to whom is tabled in the turn program.
+                self.rebuild_program();
             }
             // It names another player: applied with `Action::EffectOn`.
             EffectKind::ControlTurn => sink.event(Event::EffectApplied {
@@ -352,6 +355,7 @@ impl Game<'_> {
         self.state.step = goto;
         self.state.anchor = goto;
         self.state.point = Point::StepStart;
+        self.resume = NO_RESUME;
         self.run(host, sink);
     }
 
@@ -378,6 +382,7 @@ impl Game<'_> {
             }
             None => self.state.point = Point::PhaseEnd,
         }
+        self.resume = NO_RESUME;
         self.run(host, sink);
     }
 
@@ -390,6 +395,7 @@ impl Game<'_> {
         sink: &mut S,
     ) {
         self.state.in_game &= !(1 << player.0);
+        self.rebuild_program();
         let stack = &mut self.state.stack;
         let mut i = 0;
         while i < stack.len() {

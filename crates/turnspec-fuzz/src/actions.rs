@@ -1,6 +1,8 @@
 //! Random action sequences: any action, legal or not, with ids of the
 //! game's spec or of another reference spec. The engine must never panic,
 //! and a refused action must leave the state as it was and emit nothing.
+//! Every sequence is played twice, on the compiled turn program and on the
+//! interpreter alone: both must give the same result, events and state.
 
 use std::sync::Arc;
 
@@ -18,15 +20,29 @@ pub fn run(specs: &[(String, Arc<Spec>)], seed: u64) -> u64 {
     let spec = &specs[rng.below(specs.len() as u64) as usize].1;
     let other = &specs[rng.below(specs.len() as u64) as usize].1;
     let g = spec.game();
-    let span = (g.max_players - g.min_players).min(3) as u64 + 1;
+    let span = (g.max_players - g.min_players).min(7) as u64 + 1;
     let players = g.min_players + rng.below(span) as u8;
     let Ok(mut game) = Game::new(spec, &GameOptions::players(players)) else {
         return 0;
     };
+    let interpreted = GameOptions::players(players).with_turn_program(false);
+    let Ok(mut twin) = Game::new(spec, &interpreted) else {
+        panic!("the interpreter refused a set-up the program accepted");
+    };
     let mut accepted = 0;
-    game.set_turn_limit(1 + rng.below(6) as u32);
-    let mut host = RandomPolicy::with_effects(rng.next_u64());
-    game.start(&mut host, &mut ());
+    let limit = 1 + rng.below(6) as u32;
+    game.set_turn_limit(limit);
+    twin.set_turn_limit(limit);
+    let host_seed = rng.next_u64();
+    let mut host = RandomPolicy::with_effects(host_seed);
+    let mut twin_host = RandomPolicy::with_effects(host_seed);
+    let (mut events, mut twin_events) = (Vec::new(), Vec::new());
+    game.start(&mut host, &mut events);
+    twin.start(&mut twin_host, &mut twin_events);
+    assert_eq!(
+        events, twin_events,
+        "program and interpreter differ at the start"
+    );
     for _ in 0..ACTIONS_PER_RUN {
         if game.status() != Status::Running {
             break;
@@ -35,7 +51,22 @@ pub fn run(specs: &[(String, Arc<Spec>)], seed: u64) -> u64 {
         let action = random_action(&mut rng, &game, from);
         let before = game.state().clone();
         let mut events = Vec::new();
-        if game.apply(action, &mut host, &mut events).is_err() {
+        let mut twin_events = Vec::new();
+        let result = game.apply(action, &mut host, &mut events);
+        let twin_result = twin.apply(action, &mut twin_host, &mut twin_events);
+        assert_eq!(
+            result, twin_result,
+            "program and interpreter judge {action:?} differently"
+        );
+        assert_eq!(
+            events, twin_events,
+            "program and interpreter differ after {action:?}"
+        );
+        assert!(
+            game.state() == twin.state(),
+            "program and interpreter reach different states after {action:?}"
+        );
+        if result.is_err() {
             assert!(
                 *game.state() == before && events.is_empty(),
                 "a refused {action:?} changed the game"

@@ -73,7 +73,21 @@ pub enum CompareOp {
 }
 
 impl CompareOp {
-    fn apply(self, a: i32, b: i32) -> bool {
+    /// The operator that gives the same answer with its sides swapped.
+    pub fn flipped(self) -> CompareOp {
+        match self {
+            CompareOp::Eq => CompareOp::Eq,
+            CompareOp::Ne => CompareOp::Ne,
+            CompareOp::Lt => CompareOp::Gt,
+            CompareOp::Le => CompareOp::Ge,
+            CompareOp::Gt => CompareOp::Lt,
+            CompareOp::Ge => CompareOp::Le,
+        }
+    }
+
+    /// Whether `a OP b` holds.
+    #[inline]
+    pub fn apply(self, a: i32, b: i32) -> bool {
         match self {
             CompareOp::Eq => a == b,
             CompareOp::Ne => a != b,
@@ -102,6 +116,15 @@ pub enum Node {
     Or(u32, u32),
     /// `a OP b`.
     Compare(CompareOp, u32, u32),
+}
+
+/// What [`Conditions::residual`] leaves of a condition.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Residual {
+    /// Decided whatever the other atoms are.
+    Value(bool),
+    /// Still to evaluate: this node.
+    Node(u32),
 }
 
 /// A node under construction, handed out by a [`ConditionBuilder`].
@@ -194,28 +217,78 @@ impl Conditions {
 
     /// The value if the condition does not depend on the game at all.
     pub fn constant(&self, cond: CondId) -> Option<bool> {
+        self.fold(cond, &|_| None)
+    }
+
+    /// The value if the atoms that `known` answers decide the condition
+    /// whatever the others are. A game set-up folds what cannot change
+    /// during play (variants, player counts) this way, so the engine never
+    /// evaluates those parts again.
+    pub fn fold(&self, cond: CondId, known: &impl Fn(Atom) -> Option<i32>) -> Option<bool> {
         if !self.contains(cond) {
             return None;
         }
-        self.const_value(cond.index() as u32).map(|v| v != 0)
+        self.partial_value(cond.index() as u32, known)
+            .map(|v| v != 0)
     }
 
-    fn const_value(&self, index: u32) -> Option<i32> {
+    /// What is left of `cond` once the atoms `known` answers are folded:
+    /// a value, or the node that still has to be evaluated (an `and` with a
+    /// side known to be true is its other side). Read the node with
+    /// [`Conditions::node`], evaluate it with [`Conditions::eval_node`].
+    pub fn residual(&self, cond: CondId, known: &impl Fn(Atom) -> Option<i32>) -> Residual {
+        if !self.contains(cond) {
+            return Residual::Value(false);
+        }
+        if let Some(v) = self.fold(cond, known) {
+            return Residual::Value(v);
+        }
+        // Not decided, so every node below on the path taken is undecided.
+        let mut index = cond.index() as u32;
+        loop {
+            match self.nodes[index as usize] {
+                Node::And(a, b) => {
+                    match (self.partial_value(a, known), self.partial_value(b, known)) {
+                        (Some(x), None) if x != 0 => index = b,
+                        (None, Some(x)) if x != 0 => index = a,
+                        _ => return Residual::Node(index),
+                    }
+                }
+                Node::Or(a, b) => {
+                    match (self.partial_value(a, known), self.partial_value(b, known)) {
+                        (Some(0), None) => index = b,
+                        (None, Some(0)) => index = a,
+                        _ => return Residual::Node(index),
+                    }
+                }
+                _ => return Residual::Node(index),
+            }
+        }
+    }
+
+    /// Whether the node at `index` (a [`Residual::Node`]) holds now; an
+    /// index outside the arena counts as false.
+    pub fn eval_node(&self, index: u32, source: &impl AtomSource) -> bool {
+        (index as usize) < self.nodes.len() && self.value(index, source) != 0
+    }
+
+    fn partial_value(&self, index: u32, known: &impl Fn(Atom) -> Option<i32>) -> Option<i32> {
+        let value = |i| self.partial_value(i, known);
         Some(match self.nodes[index as usize] {
             Node::Const(v) => v,
-            Node::Atom(_) => return None,
-            Node::Not(a) => (self.const_value(a)? == 0) as i32,
-            Node::And(a, b) => match (self.const_value(a), self.const_value(b)) {
+            Node::Atom(a) => return known(a),
+            Node::Not(a) => (value(a)? == 0) as i32,
+            Node::And(a, b) => match (value(a), value(b)) {
                 (Some(0), _) | (_, Some(0)) => 0,
                 (Some(_), Some(_)) => 1,
                 _ => return None,
             },
-            Node::Or(a, b) => match (self.const_value(a), self.const_value(b)) {
+            Node::Or(a, b) => match (value(a), value(b)) {
                 (Some(x), _) | (_, Some(x)) if x != 0 => 1,
                 (Some(_), Some(_)) => 0,
                 _ => return None,
             },
-            Node::Compare(op, a, b) => op.apply(self.const_value(a)?, self.const_value(b)?) as i32,
+            Node::Compare(op, a, b) => op.apply(value(a)?, value(b)?) as i32,
         })
     }
 

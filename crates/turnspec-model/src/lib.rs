@@ -20,6 +20,7 @@ mod spec;
 pub use arena::{Arena, Id, Named};
 pub use cond::{
     Atom, AtomSource, BUILTIN_ATOMS, CompareOp, ConditionBuilder, Conditions, Node, NodeRef,
+    Residual,
 };
 pub use describe::Describe;
 pub use ids::{

@@ -1,0 +1,577 @@
+//! The turn program: the regular turn of one game set-up, compiled into a
+//! flat list of ops with explicit jumps, so that walking an ordinary turn
+//! does no spec lookups and evaluates no condition whose answer the set-up
+//! already decides.
+//!
+//! The program is built when a game is set up and again on the rare events
+//! that change what it folds (a fact set, a player leaving). It runs only
+//! while nothing structural is going on: no modifiers (extra turns, phases
+//! or steps, counted skips, delayed triggers, durations, mana), no
+//! on-demand phase, no "this phase holds only that step". Otherwise the
+//! interpreter in `flow.rs` runs the turn, and hands back at the next point
+//! the program knows. Both emit the same events: `tests/program.rs` plays
+//! random games with effects through both and compares the streams.
+
+use std::sync::Arc;
+
+use turnspec_model::{
+    Atom, AtomSource, CompareOp, CondId, MAX_COUNTERS, MAX_PLAYERS, Node, PhaseId, Residual,
+    RuleRef, Spec, Stage, StepId, TurnActionId, WindowId, WindowMode,
+};
+
+use crate::endless::MAX_REPEATS_WITHOUT_PRIORITY;
+use crate::event::{Because, Event, EventSink, Skipped};
+use crate::flow::STALL_BUDGET;
+use crate::game::Game;
+use crate::host::Host;
+use crate::state::{GameState, PlayerId, Point, Status};
+use turnspec_model::MAX_PHASE_KINDS;
+
+/// [`Game::resume`](crate::game::Game) when the program did not open the
+/// window that is open.
+pub(crate) const NO_RESUME: u16 = u16::MAX;
+
+/// A condition as far as the set-up decides it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Test {
+    /// False whatever happens in play.
+    Never,
+    /// True whatever happens in play.
+    Always,
+    /// Depends on the play, and is this one atom (`window_opened`).
+    Flag(Atom),
+    /// Depends on the play, and compares one atom with a number
+    /// (`counter.attackers == 0`).
+    Compare(Atom, CompareOp, i32),
+    /// Depends on the play, and compares a counter kept for the whole game
+    /// (not per player) with a number: read straight from the state.
+    Counter(u8, CompareOp, i32),
+    /// Depends on the play: evaluate this node of the spec's conditions.
+    Check(u32),
+}
+
+/// One `skip` entry whose condition the set-up did not rule out.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct SkipCheck {
+    pub test: Test,
+    pub rule: RuleRef,
+}
+
+/// A range of [`Program::skips`].
+#[derive(Debug, Clone, Copy, Default)]
+pub(crate) struct Skips {
+    pub start: u16,
+    pub len: u8,
+}
+
+/// One op of the turn program. Jumps are indices into [`Program::ops`].
+#[derive(Debug, Clone, Copy)]
+pub(crate) enum Op {
+    /// A turn begins (or not: no players, the turn limit, a skipped turn).
+    TurnBegin,
+    /// A phase of the regular turn begins, unless absent or skipped: then
+    /// the program goes on at `after` (past its `PhaseEnd`) with no event.
+    PhaseBegin {
+        phase: PhaseId,
+        turn_pos: u8,
+        kind: u8,
+        only_if: Test,
+        skips: Skips,
+        first_step: StepId,
+        after: u16,
+    },
+    /// A step begins, unless absent or skipped: then on at `after`.
+    StepBegin {
+        step: StepId,
+        only_if: Test,
+        skips: Skips,
+        implicit: bool,
+        after: u16,
+    },
+    /// A turn-based action (a stage).
+    Action { id: TurnActionId, test: Test },
+    /// A priority window (a stage).
+    Window { window: WindowId, if_pending: bool },
+    /// The step ends; with `repeat` true it begins again at `begin`.
+    StepEnd {
+        step: StepId,
+        repeat: Test,
+        implicit: bool,
+        begin: u16,
+    },
+    /// The phase ends.
+    PhaseEnd { phase: PhaseId },
+    /// The turn ends; the next begins at op 0.
+    TurnEnd,
+}
+
+/// Where each part of the regular turn sits in the program, to enter it
+/// from a point the interpreter left.
+#[derive(Debug, Clone, Default)]
+struct Entries {
+    /// By phase index: its `PhaseBegin` and `PhaseEnd`, if the phase is in
+    /// the regular turn once.
+    phase: Vec<Option<(u16, u16)>>,
+    /// By step index: its `StepBegin` and `StepEnd`.
+    step: Vec<Option<(u16, u16)>>,
+    turn_end: u16,
+}
+
+/// The compiled turn of one game set-up; shared by clones of a game.
+#[derive(Debug, Clone)]
+pub(crate) struct Program {
+    pub ops: Vec<Op>,
+    pub skips: Vec<SkipCheck>,
+    entries: Entries,
+    /// Sides still in the game (players, or teams with shared turns).
+    pub sides_in: u8,
+    /// The side after each seat in turn order (who receives priority after
+    /// a pass).
+    pub next_side: [PlayerId; MAX_PLAYERS as usize],
+    /// False when the spec's turn cannot be compiled (a phase listed twice):
+    /// the interpreter then runs every turn.
+    pub usable: bool,
+}
+
+impl Program {
+    /// Compiles the regular turn of `spec` for the set-up in `state`.
+    /// `next_side` is computed by the caller (turn order and teams live in
+    /// `priority.rs`). Not `enabled`, the tables are built but the
+    /// interpreter runs every turn.
+    pub(crate) fn build(
+        spec: &Spec,
+        state: &GameState,
+        enabled: bool,
+        next_side: impl Fn(PlayerId) -> PlayerId,
+    ) -> Arc<Program> {
+        let known = |atom: Atom| -> Option<i32> {
+            match atom {
+                Atom::Variant(v) => Some((state.variants >> (v.index() & 63) & 1) as i32),
+                Atom::Fact(f) => Some((state.facts >> (f.index() & 63) & 1) as i32),
+                Atom::Players => Some(state.individuals_in() as i32),
+                Atom::Teams => Some(state.players_in() as i32),
+                _ => None,
+            }
+        };
+        let conditions = spec.conditions();
+        let compare = |atom: Atom, op: CompareOp, k: i32| match atom {
+            Atom::Counter(c)
+                if c.index() < MAX_COUNTERS
+                    && spec.counters().get(c).is_some_and(|c| !c.per_player) =>
+            {
+                Test::Counter(c.index() as u8, op, k)
+            }
+            _ => Test::Compare(atom, op, k),
+        };
+        let test = |cond: Option<CondId>| match cond {
+            None => Test::Never,
+            Some(c) => match conditions.residual(c, &known) {
+                Residual::Value(true) => Test::Always,
+                Residual::Value(false) => Test::Never,
+                Residual::Node(n) => match conditions.node(n) {
+                    Some(Node::Atom(a)) => Test::Flag(a),
+                    Some(Node::Compare(op, a, b)) => {
+                        match (conditions.node(a), conditions.node(b)) {
+                            (Some(Node::Atom(a)), Some(Node::Const(k))) => compare(a, op, k),
+                            (Some(Node::Const(k)), Some(Node::Atom(b))) => {
+                                compare(b, op.flipped(), k)
+                            }
+                            _ => Test::Check(n),
+                        }
+                    }
+                    _ => Test::Check(n),
+                },
+            },
+        };
+        let mut p = Program {
+            ops: Vec::new(),
+            skips: Vec::new(),
+            entries: Entries {
+                phase: vec![None; spec.phases().len()],
+                step: vec![None; spec.steps().len()],
+                turn_end: 0,
+            },
+            sides_in: state.players_in(),
+            next_side: [PlayerId(0); MAX_PLAYERS as usize],
+            usable: enabled,
+        };
+        for (i, side) in p
+            .next_side
+            .iter_mut()
+            .enumerate()
+            .take(state.players as usize)
+        {
+            *side = next_side(PlayerId(i as u8));
+        }
+        let skips_of = |p: &mut Program, list: &[turnspec_model::Condition]| {
+            let start = p.skips.len() as u16;
+            for c in list {
+                let t = test(Some(c.cond));
+                if t == Test::Never {
+                    continue;
+                }
+                p.skips.push(SkipCheck {
+                    test: t,
+                    rule: c.rule,
+                });
+                if t == Test::Always {
+                    break;
+                }
+            }
+            Skips {
+                start,
+                len: (p.skips.len() - start as usize) as u8,
+            }
+        };
+        p.ops.push(Op::TurnBegin);
+        for (turn_pos, &phase_id) in spec.turn().iter().enumerate() {
+            let phase = spec.phase(phase_id);
+            if p.entries.phase[phase_id.index()].is_some() || turn_pos > u8::MAX as usize {
+                p.usable = false;
+            }
+            let begin = p.ops.len();
+            let skips = skips_of(&mut p, &phase.skip);
+            p.ops.push(Op::PhaseBegin {
+                phase: phase_id,
+                turn_pos: turn_pos as u8,
+                kind: phase.kind,
+                only_if: match phase.only_if {
+                    None => Test::Always,
+                    c => test(c),
+                },
+                skips,
+                first_step: phase.first_step,
+                after: 0,
+            });
+            for step_id in phase.steps() {
+                let step = spec.step(step_id);
+                let step_begin = p.ops.len();
+                let skips = skips_of(&mut p, &step.skip);
+                p.ops.push(Op::StepBegin {
+                    step: step_id,
+                    only_if: match step.only_if {
+                        None => Test::Always,
+                        c => test(c),
+                    },
+                    skips,
+                    implicit: step.implicit,
+                    after: 0,
+                });
+                for stage in &step.stages {
+                    p.ops.push(match *stage {
+                        Stage::Action(id) => Op::Action {
+                            id,
+                            test: match spec.turn_action(id).condition {
+                                None => Test::Always,
+                                c => test(c),
+                            },
+                        },
+                        Stage::Window(w) => Op::Window {
+                            window: w,
+                            if_pending: spec.window(w).mode == WindowMode::IfPending,
+                        },
+                    });
+                }
+                let step_end = p.ops.len();
+                p.ops.push(Op::StepEnd {
+                    step: step_id,
+                    repeat: test(step.repeat.map(|r| r.cond)),
+                    implicit: step.implicit,
+                    begin: step_begin as u16,
+                });
+                let here = p.ops.len() as u16;
+                if let Op::StepBegin { after, .. } = &mut p.ops[step_begin] {
+                    *after = here;
+                }
+                p.entries.step[step_id.index()] = Some((step_begin as u16, step_end as u16));
+            }
+            let end = p.ops.len();
+            p.ops.push(Op::PhaseEnd { phase: phase_id });
+            let here = p.ops.len() as u16;
+            if let Op::PhaseBegin { after, .. } = &mut p.ops[begin] {
+                *after = here;
+            }
+            p.entries.phase[phase_id.index()] = Some((begin as u16, end as u16));
+        }
+        p.entries.turn_end = p.ops.len() as u16;
+        p.ops.push(Op::TurnEnd);
+        if p.ops.len() > u16::MAX as usize {
+            p.usable = false;
+        }
+        Arc::new(p)
+    }
+
+    fn phase_entry(&self, phase: PhaseId) -> Option<(u16, u16)> {
+        self.entries.phase.get(phase.index()).copied().flatten()
+    }
+
+    /// Where the program goes on from the point the state is at, if the
+    /// program can run it: nothing structural going on and the point part
+    /// of the regular turn.
+    #[inline]
+    pub(crate) fn entry(&self, spec: &Spec, s: &GameState) -> Option<usize> {
+        if !self.usable
+            || s.returns_len != 0
+            || s.only_step.is_some()
+            || s.start_step.is_some()
+            || !s.modifiers_idle()
+        {
+            return None;
+        }
+        let regular_phase = || {
+            spec.turn()
+                .get(s.turn_pos as usize)
+                .is_some_and(|p| *p == s.phase)
+        };
+        let step_entry = || {
+            if s.anchor != s.step || !regular_phase() {
+                return None;
+            }
+            self.entries.step.get(s.step.index()).copied().flatten()
+        };
+        let pc = match s.point {
+            Point::TurnStart => 0,
+            Point::PhaseStart if regular_phase() => self.phase_entry(s.phase)?.0 as usize,
+            Point::PhaseEnd if regular_phase() => self.phase_entry(s.phase)?.1 as usize,
+            Point::StepStart => step_entry()?.0 as usize,
+            Point::Stage => step_entry()?.0 as usize + 1 + s.stage as usize,
+            Point::StepEnd => step_entry()?.1 as usize,
+            Point::TurnEnd => self.entries.turn_end as usize,
+            Point::PhaseStart | Point::PhaseEnd | Point::Reopen => return None,
+        };
+        Some(pc)
+    }
+}
+
+impl Game<'_> {
+    #[inline(always)]
+    fn holds(&self, test: Test) -> bool {
+        match test {
+            Test::Always => true,
+            Test::Never => false,
+            Test::Flag(a) => self.atom(a) != 0,
+            Test::Compare(a, op, k) => op.apply(self.atom(a), k),
+            Test::Counter(c, op, k) => {
+                let value = self.state.counters.get(c as usize).copied().unwrap_or(0);
+                op.apply(i32::from(value), k)
+            }
+            Test::Check(n) => self.spec.conditions().eval_node(n, self),
+        }
+    }
+
+    #[inline(always)]
+    fn first_skip(&self, program: &Program, skips: Skips) -> Option<RuleRef> {
+        if skips.len == 0 {
+            return None;
+        }
+        let start = skips.start as usize;
+        let list = program.skips.get(start..start + skips.len as usize)?;
+        for skip in list {
+            if self.holds(skip.test) {
+                return Some(skip.rule);
+            }
+        }
+        None
+    }
+
+    /// Runs the program from op `pc` until a player must decide or the game
+    /// stops. Nothing in here can start a modifier (hooks only report
+    /// triggers), so the program keeps control until then.
+    pub(crate) fn run_program<H: Host, S: EventSink>(
+        &mut self,
+        mut pc: usize,
+        host: &mut H,
+        sink: &mut S,
+    ) {
+        let program = Arc::clone(&self.program);
+        // Counted on the jumps back only (a new turn, a repeated step): a
+        // program with no jump back ends at the next one.
+        let mut budget = STALL_BUDGET / 32;
+        loop {
+            let Some(op) = program.ops.get(pc) else {
+                // Not reachable: every path ends at TurnEnd, which jumps to 0.
+                self.state.status = Status::Stalled;
+                return;
+            };
+            pc += 1;
+            match *op {
+                Op::TurnBegin => {
+                    budget -= 1;
+                    if budget == 0 {
+                        self.state.status = Status::Stalled;
+                        return;
+                    }
+                    let s = &mut self.state;
+                    s.point = Point::TurnStart;
+                    if s.in_game == 0 {
+                        s.status = Status::NoPlayers;
+                        return;
+                    }
+                    if s.turn >= s.turn_limit {
+                        s.status = Status::TurnLimit;
+                        return;
+                    }
+                    if !s.is_in(s.active) {
+                        // A player who left takes no more turns (800.4k).
+                        self.next_turn_player();
+                        pc = 0;
+                        continue;
+                    }
+                    s.quiet_repeats = 0;
+                    s.turn += 1;
+                    if !s.extra_turn {
+                        s.last_regular = s.active;
+                    }
+                    s.first_turn = s.mark_had_turn(s.active);
+                    s.kind_counts = [0; MAX_PHASE_KINDS];
+                    s.turn_pos = 0;
+                    let mask = self.masks.turn;
+                    self.reset_counters(mask);
+                    sink.event(Event::TurnBegan {
+                        turn: self.state.turn,
+                        player: self.state.active,
+                    });
+                }
+                Op::PhaseBegin {
+                    phase,
+                    turn_pos,
+                    kind,
+                    only_if,
+                    skips,
+                    first_step,
+                    after,
+                } => {
+                    let s = &mut self.state;
+                    s.phase = phase;
+                    s.turn_pos = turn_pos;
+                    if only_if != Test::Always && !self.holds(only_if) {
+                        pc = after as usize;
+                        continue;
+                    }
+                    let kind = kind as usize & (MAX_PHASE_KINDS - 1);
+                    self.state.kind_counts[kind] = self.state.kind_counts[kind].saturating_add(1);
+                    if let Some(rule) = self.first_skip(&program, skips) {
+                        self.state.kind_counts[kind] -= 1;
+                        sink.event(Event::Skipped {
+                            skipped: Skipped::Phase(phase),
+                            rule,
+                        });
+                        pc = after as usize;
+                        continue;
+                    }
+                    let mask = self.masks.phase;
+                    self.reset_counters(mask);
+                    sink.event(Event::PhaseBegan {
+                        phase,
+                        number: self.state.kind_counts[kind],
+                    });
+                    let s = &mut self.state;
+                    s.step = first_step;
+                    s.anchor = first_step;
+                    s.repeat = 0;
+                }
+                Op::StepBegin {
+                    step,
+                    only_if,
+                    skips,
+                    implicit,
+                    after,
+                } => {
+                    self.state.step = step;
+                    self.state.anchor = step;
+                    if only_if != Test::Always && !self.holds(only_if) {
+                        self.state.repeat = 0;
+                        pc = after as usize;
+                        continue;
+                    }
+                    if let Some(rule) = self.first_skip(&program, skips) {
+                        sink.event(Event::Skipped {
+                            skipped: Skipped::Step(step),
+                            rule,
+                        });
+                        self.state.repeat = 0;
+                        pc = after as usize;
+                        continue;
+                    }
+                    let mask = self.masks.step;
+                    self.reset_counters(mask);
+                    self.state.window_opened = false;
+                    self.state.stage = 0;
+                    if !implicit {
+                        sink.event(Event::StepBegan {
+                            step,
+                            repeat: self.state.repeat,
+                        });
+                    }
+                    let ctx = self.hook_context();
+                    host.step_began(&ctx, &mut self.state.triggers());
+                }
+                Op::Action { id, test } => {
+                    if self.holds(test) {
+                        self.answer_turn_action(id, host, sink);
+                    }
+                    self.state.stage += 1;
+                }
+                Op::Window { window, if_pending } => {
+                    let s = &mut self.state;
+                    if !if_pending || !s.waiting.is_empty() || !s.stack.is_empty() {
+                        s.window_opened = true;
+                        s.passes = 0;
+                        s.point = Point::Stage;
+                        self.resume = pc as u16;
+                        let first = self.first_holder();
+                        self.give_priority_in(first, Some(window), Because::WindowOpened, sink);
+                        return;
+                    }
+                    s.stage += 1;
+                }
+                Op::StepEnd {
+                    step,
+                    repeat,
+                    implicit,
+                    begin,
+                } => {
+                    let again = repeat != Test::Never && self.holds(repeat);
+                    if !implicit {
+                        sink.event(Event::StepEnded { step });
+                    }
+                    let s = &mut self.state;
+                    if again {
+                        s.repeat = s.repeat.saturating_add(1);
+                        pc = begin as usize;
+                        budget -= 1;
+                        if budget == 0 {
+                            s.status = Status::Stalled;
+                            return;
+                        }
+                        // Going round without a decision: a turn that may
+                        // never end (endless.rs).
+                        if !s.window_opened {
+                            s.quiet_repeats += 1;
+                            if u32::from(s.quiet_repeats) > MAX_REPEATS_WITHOUT_PRIORITY {
+                                s.point = Point::StepStart;
+                                s.status = Status::NeverEnds;
+                                return;
+                            }
+                        }
+                    } else {
+                        s.repeat = 0;
+                    }
+                }
+                Op::PhaseEnd { phase } => {
+                    sink.event(Event::PhaseEnded { phase });
+                }
+                Op::TurnEnd => {
+                    // Past the last phase, as the interpreter leaves it.
+                    self.state.turn_pos = self.state.turn_pos.saturating_add(1);
+                    sink.event(Event::TurnEnded {
+                        turn: self.state.turn,
+                        player: self.state.active,
+                    });
+                    self.next_turn_player();
+                    pc = 0;
+                }
+            }
+        }
+    }
+}
