@@ -74,6 +74,7 @@ impl Game<'_> {
     /// Advances through the turn until a player must decide: the turn
     /// program wherever it can (program.rs), the interpreter below where
     /// something structural is going on, each handing over to the other.
+    #[inline]
     pub(crate) fn run<H: Host, S: EventSink>(&mut self, host: &mut H, sink: &mut S) {
         let resume = std::mem::replace(&mut self.resume, NO_RESUME);
         if resume != NO_RESUME {
@@ -93,6 +94,7 @@ impl Game<'_> {
 
     /// The interpreter: runs until a player must decide or the game stops
     /// (false), or until a new turn begins that the program can run (true).
+    #[inline(never)]
     fn interpret<H: Host, S: EventSink>(&mut self, host: &mut H, sink: &mut S) -> bool {
         let spec = self.spec;
         let mut budget = STALL_BUDGET;

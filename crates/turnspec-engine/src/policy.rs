@@ -251,6 +251,7 @@ impl Host for BusyPolicy<'_> {
 }
 
 impl Policy for BusyPolicy<'_> {
+    #[inline]
     fn decide(&mut self, game: &Game<'_>) -> Action {
         let player = game.holder().unwrap_or_default();
         // Plays happen only before anyone passed, by the active player; a
@@ -259,6 +260,15 @@ impl Policy for BusyPolicy<'_> {
         if game.passes() != 0 || player != game.active_player() {
             return Action::Pass { player };
         }
+        self.decide_as_active(game, player)
+    }
+}
+
+impl BusyPolicy<'_> {
+    /// The active player with no passes yet: play if this is the window's
+    /// opening. Out of line, so the common pass costs no more than a call.
+    #[inline(never)]
+    fn decide_as_active(&mut self, game: &Game<'_>, player: crate::PlayerId) -> Action {
         if let (Some(timing), Some(window)) = (self.timing, game.window()) {
             let here = Some((game.step(), window));
             if self.window != here {

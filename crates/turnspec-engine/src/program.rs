@@ -88,16 +88,28 @@ pub(crate) enum Op {
         implicit: bool,
         after: u16,
     },
-    /// A turn-based action (a stage).
-    Action { id: TurnActionId, test: Test },
-    /// A priority window (a stage).
-    Window { window: WindowId, if_pending: bool },
+    /// A turn-based action (stage `stage - 1`; `stage` is the one after).
+    /// Actions whose condition the set-up rules out have no op.
+    Action {
+        id: TurnActionId,
+        test: Test,
+        stage: u8,
+    },
+    /// A priority window (stage `stage`).
+    Window {
+        window: WindowId,
+        if_pending: bool,
+        stage: u8,
+    },
     /// The step ends; with `repeat` true it begins again at `begin`.
     StepEnd {
         step: StepId,
         repeat: Test,
         implicit: bool,
         begin: u16,
+        /// The step's number of stages (where the interpreter's stage
+        /// counter stands when the step ends).
+        stages: u8,
     },
     /// The phase ends.
     PhaseEnd { phase: PhaseId },
@@ -112,8 +124,12 @@ struct Entries {
     /// By phase index: its `PhaseBegin` and `PhaseEnd`, if the phase is in
     /// the regular turn once.
     phase: Vec<Option<(u16, u16)>>,
-    /// By step index: its `StepBegin` and `StepEnd`.
-    step: Vec<Option<(u16, u16)>>,
+    /// By step index: its `StepBegin` and `StepEnd`, and where its stages
+    /// start in `stage_pc`.
+    step: Vec<Option<(u16, u16, u32)>>,
+    /// For each stage of each step, then one more for its end: the op that
+    /// runs it, or the next one if it has none.
+    stage_pc: Vec<u16>,
     turn_end: u16,
 }
 
@@ -189,6 +205,7 @@ impl Program {
             entries: Entries {
                 phase: vec![None; spec.phases().len()],
                 step: vec![None; spec.steps().len()],
+                stage_pc: Vec::new(),
                 turn_end: 0,
             },
             sides_in: state.players_in(),
@@ -257,33 +274,46 @@ impl Program {
                     implicit: step.implicit,
                     after: 0,
                 });
-                for stage in &step.stages {
-                    p.ops.push(match *stage {
+                if step.stages.len() > u8::MAX as usize - 1 {
+                    p.usable = false;
+                }
+                let stages_at = p.entries.stage_pc.len() as u32;
+                for (i, stage) in step.stages.iter().enumerate() {
+                    p.entries.stage_pc.push(p.ops.len() as u16);
+                    let op = match *stage {
                         Stage::Action(id) => Op::Action {
                             id,
                             test: match spec.turn_action(id).condition {
                                 None => Test::Always,
                                 c => test(c),
                             },
+                            stage: i as u8 + 1,
                         },
                         Stage::Window(w) => Op::Window {
                             window: w,
                             if_pending: spec.window(w).mode == WindowMode::IfPending,
+                            stage: i as u8,
                         },
-                    });
+                    };
+                    if !matches!(op, Op::Action { test: Test::Never, .. }) {
+                        p.ops.push(op);
+                    }
                 }
                 let step_end = p.ops.len();
+                p.entries.stage_pc.push(step_end as u16);
                 p.ops.push(Op::StepEnd {
                     step: step_id,
                     repeat: test(step.repeat.map(|r| r.cond)),
                     implicit: step.implicit,
                     begin: step_begin as u16,
+                    stages: step.stages.len() as u8,
                 });
                 let here = p.ops.len() as u16;
                 if let Op::StepBegin { after, .. } = &mut p.ops[step_begin] {
                     *after = here;
                 }
-                p.entries.step[step_id.index()] = Some((step_begin as u16, step_end as u16));
+                p.entries.step[step_id.index()] =
+                    Some((step_begin as u16, step_end as u16, stages_at));
             }
             let end = p.ops.len();
             p.ops.push(Op::PhaseEnd { phase: phase_id });
@@ -334,7 +364,10 @@ impl Program {
             Point::PhaseStart if regular_phase() => self.phase_entry(s.phase)?.0 as usize,
             Point::PhaseEnd if regular_phase() => self.phase_entry(s.phase)?.1 as usize,
             Point::StepStart => step_entry()?.0 as usize,
-            Point::Stage => step_entry()?.0 as usize + 1 + s.stage as usize,
+            Point::Stage => {
+                let at = step_entry()?.2 as usize + s.stage as usize;
+                *self.entries.stage_pc.get(at)? as usize
+            }
             Point::StepEnd => step_entry()?.1 as usize,
             Point::TurnEnd => self.entries.turn_end as usize,
             Point::PhaseStart | Point::PhaseEnd | Point::Reopen => return None,
@@ -506,14 +539,20 @@ impl Game<'_> {
                     let ctx = self.hook_context();
                     host.step_began(&ctx, &mut self.state.triggers());
                 }
-                Op::Action { id, test } => {
+                Op::Action { id, test, stage } => {
+                    // Nothing a turn-based action does reads the stage.
                     if self.holds(test) {
                         self.answer_turn_action(id, host, sink);
                     }
-                    self.state.stage += 1;
+                    self.state.stage = stage;
                 }
-                Op::Window { window, if_pending } => {
+                Op::Window {
+                    window,
+                    if_pending,
+                    stage,
+                } => {
                     let s = &mut self.state;
+                    s.stage = stage;
                     if !if_pending || !s.waiting.is_empty() || !s.stack.is_empty() {
                         s.window_opened = true;
                         s.passes = 0;
@@ -523,14 +562,16 @@ impl Game<'_> {
                         self.give_priority_in(first, Some(window), Because::WindowOpened, sink);
                         return;
                     }
-                    s.stage += 1;
+                    s.stage = stage + 1;
                 }
                 Op::StepEnd {
                     step,
                     repeat,
                     implicit,
                     begin,
+                    stages,
                 } => {
+                    self.state.stage = stages;
                     let again = repeat != Test::Never && self.holds(repeat);
                     if !implicit {
                         sink.event(Event::StepEnded { step });
