@@ -295,7 +295,13 @@ impl Program {
                             stage: i as u8,
                         },
                     };
-                    if !matches!(op, Op::Action { test: Test::Never, .. }) {
+                    if !matches!(
+                        op,
+                        Op::Action {
+                            test: Test::Never,
+                            ..
+                        }
+                    ) {
                         p.ops.push(op);
                     }
                 }
