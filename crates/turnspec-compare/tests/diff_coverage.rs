@@ -145,6 +145,16 @@ kind = "skip"
 step = "draw"
 rule = "E5"
 
+[effects.lasting]
+kind = "skip"
+step = "upkeep"
+lasting = true
+rule = "E8"
+
+[effects.turner]
+kind = "reverse_turn_order"
+rule = "E9"
+
 [effects.stop]
 kind = "end_turn"
 goto = "end"
@@ -183,7 +193,7 @@ const UPKEEP: &str = r#"
   priority_rule = "S2"
   actions = [
     { id = "untap", name = "Untap", rule = "S3" },
-    { id = "count", name = "Count", rule = "S4", if = "not first_turn", answer = { counter = "attacks", max = 3, play = "pushed" }, play = "pushed", ends_turn_effects = false },
+    { id = "count", name = "Count", rule = "S4", if = "not first_turn", answer = { counter = "attacks", max = 3, play = "pushed" }, play = "pushed", ends_turn_effects = false, stack_triggers = false },
   ]
 "#;
 
@@ -387,6 +397,9 @@ rule = "E5""#, "effect skipper", "kind"),
     ("effect skip turn", r#"step = "draw"
 rule = "E5""#, r#"turn = true
 rule = "E5""#, "effect skipper", "kind"),
+    ("effect lasting", "lasting = true\nrule", "lasting = false\nrule", "effect lasting", "kind"),
+    ("effect lasting for", "lasting = true\nrule", "lasting = true\nfor = \"each_player\"\nrule", "effect lasting", "kind"),
+    ("effect reverse to control", r#"kind = "reverse_turn_order""#, r#"kind = "control_turn""#, "effect turner", "kind"),
     ("effect goto", "\ngoto = \"end\"", "\ngoto = \"upkeep\"", "effect stop", "kind"),
     ("effect end phase goto", r#"goto = "damage"
 "#, "", "effect halt", "kind"),
@@ -452,6 +465,7 @@ repeat = { if = "repeat_count == 0", rule = "N5" }"#, "phase main", "repeat"),
     ("action answer play", r#"max = 3, play = "pushed" }"#, "max = 3 }", "action count", "answer"),
     ("action play", r#"}, play = "pushed", ends"#, "}, ends", "action count", "play"),
     ("action ends turn effects", "ends_turn_effects = false", "ends_turn_effects = true", "action count", "ends_turn_effects"),
+    ("action stack triggers", "stack_triggers = false", "stack_triggers = true", "action count", "stack_triggers"),
 ];
 
 /// Cases that take more than one edit: (case, edits in order, element,

@@ -88,4 +88,62 @@ impl Game<'_> {
     ) -> Result<(), RuleError> {
         self.apply(Action::Leave { player }, host, sink)
     }
+
+    /// Applies a structural effect that names a second player: `player`
+    /// controls `target`'s next turn (`control_turn`, 722).
+    #[allow(clippy::too_many_arguments)] // the two players read best named
+    pub fn apply_declared_effect_on<H: Host, S: EventSink>(
+        &mut self,
+        effect: EffectId,
+        player: PlayerId,
+        target: PlayerId,
+        host: &mut H,
+        sink: &mut S,
+    ) -> Result<(), RuleError> {
+        let action = Action::EffectOn {
+            effect,
+            player,
+            target,
+        };
+        self.apply(action, host, sink)
+    }
+
+    /// Ends a lasting effect (a `skip` with `lasting = true`) applied for
+    /// `player`, as when its source leaves the battlefield.
+    pub fn end_lasting_effect<S: EventSink>(
+        &mut self,
+        effect: EffectId,
+        player: PlayerId,
+        sink: &mut S,
+    ) -> Result<(), RuleError> {
+        self.apply(Action::EndEffect { effect, player }, &mut NoHost, sink)
+    }
+
+    /// A triggered ability has triggered during a resolution and is not on
+    /// the stack yet: it goes there the next time a player would receive
+    /// priority, unless the turn is ended first and it ceases (723.1a).
+    pub fn report_pending_trigger(
+        &mut self,
+        controller: PlayerId,
+        label: u32,
+    ) -> Result<(), RuleError> {
+        self.apply(Action::Pending { controller, label }, &mut NoHost, &mut ())
+    }
+
+    /// A delayed triggered ability for `controller`'s next turn: it
+    /// triggers at the first beginning of `at` in that turn, and never if
+    /// that turn ends first (603.7, 723.1).
+    pub fn delay_trigger_to_next_turn(
+        &mut self,
+        controller: PlayerId,
+        label: u32,
+        at: Place,
+    ) -> Result<(), RuleError> {
+        let action = Action::DelayNextTurn {
+            controller,
+            label,
+            at,
+        };
+        self.apply(action, &mut NoHost, &mut ())
+    }
 }

@@ -152,6 +152,35 @@ pub enum Event {
         /// True when the owner also loses that much life (mana burn).
         burn: bool,
     },
+    /// A triggered ability that had triggered but was not yet on the stack
+    /// ceased to exist: the turn was ended (723.1a).
+    Ceased {
+        /// The trigger, as it would have gone on the stack.
+        object: StackObject,
+    },
+    /// The host ended a lasting (static) effect it applied earlier.
+    EffectStopped {
+        /// The effect that ended.
+        effect: EffectId,
+        /// The player it was applied for.
+        player: PlayerId,
+    },
+    /// This turn's decisions of the active player are made by another
+    /// player (722.1); reported as the turn begins.
+    TurnControlled {
+        /// The active player, whose turn it stays.
+        player: PlayerId,
+        /// Who makes their decisions.
+        by: PlayerId,
+    },
+    /// The player who just received priority is controlled: `by` makes
+    /// the decision in their name (722.1).
+    DecidedBy {
+        /// The player who holds priority.
+        player: PlayerId,
+        /// Who decides for them.
+        by: PlayerId,
+    },
 }
 
 /// What a [`Event::Skipped`] event skipped.

@@ -152,6 +152,9 @@ impl Game<'_> {
                         turn: self.state.turn,
                         player: self.state.active,
                     });
+                    if self.state.mods.is_some() {
+                        self.turn_began_mods(sink);
+                    }
                     match spec.turn().first() {
                         Some(p) => {
                             self.state.phase = *p;
@@ -198,7 +201,9 @@ impl Game<'_> {
                         phase: phase_id,
                         number: self.state.kind_counts[kind],
                     });
-                    self.fire_delayed(Place::Phase(phase_id));
+                    if self.state.mods.is_some() {
+                        self.began_mods(Place::Phase(phase_id), sink);
+                    }
                     let first = self.state.start_step.take().unwrap_or(phase.first_step);
                     self.state.step = first;
                     self.state.anchor = first;
@@ -243,7 +248,9 @@ impl Game<'_> {
                             step: step_id,
                             repeat: self.state.repeat,
                         });
-                        self.fire_delayed(Place::Step(step_id));
+                        if self.state.mods.is_some() {
+                            self.began_mods(Place::Step(step_id), sink);
+                        }
                     }
                     let ctx = self.hook_context();
                     host.step_began(&ctx, &mut self.state.triggers());
@@ -381,6 +388,9 @@ impl Game<'_> {
         if action.ends_turn_effects {
             self.expire(|d| d.scope == Scope::Turn, sink);
         }
+        if action.stack_triggers {
+            self.put_waiting(sink);
+        }
     }
 
     /// A turn-based action that makes the active player play (GA's
@@ -437,19 +447,25 @@ impl Game<'_> {
         let i = mods
             .skips
             .iter()
-            .position(|s| s.player == active && s.target == target)?;
+            .position(|s| (s.player == active || s.every_player) && s.target == target)?;
+        // A lasting (static) skip stays until the host ends it.
+        if mods.skips[i].lasting.is_some() {
+            return Some(mods.skips[i].rule);
+        }
         Some(mods.skips.remove(i).rule)
     }
 
     #[inline]
     pub(crate) fn fire_delayed(&mut self, place: Place) {
-        let active = self.state.active;
+        let (active, turn) = (self.state.active, self.state.turn);
         let Some(mods) = self.state.mods.as_mut() else {
             return;
         };
         let waiting = &mut self.state.waiting;
         mods.delayed.retain(|d| {
-            let fires = d.at == place && (!d.own_turn || d.controller == active);
+            let fires = d.at == place
+                && (!d.own_turn || d.controller == active)
+                && (d.after_turn == 0 || turn > d.after_turn);
             if fires {
                 waiting.push(StackObject {
                     controller: d.controller,
@@ -468,13 +484,34 @@ impl Game<'_> {
         }
         let depth = self.state.returns_len;
         match scope {
-            Scope::Step => self.expire(|d| d.scope == Scope::Step && d.depth >= depth, sink),
-            Scope::Phase => self.expire(|d| d.scope != Scope::Turn && d.depth >= depth, sink),
-            Scope::Turn => self.expire(|_| true, sink),
+            Scope::Step => {
+                self.expire(|d| d.scope == Scope::Step && d.depth >= depth, sink);
+                self.ended_mods(Place::Step(self.state.step), sink);
+            }
+            Scope::Phase => {
+                self.expire(
+                    |d| matches!(d.scope, Scope::Step | Scope::Phase) && d.depth >= depth,
+                    sink,
+                );
+                self.ended_mods(Place::Phase(self.state.phase), sink);
+            }
+            Scope::Turn => {
+                self.expire(
+                    |d| matches!(d.scope, Scope::Step | Scope::Phase | Scope::Turn),
+                    sink,
+                );
+                self.turn_ended_mods(sink);
+            }
+            // Bound to a player's turn: ended by the calls above.
+            Scope::UntilNext { .. } | Scope::EndOfNextTurn { .. } | Scope::UntilTurnOf { .. } => {}
         }
         let empties = match (scope, self.spec.mana().empties) {
             (Scope::Step, ManaEmpties::Step) | (Scope::Phase, _) => true,
             (Scope::Step, ManaEmpties::Phase) | (Scope::Turn, _) => false,
+            (
+                Scope::UntilNext { .. } | Scope::EndOfNextTurn { .. } | Scope::UntilTurnOf { .. },
+                _,
+            ) => false,
         };
         if empties {
             let burn = self.spec.mana().burn;

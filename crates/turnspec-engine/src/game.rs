@@ -629,11 +629,47 @@ impl<'s> Game<'s> {
                     controller,
                     label,
                     own_turn,
+                    after_turn: 0,
+                });
+                return Ok(());
+            }
+            Action::DelayNextTurn {
+                controller,
+                label,
+                at,
+            } => {
+                if !self.state.is_in(controller) {
+                    return Err(RuleError::NoSuchPlayer { player: controller });
+                }
+                self.add_delayed(Delayed {
+                    at,
+                    controller,
+                    label,
+                    own_turn: true,
+                    after_turn: self.state.turn.max(1),
                 });
                 return Ok(());
             }
             Action::Until { label, scope } => {
+                if let Scope::UntilNext { player, .. }
+                | Scope::EndOfNextTurn { player, .. }
+                | Scope::UntilTurnOf { player } = scope
+                    && !self.state.is_in(player)
+                {
+                    return Err(RuleError::NoSuchPlayer { player });
+                }
                 self.add_duration(label, scope);
+                return Ok(());
+            }
+            Action::Pending { controller, label } => {
+                if !self.state.is_in(controller) {
+                    return Err(RuleError::NoSuchPlayer { player: controller });
+                }
+                self.state.waiting.push(StackObject {
+                    controller,
+                    kind: ObjectKind::Trigger,
+                    label,
+                });
                 return Ok(());
             }
             Action::AddMana { player, amount } => {
@@ -703,12 +739,35 @@ impl<'s> Game<'s> {
                 }
                 self.bag_resolve(player, Some(label), host, sink);
             }
+            Action::EndEffect { effect, player } => {
+                if effect.index() >= self.spec.effects().len() {
+                    return Err(RuleError::NoSuchEffect);
+                }
+                self.end_effect(effect, player, sink);
+            }
+            Action::EffectOn {
+                effect,
+                player,
+                target,
+            } => {
+                for p in [player, target] {
+                    if !self.state.is_in(p) {
+                        return Err(RuleError::NoSuchPlayer { player: p });
+                    }
+                }
+                if effect.index() >= self.spec.effects().len() {
+                    return Err(RuleError::NoSuchEffect);
+                }
+                self.apply_effect_on(effect, (player, target), host, sink);
+            }
             // Handled above: these need no decision.
             Action::SetFact { .. }
             | Action::Trigger { .. }
             | Action::Delay { .. }
             | Action::Until { .. }
-            | Action::AddMana { .. } => {}
+            | Action::AddMana { .. }
+            | Action::Pending { .. }
+            | Action::DelayNextTurn { .. } => {}
         }
         Ok(())
     }
@@ -973,6 +1032,45 @@ pub enum Action {
         player: PlayerId,
         /// The label of their trigger in the bag.
         label: u32,
+    },
+    /// The host ends a lasting effect (a `skip` with `lasting = true`)
+    /// it applied for `player`; an `EffectStopped` event marks it.
+    EndEffect {
+        /// The effect, as the spec declares it.
+        effect: EffectId,
+        /// The player it was applied for.
+        player: PlayerId,
+    },
+    /// A structural effect that names a second player: `player` controls
+    /// `target`'s next turn (`control_turn`, 722).
+    EffectOn {
+        /// The effect, as the spec declares it.
+        effect: EffectId,
+        /// The player it is applied for ("you").
+        player: PlayerId,
+        /// The other player it names ("target player").
+        target: PlayerId,
+    },
+    /// A triggered ability that has triggered but is not on the stack yet:
+    /// it goes there the next time a player would receive priority
+    /// (117.5), unless the turn is ended first and it ceases (723.1a).
+    Pending {
+        /// Who controls the triggered ability.
+        controller: PlayerId,
+        /// The host's handle for the ability, shown in the trace.
+        label: u32,
+    },
+    /// A delayed trigger bound to the controller's next turn: at the
+    /// beginning of the next `at` in that turn ("at the beginning of the
+    /// end step on your next turn"); if that turn ends first, it never
+    /// triggers (603.7, 723.1).
+    DelayNextTurn {
+        /// Who will control the trigger.
+        controller: PlayerId,
+        /// The host's handle for the trigger, shown in the trace.
+        label: u32,
+        /// The phase or step at whose beginning it triggers.
+        at: Place,
     },
 }
 

@@ -199,10 +199,11 @@ impl Game<'_> {
     /// player standing for the next team.
     pub(crate) fn next_in_game(&self, from: PlayerId) -> PlayerId {
         let s = &self.state;
+        let order = self.turn_order();
         let mut p = from;
         if !s.has_teams {
             for _ in 0..s.players {
-                p = next_seat(self.spec.game().turn_order, s.players, p);
+                p = next_seat(order, s.players, p);
                 if s.is_in(p) {
                     return p;
                 }
@@ -210,7 +211,7 @@ impl Game<'_> {
             return from;
         }
         for _ in 0..s.players {
-            p = next_seat(self.spec.game().turn_order, s.players, p);
+            p = next_seat(order, s.players, p);
             if s.is_in(p) && s.team(p) != s.team(from) && s.is_primary(p) {
                 return p;
             }
@@ -256,6 +257,11 @@ impl Game<'_> {
             window,
             because,
         });
+        if self.state.mods.is_some()
+            && let Some(by) = self.decided_by(player)
+        {
+            sink.event(Event::DecidedBy { player, by });
+        }
     }
 
     /// Waiting triggers go on the stack the active player's first, so they
@@ -298,7 +304,7 @@ impl Game<'_> {
     pub(crate) fn side_distance(&self, p: PlayerId) -> u8 {
         let s = &self.state;
         if !s.has_teams {
-            return seat_distance(self.spec.game().turn_order, s.players, s.active, p);
+            return seat_distance(self.turn_order(), s.players, s.active, p);
         }
         let mut side = s.active;
         for d in 0..s.players {
@@ -330,9 +336,10 @@ pub(crate) fn seat_distance(order: TurnOrder, players: u8, from: PlayerId, to: P
 /// distances stay fixed.
 fn next_seat_side(game: &Game<'_>, from: PlayerId) -> PlayerId {
     let s = &game.state;
+    let order = game.turn_order();
     let mut p = from;
     for _ in 0..s.players {
-        p = next_seat(game.spec.game().turn_order, s.players, p);
+        p = next_seat(order, s.players, p);
         if s.team(p) != s.team(from) {
             return p;
         }

@@ -167,7 +167,7 @@ pub enum Place {
 }
 
 /// How long an effect lasts: until the end of the current step, phase or
-/// turn (500.5, 514.2).
+/// turn (500.5, 514.2), or until a moment bound to a player's turn.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Scope {
     /// Until the end of the current step ("this step").
@@ -176,6 +176,29 @@ pub enum Scope {
     Phase,
     /// Until end of turn (514.2).
     Turn,
+    /// Until the next beginning of `at` in `player`'s turn, even an
+    /// additional one later in the same turn ("until your next upkeep",
+    /// 500.9, 500.10).
+    UntilNext {
+        /// The phase or step whose beginning ends the effect.
+        at: Place,
+        /// Whose turn it must be.
+        player: PlayerId,
+    },
+    /// Until the end of `at` in `player`'s next turn ("until end of combat
+    /// on your next turn"); at the latest when that turn ends.
+    EndOfNextTurn {
+        /// The phase or step whose end ends the effect.
+        at: Place,
+        /// Whose next turn.
+        player: PlayerId,
+    },
+    /// Until `player`'s next turn begins, or `player` leaves the game
+    /// ("until that player's next turn", 800.4m).
+    UntilTurnOf {
+        /// The player whose next turn ends the effect.
+        player: PlayerId,
+    },
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -191,6 +214,10 @@ pub(crate) struct SkipEntry {
     pub player: PlayerId,
     pub target: SkipTarget,
     pub rule: RuleRef,
+    /// A static skip from this effect: it stays until the host ends it.
+    pub lasting: Option<turnspec_model::EffectId>,
+    /// A static skip for every player ("players skip their upkeep steps").
+    pub every_player: bool,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -200,6 +227,10 @@ pub(crate) struct Delayed {
     pub label: u32,
     /// Only at that place during the controller's own turn ("your next").
     pub own_turn: bool,
+    /// "On your next turn": only in a turn of the controller numbered
+    /// above this one, and gone when that turn ends (603.7, 723.1); 0 when
+    /// unbound.
+    pub after_turn: u32,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -207,6 +238,8 @@ pub(crate) struct Duration {
     pub label: u32,
     pub scope: Scope,
     pub depth: u8,
+    /// The turn it was made in ("your next turn" is a later one).
+    pub made_on: u32,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
@@ -225,6 +258,13 @@ pub(crate) struct Modifiers {
     pub jump_when_stack_empty: Option<StepId>,
     /// Optional phases elected this turn, one bit per phase (shape.rs).
     pub elected: u64,
+    /// The turn order runs opposite to the spec's (101.4).
+    pub reversed: bool,
+    /// Pending control of a player's next turn: (controlled, controller),
+    /// the most recent last (722).
+    pub controls: Vec<(PlayerId, PlayerId)>,
+    /// Who makes the active player's decisions this turn (722.1).
+    pub turn_controller: Option<PlayerId>,
 }
 
 impl GameState {
@@ -255,6 +295,9 @@ impl GameState {
                     && m.durations.is_empty()
                     && m.jump_when_stack_empty.is_none()
                     && m.mana.iter().all(|x| *x == 0)
+                    && !m.reversed
+                    && m.controls.is_empty()
+                    && m.turn_controller.is_none()
             }
         }
     }

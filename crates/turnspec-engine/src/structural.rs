@@ -2,13 +2,13 @@
 //! counted skips, ending the turn or a phase, players leaving, delayed
 //! triggers, durations and mana pools (500.7–500.10, 614.10, 723, 800.4).
 
-use turnspec_model::{EffectId, EffectKind, PhaseId, StepId};
+use turnspec_model::{EffectId, EffectKind, PhaseId, StepId, TurnOrder};
 
 use crate::event::{Because, Event, EventSink};
 use crate::game::Game;
 use crate::host::Host;
 use crate::program::NO_RESUME;
-use crate::state::{Delayed, Duration, PlayerId, Point, Scope, SkipEntry, Status, Upcoming};
+use crate::state::{Delayed, Duration, Place, PlayerId, Point, Scope, SkipEntry, Status, Upcoming};
 
 impl Game<'_> {
     pub(crate) fn apply_effect<H: Host, S: EventSink>(
@@ -89,8 +89,45 @@ impl Game<'_> {
                     player,
                     target: *target,
                     rule,
+                    lasting: None,
+                    every_player: false,
                 });
             }
+            EffectKind::LastingSkip {
+                target,
+                each_player,
+            } => {
+                sink.event(Event::EffectApplied {
+                    effect,
+                    player,
+                    applied: true,
+                });
+                let rule = def.rule;
+                self.mods().skips.push(SkipEntry {
+                    player,
+                    target: *target,
+                    rule,
+                    lasting: Some(effect),
+                    every_player: *each_player,
+                });
+            }
+            EffectKind::ReverseTurnOrder => {
+                sink.event(Event::EffectApplied {
+                    effect,
+                    player,
+                    applied: true,
+                });
+                let mods = self.mods();
+                mods.reversed = !mods.reversed;
+                // Who passes to whom is tabled in the turn program.
+                self.rebuild_program();
+            }
+            // It names another player: applied with `Action::EffectOn`.
+            EffectKind::ControlTurn => sink.event(Event::EffectApplied {
+                effect,
+                player,
+                applied: false,
+            }),
             EffectKind::EndTurn { goto } => {
                 sink.event(Event::EffectApplied {
                     effect,
@@ -121,10 +158,146 @@ impl Game<'_> {
         }
     }
 
+    /// An effect that names a second player: `player` will control
+    /// `target`'s next turn (722). Other kinds ignore the target.
+    pub(crate) fn apply_effect_on<H: Host, S: EventSink>(
+        &mut self,
+        effect: EffectId,
+        (player, target): (PlayerId, PlayerId),
+        host: &mut H,
+        sink: &mut S,
+    ) {
+        if self.spec.effect(effect).kind != EffectKind::ControlTurn {
+            self.apply_effect(effect, player, host, sink);
+            return;
+        }
+        sink.event(Event::EffectApplied {
+            effect,
+            player,
+            applied: true,
+        });
+        // The most recent control effect wins (722.5 reads like 613: the
+        // later timestamp); an earlier one for the same turn is replaced.
+        let controls = &mut self.mods().controls;
+        controls.retain(|(t, _)| *t != target);
+        controls.push((target, player));
+    }
+
+    /// Ends a lasting effect the host applied for `player` (an
+    /// `EffectStopped` event), if it is in force.
+    pub(crate) fn end_effect<S: EventSink>(
+        &mut self,
+        effect: EffectId,
+        player: PlayerId,
+        sink: &mut S,
+    ) {
+        let Some(mods) = self.state.mods.as_mut() else {
+            return;
+        };
+        if let Some(i) = mods
+            .skips
+            .iter()
+            .position(|s| s.lasting == Some(effect) && s.player == player)
+        {
+            mods.skips.remove(i);
+            sink.event(Event::EffectStopped { effect, player });
+        }
+    }
+
+    /// The spec's turn order, or the other way after an odd number of
+    /// `reverse_turn_order` effects (101.4).
+    #[inline]
+    pub(crate) fn turn_order(&self) -> TurnOrder {
+        let order = self.spec.game().turn_order;
+        match self.state.mods.as_ref() {
+            Some(m) if m.reversed => match order {
+                TurnOrder::Clockwise => TurnOrder::Counterclockwise,
+                TurnOrder::Counterclockwise => TurnOrder::Clockwise,
+            },
+            _ => order,
+        }
+    }
+
+    /// What a turn's beginning ends or starts among the modifiers: "until
+    /// that player's next turn" ends (500.5), and a pending control of
+    /// this player's turn takes effect (722.1). Called only with modifiers.
+    pub(crate) fn turn_began_mods<S: EventSink>(&mut self, sink: &mut S) {
+        let active = self.state.active;
+        self.expire(
+            |d| matches!(d.scope, Scope::UntilTurnOf { player } if player == active),
+            sink,
+        );
+        let in_game = self.state.in_game;
+        let Some(mods) = self.state.mods.as_mut() else {
+            return;
+        };
+        mods.turn_controller = None;
+        if let Some(i) = mods.controls.iter().position(|(t, _)| *t == active) {
+            let (_, by) = mods.controls.remove(i);
+            if in_game >> by.0 & 1 != 0 {
+                mods.turn_controller = Some(by);
+                sink.event(Event::TurnControlled { player: active, by });
+            }
+        }
+    }
+
+    /// At the beginning of a phase or step: delayed triggers for it
+    /// trigger, and "until your next ..." durations end (500.5).
+    pub(crate) fn began_mods<S: EventSink>(&mut self, place: Place, sink: &mut S) {
+        self.fire_delayed(place);
+        let active = self.state.active;
+        self.expire(
+            |d| matches!(d.scope, Scope::UntilNext { at, player } if at == place && player == active),
+            sink,
+        );
+    }
+
+    /// At the end of a phase or step: "until end of X on your next turn"
+    /// ends if this is X in that turn (500.5).
+    pub(crate) fn ended_mods<S: EventSink>(&mut self, place: Place, sink: &mut S) {
+        let (active, turn) = (self.state.active, self.state.turn);
+        self.expire(
+            |d| {
+                matches!(d.scope, Scope::EndOfNextTurn { at, player }
+                    if at == place && player == active && turn > d.made_on)
+            },
+            sink,
+        );
+    }
+
+    /// As a turn ends: durations bound to this turn as someone's "next
+    /// turn" end with it at the latest, and delayed triggers for it that
+    /// never triggered are gone (603.7, 723.1).
+    pub(crate) fn turn_ended_mods<S: EventSink>(&mut self, sink: &mut S) {
+        let (active, turn) = (self.state.active, self.state.turn);
+        self.expire(
+            |d| {
+                matches!(d.scope, Scope::EndOfNextTurn { player, .. }
+                    if player == active && turn > d.made_on)
+            },
+            sink,
+        );
+        if let Some(mods) = self.state.mods.as_mut() {
+            mods.delayed
+                .retain(|d| !(d.after_turn != 0 && d.controller == active && turn > d.after_turn));
+            mods.turn_controller = None;
+        }
+    }
+
+    /// The player who makes the decisions of `player` (722.1): another
+    /// player while the active player's turn is controlled.
+    #[inline]
+    pub(crate) fn decided_by(&self, player: PlayerId) -> Option<PlayerId> {
+        let by = self.state.mods.as_ref()?.turn_controller?;
+        (player == self.state.active && by != player).then_some(by)
+    }
+
     /// Waiting triggers cease and the stack is emptied without resolving
     /// (723.1a-b; GA ENDPH 1).
     pub(crate) fn clear_pending<S: EventSink>(&mut self, sink: &mut S) {
-        self.state.waiting.clear();
+        for object in self.state.waiting.drain(..) {
+            sink.event(Event::Ceased { object });
+        }
         while let Some(object) = self.state.stack.pop() {
             sink.event(Event::Removed { object });
         }
@@ -246,8 +419,18 @@ impl Game<'_> {
             mods.extra_turns.retain(|p| *p != player);
             mods.skips.retain(|s| s.player != player);
             mods.delayed.retain(|d| d.controller != player);
+            mods.controls
+                .retain(|(t, by)| *t != player && *by != player);
+            if mods.turn_controller == Some(player) {
+                mods.turn_controller = None;
+            }
         }
         sink.event(Event::Left { player });
+        // "Until that player's next turn" ends when they leave (800.4m).
+        self.expire(
+            |d| matches!(d.scope, Scope::UntilTurnOf { player: p } if p == player),
+            sink,
+        );
         if player == self.state.active
             && self.state.in_game != 0
             && let Some(goto) = self.spec.leaving().active_player_goto
@@ -280,10 +463,12 @@ impl Game<'_> {
 
     pub(crate) fn add_duration(&mut self, label: u32, scope: Scope) {
         let depth = self.state.returns_len;
+        let made_on = self.state.turn;
         self.mods().durations.push(Duration {
             label,
             scope,
             depth,
+            made_on,
         });
     }
 

@@ -177,11 +177,50 @@ fn action() -> impl Strategy<Value = Action> {
                 own_turn,
             }
         ),
-        1 => (any::<u32>(), prop_oneof![Just(Scope::Step), Just(Scope::Phase), Just(Scope::Turn)])
-            .prop_map(|(label, scope)| Action::Until { label, scope }),
+        1 => (any::<u32>(), scope()).prop_map(|(label, scope)| Action::Until { label, scope }),
+        // Issue 16: lasting skips ending, control of a turn, triggers that
+        // wait when the turn is ended, delayed triggers on a next turn.
+        1 => (0u8..24, 0u8..9).prop_map(|(e, p)| Action::EndEffect {
+            effect: donor_id::<EffectId>(DONOR.effects().ids(), e as usize),
+            player: PlayerId(p),
+        }),
+        1 => (0u8..24, 0u8..9, 0u8..9).prop_map(|(e, p, t)| Action::EffectOn {
+            effect: donor_id::<EffectId>(DONOR.effects().ids(), e as usize),
+            player: PlayerId(p),
+            target: PlayerId(t),
+        }),
+        1 => (0u8..9, any::<u32>()).prop_map(|(p, label)| Action::Pending {
+            controller: PlayerId(p),
+            label,
+        }),
+        1 => (0u8..9, any::<u32>(), place()).prop_map(|(p, label, at)| Action::DelayNextTurn {
+            controller: PlayerId(p),
+            label,
+            at,
+        }),
         1 => (0u8..9, any::<u16>()).prop_map(|(p, amount)| Action::AddMana {
             player: PlayerId(p),
             amount,
+        }),
+    ]
+}
+
+/// Any duration, the turn-bound ones with any place and player.
+fn scope() -> impl Strategy<Value = Scope> {
+    prop_oneof![
+        Just(Scope::Step),
+        Just(Scope::Phase),
+        Just(Scope::Turn),
+        (place(), 0u8..9).prop_map(|(at, p)| Scope::UntilNext {
+            at,
+            player: PlayerId(p)
+        }),
+        (place(), 0u8..9).prop_map(|(at, p)| Scope::EndOfNextTurn {
+            at,
+            player: PlayerId(p)
+        }),
+        (0u8..9).prop_map(|p| Scope::UntilTurnOf {
+            player: PlayerId(p)
         }),
     ]
 }

@@ -137,15 +137,43 @@ fn random_action(rng: &mut SplitMix64, game: &Game<'_>, from: &Spec) -> Action {
                 None => fallback,
             }
         }
-        _ => match rng.below(3) {
+        _ => match rng.below(8) {
             0 => Action::Leave { player },
             1 => Action::Until {
                 label,
                 scope: [Scope::Step, Scope::Phase, Scope::Turn][rng.below(3) as usize],
             },
-            _ => Action::AddMana {
+            2 => Action::AddMana {
                 player,
                 amount: rng.next_u64() as u16,
+            },
+            3 => match nth(from.effects().ids(), rng) {
+                Some(effect) => Action::EffectOn {
+                    effect,
+                    player,
+                    target: anyone,
+                },
+                None => fallback,
+            },
+            4 => match nth(from.effects().ids(), rng) {
+                Some(effect) => Action::EndEffect { effect, player },
+                None => fallback,
+            },
+            5 => Action::Pending {
+                controller: player,
+                label,
+            },
+            6 => match nth(from.steps().ids(), rng) {
+                Some(step) => Action::DelayNextTurn {
+                    controller: player,
+                    label,
+                    at: Place::Step(step),
+                },
+                None => fallback,
+            },
+            _ => Action::Choose {
+                player,
+                label: game.stack().last().map_or(label, |o| o.label),
             },
         },
     }

@@ -647,6 +647,7 @@ impl Describe for TurnAction {
             answer_play,
             play,
             ends_turn_effects,
+            stack_triggers,
         } = self;
         let r = *rule;
         let mut answer = Vec::new();
@@ -675,6 +676,7 @@ impl Describe for TurnAction {
             Field::text("answer", answer, r),
             Field::text("play", play, r),
             Field::text("ends_turn_effects", yes_no(*ends_turn_effects), r),
+            Field::text("stack_triggers", yes_no(*stack_triggers), r),
             Field::rule(r),
         ]
     }
@@ -961,6 +963,24 @@ pub fn effect_kind_text(spec: &Spec, kind: &EffectKind) -> String {
         EffectKind::Grant { counter, amount } => {
             format!("grant {amount} {}", spec.counters()[*counter].id)
         }
+        EffectKind::LastingSkip {
+            target,
+            each_player,
+        } => {
+            let whose = if *each_player {
+                "every player's"
+            } else {
+                "the player's"
+            };
+            let what = match target {
+                SkipTarget::Step(s) => format!("{} steps", step(s)),
+                SkipTarget::Phase(p) => format!("{} phases", phase(p)),
+                SkipTarget::Turn => "turns".into(),
+            };
+            format!("skip {whose} {what} while it lasts")
+        }
+        EffectKind::ReverseTurnOrder => "reverse the turn order".into(),
+        EffectKind::ControlTurn => "control another player's next turn".into(),
     }
 }
 

@@ -215,11 +215,12 @@ pub(crate) fn check(p: &SpecParts) -> Vec<String> {
                 }
             }
             EffectKind::ExtraStep { step, .. } => c.id(&p.steps, *step, &whose),
-            EffectKind::Skip(target) => match *target {
+            EffectKind::Skip(target) | EffectKind::LastingSkip { target, .. } => match *target {
                 SkipTarget::Step(s) => c.id(&p.steps, s, &whose),
                 SkipTarget::Phase(ph) => c.id(&p.phases, ph, &whose),
                 SkipTarget::Turn => {}
             },
+            EffectKind::ReverseTurnOrder | EffectKind::ControlTurn => {}
             EffectKind::EndTurn { goto } => c.id(&p.steps, *goto, &whose),
             EffectKind::EndPhase { phase, goto } => {
                 c.id(&p.phases, *phase, &whose);

@@ -479,6 +479,9 @@ pub struct TurnAction {
     pub play: Option<TimingId>,
     /// Performing this action ends "until end of turn" durations (514.2).
     pub ends_turn_effects: bool,
+    /// The action puts the triggered abilities waiting by then on the stack
+    /// (APNAP order) without giving anyone priority (GA EOC 1-2).
+    pub stack_triggers: bool,
 }
 
 /// `window` (or a body's `priority`): when a priority window opens.
@@ -742,6 +745,22 @@ pub enum EffectKind {
         /// `amount`: how much.
         amount: u16,
     },
+    /// `skip` with `lasting = true`: a static effect. Every such step,
+    /// phase or turn of the player (or of every player) is skipped until
+    /// the host ends the effect (614.10, "players skip their upkeep steps").
+    LastingSkip {
+        /// `step`, `phase` or `turn`, as for a one-time skip.
+        target: SkipTarget,
+        /// `for = "each_player"`: every player's, not only the player's.
+        each_player: bool,
+    },
+    /// The turn order runs the other way from now on; applied again, it
+    /// turns back (101.4).
+    ReverseTurnOrder,
+    /// The player controls another player's next turn: that player stays
+    /// the active player and keeps their priority, but the decisions are
+    /// the controller's (722).
+    ControlTurn,
 }
 
 /// What a `skip` effect skips: exactly one of `step`, `phase`, `turn`.

@@ -19,6 +19,17 @@ use crate::raw::*;
 /// player) and label.
 pub type ScriptedTriggers = Vec<(Option<PlayerId>, u32)>;
 
+/// An `until` scope bound to a player's turn.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum BoundScope {
+    /// `until_next`: until the next beginning of `at` in the player's turn.
+    UntilNext,
+    /// `end_of_next_turn`: until the end of `at` in the player's next turn.
+    EndOfNextTurn,
+    /// `until_turn_of`: until the player's next turn (or they leave).
+    UntilTurnOf,
+}
+
 /// Finds a spec by the path a scenario names; returns it and the path used.
 pub type SpecLoader<'a> = dyn FnMut(&str) -> Result<(Arc<Spec>, String), String> + 'a;
 
@@ -111,6 +122,38 @@ pub enum Step {
         /// The effect.
         effect: EffectId,
         /// `by`: the player it applies to (default: the active player).
+        player: Option<PlayerId>,
+        /// `target`: the other player it names (`control_turn`).
+        target: Option<PlayerId>,
+        /// `pending`: triggers waiting, not yet on the stack, as it applies.
+        pending: ScriptedTriggers,
+    },
+    /// `end_effect`: a lasting effect the host applied ends.
+    EndEffect {
+        /// The effect.
+        effect: EffectId,
+        /// `by`: the player it was applied for (default: the active player).
+        player: Option<PlayerId>,
+    },
+    /// `delay` with `next_turn = true`: a delayed trigger bound to the
+    /// controller's next turn.
+    DelayNextTurn {
+        /// `by`: the controller (default: the active player).
+        controller: Option<PlayerId>,
+        /// The trigger's label.
+        label: u32,
+        /// `at`: the phase or step whose beginning it waits for.
+        at: Place,
+    },
+    /// `until` with a scope bound to a player's turn.
+    UntilBound {
+        /// The effect's label, shown when it expires.
+        label: u32,
+        /// `scope`: `until_next`, `end_of_next_turn` or `until_turn_of`.
+        scope: BoundScope,
+        /// `at`: the phase or step it is bound to (not for `until_turn_of`).
+        at: Option<Place>,
+        /// `by`: whose turn (default: the active player).
         player: Option<PlayerId>,
     },
     /// `leave`: a player leaves the game.
@@ -662,13 +705,14 @@ impl Resolver<'_> {
             r.until.is_some(),
             r.add_mana.is_some(),
             r.choose.is_some(),
+            r.end_effect.is_some(),
         ];
         let count = verbs.iter().filter(|v| **v).count();
         if count != 1 {
             self.diags.push(
                 Diagnostic::error("scenario::entry", e.span(), format!("a script entry needs exactly one action or expectation, this one has {count}"))
                     .label("this entry")
-                    .help("verbs: pass, pass_until, play, trigger, set_fact, clear_fact, answer, on_begin, on_resolve, effect, leave, delay, until, add_mana, choose, expect, expect_illegal, expect_events, expect_includes, expect_trace"),
+                    .help("verbs: pass, pass_until, play, trigger, set_fact, clear_fact, answer, on_begin, on_resolve, effect, end_effect, leave, delay, until, add_mana, choose, expect, expect_illegal, expect_events, expect_includes, expect_trace"),
             );
             return None;
         }
@@ -724,7 +768,60 @@ impl Resolver<'_> {
         if let Some(name) = &r.effect {
             let spec = self.spec;
             let effect = self.element(name, "effect", spec.effects())?;
-            return Some(Step::Effect { effect, player: by });
+            let target = match &r.target {
+                Some(t) => Some(self.player(t, players)?),
+                None => None,
+            };
+            let is_control = spec.effect(effect).kind == turnspec_spec::EffectKind::ControlTurn;
+            if is_control != target.is_some() {
+                let (span, msg, help) = if is_control {
+                    (
+                        name.span(),
+                        "`control_turn` effects need `target = \"P2\"`: whose turn is controlled",
+                        "add `target`",
+                    )
+                } else {
+                    (
+                        r.target.as_ref().map(|t| t.span()).unwrap_or(name.span()),
+                        "only a `control_turn` effect takes a `target`",
+                        "remove `target`",
+                    )
+                };
+                self.diags
+                    .push(Diagnostic::error("scenario::entry", span, msg).help(help));
+                return None;
+            }
+            let pending = self.triggers(&r.pending, by);
+            return Some(Step::Effect {
+                effect,
+                player: by,
+                target,
+                pending,
+            });
+        }
+        if let Some(name) = &r.end_effect {
+            let spec = self.spec;
+            let effect = self.element(name, "effect", spec.effects())?;
+            if !matches!(
+                spec.effect(effect).kind,
+                turnspec_spec::EffectKind::LastingSkip { .. }
+            ) {
+                self.diags.push(
+                    Diagnostic::error(
+                        "scenario::entry",
+                        name.span(),
+                        format!(
+                            "effect `{}` is not lasting: it has nothing to end",
+                            name.get_ref()
+                        ),
+                    )
+                    .help(
+                        "only `skip` effects with `lasting = true` last until the host ends them",
+                    ),
+                );
+                return None;
+            }
+            return Some(Step::EndEffect { effect, player: by });
         }
         if let Some(p) = &r.leave {
             return self.player(p, players).map(Step::Leave);
@@ -741,6 +838,20 @@ impl Resolver<'_> {
             let at = self.place(at)?;
             let label = self.label(Some(label));
             let own_turn = r.own_turn.as_ref().is_some_and(|b| *b.get_ref());
+            if let Some(n) = r.next_turn.as_ref().filter(|b| *b.get_ref()) {
+                if own_turn {
+                    self.diags.push(
+                        Diagnostic::error("scenario::entry", n.span(), "`next_turn` and `own_turn` together: a trigger on your next turn is already in your own turn")
+                            .help("keep `next_turn = true` only"),
+                    );
+                    return None;
+                }
+                return Some(Step::DelayNextTurn {
+                    controller: by,
+                    label,
+                    at,
+                });
+            }
             return Some(Step::Delay {
                 controller: by,
                 label,
@@ -749,6 +860,59 @@ impl Resolver<'_> {
             });
         }
         if let Some(label) = &r.until {
+            let bound = match r.scope.as_ref().map(|s| s.get_ref().as_str()) {
+                Some("until_next") => Some(BoundScope::UntilNext),
+                Some("end_of_next_turn") => Some(BoundScope::EndOfNextTurn),
+                Some("until_turn_of") => Some(BoundScope::UntilTurnOf),
+                _ => None,
+            };
+            if let Some(scope) = bound {
+                let at = match (&r.at, scope) {
+                    (None, BoundScope::UntilTurnOf) => None,
+                    (Some(at), BoundScope::UntilTurnOf) => {
+                        self.diags.push(
+                            Diagnostic::error("scenario::entry", at.span(), "scope `until_turn_of` takes no `at`: it ends as the player's next turn begins")
+                                .help("remove `at`, or use scope `until_next` or `end_of_next_turn`"),
+                        );
+                        return None;
+                    }
+                    (None, _) => {
+                        let span = r.scope.as_ref().map(|s| s.span()).unwrap_or(label.span());
+                        self.diags.push(
+                            Diagnostic::error(
+                                "scenario::entry",
+                                span,
+                                "this scope needs `at = \"<phase or step>\"`",
+                            )
+                            .help("for example `at = \"upkeep\"` for \"until your next upkeep\""),
+                        );
+                        return None;
+                    }
+                    (Some(at), _) => Some(self.place(at)?),
+                };
+                let label = self.label(Some(label));
+                return Some(Step::UntilBound {
+                    label,
+                    scope,
+                    at,
+                    player: by,
+                });
+            }
+            let known = matches!(
+                r.scope.as_ref().map(|s| s.get_ref().as_str()),
+                None | Some("step" | "phase" | "turn")
+            );
+            if let Some(at) = r.at.as_ref().filter(|_| known) {
+                self.diags.push(
+                    Diagnostic::error(
+                        "scenario::entry",
+                        at.span(),
+                        "`at` is only for scopes bound to a player's turn",
+                    )
+                    .help("scopes with `at`: until_next, end_of_next_turn"),
+                );
+                return None;
+            }
             let scope = match r.scope.as_ref().map(|s| s.get_ref().as_str()) {
                 Some("step") => Scope::Step,
                 Some("phase") => Scope::Phase,
@@ -761,7 +925,7 @@ impl Resolver<'_> {
                             span,
                             format!("unknown scope `{other}`"),
                         )
-                        .help("scopes: step, phase, turn"),
+                        .help("scopes: step, phase, turn, until_next, end_of_next_turn, until_turn_of"),
                     );
                     return None;
                 }

@@ -140,6 +140,20 @@ pub(crate) struct RawEntry {
     pub triggers: Vec<Text>,
     #[schemars(with = "Option<i64>")]
     pub turn: Option<Spanned<i64>>,
+    /// `end_effect`: the host ends a lasting effect it applied.
+    #[schemars(with = "Option<String>")]
+    pub end_effect: Option<Text>,
+    /// `effect`: the other player the effect names (`control_turn`).
+    #[schemars(with = "Option<String>")]
+    pub target: Option<Text>,
+    /// `effect`: triggers that triggered as the effect's source resolved
+    /// and are not on the stack yet (723.1a).
+    #[serde(default)]
+    #[schemars(with = "Vec<String>")]
+    pub pending: Vec<Text>,
+    /// `delay`: only in the controller's next turn, gone when it ends.
+    #[schemars(with = "Option<bool>")]
+    pub next_turn: Option<Spanned<bool>>,
 }
 
 #[derive(Debug, Deserialize, Default, schemars::JsonSchema)]

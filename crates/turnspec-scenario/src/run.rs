@@ -2,12 +2,13 @@
 //! checks, and the first failed check stops the run with a precise report.
 
 use turnspec_engine::{
-    Action, Event, Game, HookContext, Host, PlayerId, RuleError, StackObject, Status, Triggers,
+    Action, Event, Game, HookContext, Host, PlayerId, RuleError, Scope, StackObject, Status,
+    Triggers,
 };
 use turnspec_spec::{StepId, TimingId, TurnActionId, line_col};
 use turnspec_trace::{compact, is_end};
 
-use crate::compile::{Expect, Illegal, Place, Scenario, ScriptedTriggers, Step};
+use crate::compile::{BoundScope, Expect, Illegal, Place, Scenario, ScriptedTriggers, Step};
 
 /// Answers hooks from the script: queued answers first, then standing ones,
 /// then 0.
@@ -469,8 +470,15 @@ impl Runner<'_, '_> {
                     }
                 }
             }
-            // Every other step is one action that must be legal.
+            // Every other step is one action that must be legal; an effect
+            // first reports what its source's resolution triggered.
             _ => {
+                if let Step::Effect { pending, .. } = step {
+                    for &(who, label) in pending {
+                        let controller = who.unwrap_or(self.game.active_player());
+                        self.act(Action::Pending { controller, label }, "")?;
+                    }
+                }
                 if let Some((action, what)) = self.one_action(step) {
                     self.act(action, &what)?;
                 }
@@ -491,11 +499,66 @@ impl Runner<'_, '_> {
                 let label = *label;
                 (Action::Trigger { controller, label }, String::new())
             }
-            Step::Effect { effect, player } => {
+            Step::Effect {
+                effect,
+                player,
+                target,
+                ..
+            } => {
                 let (effect, player) = (*effect, or_active(player));
+                let action = match *target {
+                    Some(target) => Action::EffectOn {
+                        effect,
+                        player,
+                        target,
+                    },
+                    None => Action::Effect { effect, player },
+                };
+                (action, "the effect was refused: ".into())
+            }
+            Step::EndEffect { effect, player } => (
+                Action::EndEffect {
+                    effect: *effect,
+                    player: or_active(player),
+                },
+                "the effect could not end: ".into(),
+            ),
+            Step::DelayNextTurn {
+                controller,
+                label,
+                at,
+            } => (
+                Action::DelayNextTurn {
+                    controller: or_active(controller),
+                    label: *label,
+                    at: engine_place(at),
+                },
+                String::new(),
+            ),
+            Step::UntilBound {
+                label,
+                scope,
+                at,
+                player,
+            } => {
+                let player = or_active(player);
+                let scope = match (scope, at) {
+                    (BoundScope::UntilNext, Some(at)) => Scope::UntilNext {
+                        at: engine_place(at),
+                        player,
+                    },
+                    (BoundScope::EndOfNextTurn, Some(at)) => Scope::EndOfNextTurn {
+                        at: engine_place(at),
+                        player,
+                    },
+                    _ => Scope::UntilTurnOf { player },
+                };
                 (
-                    Action::Effect { effect, player },
-                    "the effect was refused: ".into(),
+                    Action::Until {
+                        label: *label,
+                        scope,
+                    },
+                    String::new(),
                 )
             }
             Step::Leave(player) => (Action::Leave { player: *player }, String::new()),
@@ -638,4 +701,12 @@ impl Runner<'_, '_> {
 
 fn reason_name(e: &RuleError) -> &'static str {
     e.reason()
+}
+
+/// A scenario place as the engine names it.
+fn engine_place(at: &Place) -> turnspec_engine::Place {
+    match at {
+        Place::Phase(p) => turnspec_engine::Place::Phase(*p),
+        Place::Step(s) => turnspec_engine::Place::Step(*s),
+    }
 }

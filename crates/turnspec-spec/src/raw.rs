@@ -97,6 +97,10 @@ pub(crate) struct RawEffect {
     pub counter: Option<Text>,
     #[schemars(with = "Option<i64>")]
     pub amount: Option<Spanned<i64>>,
+    /// `skip`: a static effect, skipping every such step, phase or turn
+    /// until the host ends it (614.10), not only the next one.
+    #[schemars(with = "Option<bool>")]
+    pub lasting: Option<Spanned<bool>>,
 }
 
 /// What happens when a player leaves the game. Without this table the turn
@@ -474,6 +478,11 @@ pub(crate) struct RawStage {
     /// `acts`: who acts in the window (`"all"` or `"active_player"`).
     #[schemars(with = "Option<String>")]
     pub acts: Option<Text>,
+    /// This action puts waiting triggered abilities on the stack, with no
+    /// priority given (GA EOC 1-2: triggers go on the stack before roles
+    /// and intent are cleared).
+    #[schemars(with = "Option<bool>")]
+    pub stack_triggers: Option<Spanned<bool>>,
 }
 
 /// How the host answers a turn-based action hook.

@@ -201,6 +201,10 @@ fn several_mistakes_fixture_on_disk_matches_the_included_copy() {
 #[case::bad_id("bad_id.toml", "turnspec::bad-id", 7, 6, &[])]
 #[case::duplicate_id("duplicate_id.toml", "turnspec::duplicate-id", 11, 6, &[])]
 #[case::effect("effect.toml", "turnspec::effect", 6, 1, &[])]
+#[case::effect_lasting_not_skip("effect_lasting_not_skip.toml", "turnspec::effect", 8, 11, &[])]
+#[case::effect_skip_every_turn("effect_skip_every_turn.toml", "turnspec::effect", 6, 1, &[])]
+#[case::effect_for_on_one_time_skip("effect_for_on_one_time_skip.toml", "turnspec::effect", 9, 7, &[])]
+#[case::effect_control_own_turn("effect_control_own_turn.toml", "turnspec::effect", 8, 17, &[])]
 #[case::no_regular_phase(
     "no_regular_phase.toml",
     "turnspec::no-regular-phase",

@@ -126,7 +126,10 @@ pub fn fits(spec: &Spec, event: &Event) -> bool {
         Event::TriggerPut { object: o }
         | Event::Pushed { object: o }
         | Event::Resolved { object: o }
-        | Event::Removed { object: o } => object(o),
+        | Event::Removed { object: o }
+        | Event::Ceased { object: o } => object(o),
+        Event::EffectStopped { effect, .. } => spec.effects().contains(*effect),
+        Event::TurnControlled { .. } | Event::DecidedBy { .. } => true,
         Event::PriorityGiven { window, .. } => window.is_none_or(|w| spec.windows().contains(w)),
         Event::SpecialAction { timing, .. } => spec.timing().contains(*timing),
         Event::FactChanged { fact, .. } => spec.facts().contains(*fact),
@@ -377,6 +380,53 @@ pub fn describe(spec: &Spec, labels: &dyn Labels, event: &Event) -> Described {
             f.insert("player".into(), player(p));
             ("left", 3, format!("{p} leaves the game"), RuleRef::NONE)
         }
+        Event::Ceased { object } => {
+            f.extend(object_fields(spec, labels, &object));
+            let name = object_name(spec, labels, &object);
+            (
+                "ceased",
+                3,
+                format!(
+                    "ceases to exist before reaching the {}: {name}",
+                    spec.terms().stack
+                ),
+                RuleRef::NONE,
+            )
+        }
+        Event::EffectStopped { effect, player: p } => {
+            let e = spec.effect(effect);
+            f.insert("effect".into(), json!(e.id));
+            f.insert("player".into(), player(p));
+            (
+                "effect_stopped",
+                3,
+                format!("effect for {p} ends: {}", e.name),
+                e.rule,
+            )
+        }
+        Event::TurnControlled { player: p, by } => {
+            f.insert("player".into(), player(p));
+            f.insert("by".into(), player(by));
+            (
+                "turn_controlled",
+                2,
+                format!(
+                    "{by} controls {p} this turn; {p} stays the {}",
+                    spec.terms().active_player
+                ),
+                control_rule(spec),
+            )
+        }
+        Event::DecidedBy { player: p, by } => {
+            f.insert("player".into(), player(p));
+            f.insert("by".into(), player(by));
+            (
+                "decided_by",
+                3,
+                format!("{by} decides for {p}"),
+                control_rule(spec),
+            )
+        }
         Event::Expired { label } => {
             match labels.label(label) {
                 Some(name) => f.insert("label".into(), json!(name)),
@@ -600,6 +650,12 @@ pub fn compact(spec: &Spec, labels: &dyn Labels, event: &Event) -> String {
         }
         Event::Removed { object: o } => format!("removed {}", label(o.label)),
         Event::Left { player } => format!("left {player}"),
+        Event::Ceased { object: o } => format!("ceased {}", label(o.label)),
+        Event::EffectStopped { effect, player } => {
+            format!("effect_stopped {} {player}", spec.effect(effect).id)
+        }
+        Event::TurnControlled { player, by } => format!("controlled {player} by {by}"),
+        Event::DecidedBy { player, by } => format!("decides {by} for {player}"),
         Event::Expired { label: l } => format!("expired {}", label(l)),
         Event::ManaEmptied {
             player,
@@ -613,6 +669,15 @@ pub fn compact(spec: &Spec, labels: &dyn Labels, event: &Event) -> String {
             }
         }
     }
+}
+
+/// The rule of the spec's turn-control effect, cited when a controlled
+/// player's decisions are made by another (722).
+fn control_rule(spec: &Spec) -> RuleRef {
+    spec.effects()
+        .iter()
+        .find(|e| e.kind == turnspec_model::EffectKind::ControlTurn)
+        .map_or(RuleRef::NONE, |e| e.rule)
 }
 
 /// Whether an event is an "end of ..." event (left out of compact lists and

@@ -27,6 +27,8 @@ impl Ctx {
                 ("end_turn", "end_turn"),
                 ("end_phase", "end_phase"),
                 ("grant", "grant"),
+                ("reverse_turn_order", "reverse_turn_order"),
+                ("control_turn", "control_turn"),
             ],
             "effect kind",
         );
@@ -97,7 +99,40 @@ impl Ctx {
                         return None;
                     }
                 };
-                EffectKind::Skip(target)
+                let lasting = e.lasting.as_ref().is_some_and(|b| *b.get_ref());
+                if !lasting {
+                    if let Some(f) = &e.target {
+                        self.error(
+                            "turnspec::effect",
+                            span_of(f),
+                            format!(
+                                "`for` on skip effect `{}`: a one-time skip is the player's own",
+                                key.get_ref()
+                            ),
+                        )
+                        .help = Some("for \"players skip their ...\" add `lasting = true`".into());
+                    }
+                    EffectKind::Skip(target)
+                } else {
+                    let each_player = self.choice(
+                        e.target.as_ref(),
+                        false,
+                        &[("player", false), ("each_player", true)],
+                        "`for`",
+                    );
+                    if each_player && target == SkipTarget::Turn {
+                        self.error(
+                            "turnspec::effect",
+                            span_of(key),
+                            format!("skip effect `{}` would skip every turn of every player: no turn could ever begin", key.get_ref()),
+                        )
+                        .help = Some("skip the turns of the player only (remove `for`)".into());
+                    }
+                    EffectKind::LastingSkip {
+                        target,
+                        each_player,
+                    }
+                }
             }
             "end_turn" => {
                 let Some(goto) = &e.goto else {
@@ -151,8 +186,31 @@ impl Ctx {
                     .map_or(1, |a| self.small_number(a, "amount"));
                 EffectKind::Grant { counter, amount }
             }
+            "reverse_turn_order" => EffectKind::ReverseTurnOrder,
+            "control_turn" => {
+                if let Some(o) = &e.own_turn_only {
+                    self.error(
+                        "turnspec::effect",
+                        span_of(o),
+                        format!("control_turn effect `{}` cannot be `own_turn_only`: it is about another player's turn", key.get_ref()),
+                    );
+                }
+                EffectKind::ControlTurn
+            }
             _ => return None,
         };
+        if let Some(l) = &e.lasting
+            && kind_name != "skip"
+        {
+            self.error(
+                "turnspec::effect",
+                span_of(l),
+                format!(
+                    "`lasting` is for skip effects; `{}` is {kind_name}",
+                    key.get_ref()
+                ),
+            );
+        }
         let rule = self.rule(e.rule.as_ref());
         let own_turn_rule = match e.own_turn_rule.as_ref() {
             Some(r) => self.rule(Some(r)),

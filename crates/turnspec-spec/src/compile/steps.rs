@@ -346,6 +346,7 @@ impl Ctx {
                             .ends_turn_effects
                             .as_ref()
                             .is_some_and(|b| *b.get_ref()),
+                        stack_triggers: raw.stack_triggers.as_ref().is_some_and(|b| *b.get_ref()),
                     };
                     if let Some(a) = self.alloc(|p| &mut p.turn_actions, action, span_of(id)) {
                         stages.push(Stage::Action(a));
@@ -419,6 +420,7 @@ impl Ctx {
                 "ends_turn_effects",
                 raw.ends_turn_effects.as_ref().map(span_of),
             ),
+            ("stack_triggers", raw.stack_triggers.as_ref().map(span_of)),
             ("answer", raw.answer.as_ref().map(span_of)),
         ];
         for (key, span) in unused {
