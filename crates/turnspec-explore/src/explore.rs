@@ -568,7 +568,7 @@ pub fn explore(spec: &Spec, options: &Options) -> Result<Report, SetupError> {
     }
     for (id, s) in spec.steps().iter_ids() {
         // A step-less phase's implicit step is the phase itself.
-        if spec.phase(s.phase).id == s.id {
+        if s.implicit {
             continue;
         }
         coverage.push(CoverageItem {
