@@ -195,6 +195,13 @@ pub fn explore_cmd(args: ExploreArgs) -> Result<ExitCode, String> {
             let mut bad = false;
             if let Some(dir) = &args.write {
                 for i in 0..report.differences.len() {
+                    if !report.differences[i].clean {
+                        crate::out::println(&format!(
+                            "difference {}: not written (a consequence of an earlier difference on the way)",
+                            i + 1
+                        ));
+                        continue;
+                    }
                     let Some(text) = report.scenario(&a, i, &spec_ref)? else {
                         crate::out::println(&format!(
                             "difference {}: not written (a refusal by A of a move a scenario cannot expect to be refused)",

@@ -88,25 +88,72 @@ impl DiffReport {
         self.table.describe(m)
     }
 
-    /// A short file name for difference `index` (no folder).
+    /// A short file name for difference `index` (no folder): the rule A
+    /// cites, then the lines only A has and only B has, with players and
+    /// numbers left out.
     pub fn file_name(&self, index: usize) -> String {
         let Some(d) = self.differences.get(index) else {
             return format!("difference-{index}.toml");
         };
-        let words: String = d
-            .signature
-            .chars()
-            .map(|c| if c.is_ascii_alphanumeric() { c } else { '-' })
-            .collect();
-        let mut slug = String::new();
-        for part in words.split('-').filter(|p| !p.is_empty()) {
-            if !slug.is_empty() {
-                slug.push('-');
+        let rule = [&d.a_event, &d.b_event]
+            .into_iter()
+            .find_map(|e| e.as_ref().and_then(|(_, r)| r.clone()))
+            .or_else(|| d.refused.as_ref().and_then(|r| r.2.clone()))
+            .unwrap_or_default();
+        let words = |lines: &[String]| -> Vec<String> {
+            lines
+                .iter()
+                .flat_map(|l| {
+                    normalise(l)
+                        .split(' ')
+                        .map(str::to_string)
+                        .collect::<Vec<_>>()
+                })
+                .filter(|w| w != "P" && w != "N" && !w.starts_with('#'))
+                .collect()
+        };
+        let mut parts = vec![rule.replace(' ', "-")];
+        match &d.refused {
+            Some((side, ..)) => {
+                parts.push(format!("refused-by-{side:?}").to_lowercase());
+                parts.push(normalise(
+                    &self.table.describe(
+                        *d.moves
+                            .last()
+                            .unwrap_or(&Move::Pass(turnspec_engine::PlayerId(0))),
+                    ),
+                ));
             }
-            slug.push_str(part);
+            None => {
+                let (a, b) = (words(&d.only_a), words(&d.only_b));
+                parts.push(if a.is_empty() {
+                    "a-nothing".into()
+                } else {
+                    format!("a-{}", a.join("-"))
+                });
+                parts.push(if b.is_empty() {
+                    "b-nothing".into()
+                } else {
+                    format!("b-{}", b.join("-"))
+                });
+            }
         }
-        slug.truncate(60);
-        format!("{:02}-{}.toml", index + 1, slug.trim_end_matches('-'))
+        let mut slug: String = parts
+            .join("-")
+            .chars()
+            .map(|c| {
+                if c.is_ascii_alphanumeric() || c == '.' {
+                    c.to_ascii_lowercase()
+                } else {
+                    '-'
+                }
+            })
+            .collect();
+        while slug.contains("--") {
+            slug = slug.replace("--", "-");
+        }
+        slug.truncate(70);
+        format!("{:02}-{}.toml", index + 1, slug.trim_matches('-'))
     }
 
     /// Difference `index` as a scenario that passes under A and fails
@@ -122,21 +169,27 @@ impl DiffReport {
             .differences
             .get(index)
             .ok_or_else(|| format!("no difference {index}"))?;
-        let rules: Vec<String> = [&d.a_event, &d.b_event]
-            .into_iter()
-            .filter_map(|e| e.as_ref().and_then(|(_, r)| r.clone()))
-            .chain(d.refused.iter().filter_map(|r| r.2.clone()))
-            .fold(Vec::new(), |mut acc, r| {
-                if !acc.contains(&r) {
-                    acc.push(r);
-                }
-                acc
-            });
+        // The scenario runs under A: it cites A's rule; B's is in the
+        // description.
+        let rules: Vec<String> = d
+            .a_event
+            .iter()
+            .filter_map(|(_, r)| r.clone())
+            .chain(match &d.refused {
+                Some((Side::A, _, rule, _)) => rule.clone(),
+                _ => None,
+            })
+            .collect();
+        let b_rule = match (&d.b_event, &d.refused) {
+            (Some((text, Some(r))), _) => format!(" Under B: {text} [{r}]."),
+            (_, Some((Side::B, text, Some(r), _))) => format!(" Under B: {text} [{r}]."),
+            _ => String::new(),
+        };
         let tag = rules.first().cloned().unwrap_or_else(|| "explore".into());
         let what = self.headline(d);
         let name = format!("{tag}: explore --against: {what}");
         let description = format!(
-            "Found by `turnspec explore --against` ({}), comparing {} (A, this scenario's spec, where it passes) with {} (B, where it fails): the shortest sequence, {} moves: {}.",
+            "Found by `turnspec explore --against` ({}), comparing {} (A, this scenario's spec, where it passes) with {} (B, where it fails): the shortest sequence, {} moves: {}.{b_rule}",
             self.options.summary(),
             self.title_a,
             self.title_b,
@@ -346,22 +399,18 @@ fn normalise(line: &str) -> String {
         .join(" ")
 }
 
-/// The lines only one list has (counting repeats), each in its order.
-fn only(a: &[String], b: &[String]) -> (Vec<String>, Vec<String>) {
+/// The positions of the lines only one list has (counting repeats), each
+/// in its order.
+fn only(a: &[String], b: &[String]) -> (Vec<usize>, Vec<usize>) {
     let mut used = vec![false; b.len()];
     let mut only_a = Vec::new();
-    for l in a {
+    for (k, l) in a.iter().enumerate() {
         match (0..b.len()).find(|&i| !used[i] && b[i] == *l) {
             Some(i) => used[i] = true,
-            None => only_a.push(l.clone()),
+            None => only_a.push(k),
         }
     }
-    let only_b = b
-        .iter()
-        .zip(&used)
-        .filter(|(_, u)| !**u)
-        .map(|(l, _)| l.clone())
-        .collect();
+    let only_b = (0..b.len()).filter(|&i| !used[i]).collect();
     (only_a, only_b)
 }
 
@@ -436,20 +485,29 @@ fn compare(
         .find(|&i| la.get(i) != lb.get(i))
         .unwrap_or(0);
     let labels = labels();
-    let event = |spec: &Spec, kept: &[Event]| {
-        kept.get(first).map(|e| {
+    let (only_a, only_b) = only(&la, &lb);
+    // The event each side has that the other has not (or, when both have
+    // the same events in another order, the first that differs).
+    let event = |spec: &Spec, kept: &[Event], only: &[usize]| {
+        let at = only.first().copied().unwrap_or(first);
+        kept.get(at).map(|e| {
             let d = describe(spec, &labels, e);
             (d.text, d.rule)
         })
     };
+    let a_event = event(specs[0], &ka, &only_a);
+    let b_event = event(specs[1], &kb, &only_b);
+    let pick = |lines: &[String], at: Vec<usize>| -> Vec<String> {
+        at.into_iter().map(|i| lines[i].clone()).collect()
+    };
+    let (only_a, only_b) = (pick(&la, only_a), pick(&lb, only_b));
     let _ = moves_desc;
-    let (only_a, only_b) = only(&la, &lb);
     let signature = signature(&la, &lb);
     Some(Difference {
         moves: Vec::new(),
         refused: None,
-        a_event: event(specs[0], &ka),
-        b_event: event(specs[1], &kb),
+        a_event,
+        b_event,
         a_lines: la,
         b_lines: lb,
         first,
