@@ -204,8 +204,9 @@ impl Report {
     pub fn to_text(&self) -> String {
         let mut s = format!("explore {}\n  {}\n", self.title, self.options.summary());
         s.push_str(&format!(
-            "  {} states, deepest level expanded: {} moves; {}\n",
+            "  {} states, {} within-turn player moves between them kept for cycles, deepest level expanded: {} moves; {}\n",
             self.states,
+            self.edges,
             self.deepest,
             stop_text(self.stop)
         ));
@@ -687,7 +688,7 @@ pub fn explore(spec: &Spec, options: &Options) -> Result<Report, SetupError> {
     {
         findings.push(Finding {
             kind: FindingKind::DeepestStack { depth },
-            summary: format!("the {} reaches {depth} objects", spec.terms().stack),
+            summary: format!("the {} reaches {depth} object(s)", spec.terms().stack),
             rules: spec
                 .rule(spec.priority().rule)
                 .map(str::to_string)

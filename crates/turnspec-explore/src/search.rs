@@ -120,14 +120,14 @@ pub(crate) fn bfs<W: World>(
     let mut frontier: Vec<(u32, W::State)> = vec![(0, root)];
     let mut level = 0usize;
     let mut deepest = 0usize;
+    // With a depth bound of 0, the start itself is at the bound.
+    let mut at_bound = usize::from(depth_bound == 0);
     let stop = 'levels: loop {
-        if frontier.is_empty() {
+        if frontier.is_empty() && at_bound == 0 {
             break Stop::Exhausted;
         }
         if level >= depth_bound {
-            break Stop::Depth {
-                frontier: frontier.len(),
-            };
+            break Stop::Depth { frontier: at_bound };
         }
         deepest = level;
         let mut next = Vec::new();
@@ -161,7 +161,13 @@ pub(crate) fn bfs<W: World>(
                     };
                     visit(&tree, *parent, succ.mv, &succ.obs, target, new);
                     if new && let Some(state) = succ.next {
-                        next.push((target, state));
+                        // States at the depth bound are counted, not kept:
+                        // they will not be expanded.
+                        if level + 1 < depth_bound {
+                            next.push((target, state));
+                        } else {
+                            at_bound += 1;
+                        }
                     }
                 }
             }

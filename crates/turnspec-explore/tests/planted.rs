@@ -267,3 +267,22 @@ fn against_finds_a_planted_difference_as_a_scenario_that_passes_under_a_only() {
     assert!(same.differences.is_empty());
     let _ = DiffSide::A;
 }
+
+#[test]
+fn the_state_limit_stops_the_search_with_an_incomplete_report() {
+    let spec = load(MTG);
+    let mut o = Options::default();
+    o.max_states = 500;
+    let report = explore(&spec, &o).unwrap();
+    assert_eq!(report.states, 500);
+    assert!(!report.complete());
+    assert!(matches!(
+        report.stop,
+        turnspec_explore::Stop::MaxStates { .. }
+    ));
+    assert!(
+        report
+            .to_text()
+            .contains("incomplete: stopped at the state limit")
+    );
+}
