@@ -185,9 +185,11 @@ impl DiffReport {
             (_, Some((Side::B, text, Some(r), _))) => format!(" Under B: {text} [{r}]."),
             _ => String::new(),
         };
-        let tag = rules.first().cloned().unwrap_or_else(|| "explore".into());
         let what = self.headline(d);
-        let name = format!("{tag}: explore --against: {what}");
+        let name = match rules.first() {
+            Some(rule) => format!("{rule}: explore --against: {what}"),
+            None => format!("explore --against: {what}"),
+        };
         let description = format!(
             "Found by `turnspec explore --against` ({}), comparing {} (A, this scenario's spec, where it passes) with {} (B, where it fails): the shortest sequence, {} moves: {}.{b_rule}",
             self.options.summary(),

@@ -125,8 +125,10 @@ impl Report {
             .findings
             .get(index)
             .ok_or_else(|| format!("no finding {index}"))?;
-        let rule_tag = f.rules.first().cloned().unwrap_or_else(|| "explore".into());
-        let name = format!("{rule_tag}: explore: {}", f.summary);
+        let name = match f.rules.first() {
+            Some(rule) => format!("{rule}: explore: {}", f.summary),
+            None => format!("explore: {}", f.summary),
+        };
         let description = format!(
             "Found by `turnspec explore` ({}): the shortest sequence, {} moves: {}.",
             self.options.summary(),
