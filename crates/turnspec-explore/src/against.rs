@@ -448,12 +448,8 @@ fn signature(a: &[String], b: &[String]) -> String {
     format!("{} | {}", show(&only_a), show(&only_b))
 }
 
-struct Found {
-    diff: Difference,
-}
-
 struct Obs {
-    found: Option<Box<Found>>,
+    found: Option<Box<Difference>>,
     /// The move names an element only one side has.
     unmatched: Option<String>,
 }
@@ -471,13 +467,7 @@ fn lines(spec: &Spec, events: &[Event]) -> (Vec<String>, Vec<Event>) {
     (lines, kept)
 }
 
-fn compare(
-    specs: [&Spec; 2],
-    a: &[Event],
-    b: &[Event],
-    moves_desc: &str,
-    clean: bool,
-) -> Option<Difference> {
+fn compare(specs: [&Spec; 2], a: &[Event], b: &[Event], clean: bool) -> Option<Difference> {
     let (la, ka) = lines(specs[0], a);
     let (lb, kb) = lines(specs[1], b);
     if la == lb {
@@ -503,7 +493,6 @@ fn compare(
         at.into_iter().map(|i| lines[i].clone()).collect()
     };
     let (only_a, only_b) = (pick(&la, only_a), pick(&lb, only_b));
-    let _ = moves_desc;
     let signature = signature(&la, &lb);
     Some(Difference {
         moves: Vec::new(),
@@ -613,7 +602,7 @@ impl<'s> World for Pair<'_, 's> {
                     {
                         continue;
                     }
-                    compare(self.specs, &ea, &eb, "", clean)
+                    compare(self.specs, &ea, &eb, clean)
                 }
             };
             let both_ok = found.as_ref().is_none_or(|d| d.refused.is_none());
@@ -637,7 +626,7 @@ impl<'s> World for Pair<'_, 's> {
                 key,
                 next: running.then_some(next),
                 obs: Obs {
-                    found: found.map(|diff| Box::new(Found { diff })),
+                    found: found.map(Box::new),
                     unmatched: None,
                 },
             });
@@ -652,7 +641,7 @@ pub fn explore_against(a: &Spec, b: &Spec, options: &Options) -> Result<DiffRepo
     let (side_b, start_b) = start(b, options, true)?;
     let mut differences: Vec<Difference> = Vec::new();
     let mut by_signature: HashMap<String, usize> = HashMap::new();
-    if let Some(d) = compare([a, b], &start_a, &start_b, "", true) {
+    if let Some(d) = compare([a, b], &start_a, &start_b, true) {
         by_signature.insert(d.signature.clone(), 0);
         differences.push(d);
     }
@@ -682,16 +671,15 @@ pub fn explore_against(a: &Spec, b: &Spec, options: &Options) -> Result<DiffRepo
                 {
                     unmatched.push(u.clone());
                 }
-                let Some(found) = &obs.found else { return };
-                let d = &found.diff;
+                let Some(d) = &obs.found else { return };
                 match by_signature.get(&d.signature) {
                     None => {
                         by_signature.insert(d.signature.clone(), differences.len());
-                        differences.push(d.clone());
+                        differences.push((**d).clone());
                         at.push(Some((parent, mv)));
                     }
                     Some(&i) if !differences[i].clean && d.clean => {
-                        differences[i] = d.clone();
+                        differences[i] = (**d).clone();
                         at[i] = Some((parent, mv));
                     }
                     Some(_) => {}

@@ -153,12 +153,9 @@ impl Report {
                 }
                 w.expect_events();
                 w.play_unchecked(*last)?;
-                if w.status() == Status::Running {
-                    // Nobody holds priority in a running game.
-                    w.expect_state();
-                } else {
-                    w.expect_state();
-                }
+                // The status it stopped with (or, running with nobody
+                // holding priority, where it stands).
+                w.expect_state();
             }
             FindingKind::Cycle { .. } => {
                 let from = f.cycle_from.unwrap_or(0);
