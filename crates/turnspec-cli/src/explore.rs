@@ -8,10 +8,14 @@ use std::sync::Arc;
 use std::time::Instant;
 
 use clap::Args;
-use turnspec_explore::{FindingKind, Options, explore, explore_against, run_scenario};
+use serde_json::{Value, json};
+use turnspec_explore::{
+    DiffReport, DiffSide, FindingKind, Options, Report, Stop, explore, explore_against,
+    run_scenario,
+};
 use turnspec_scenario::Outcome;
 
-use crate::load;
+use crate::{Format, load};
 
 #[derive(Args)]
 pub struct ExploreArgs {
@@ -55,6 +59,93 @@ pub struct ExploreArgs {
     /// that it fails under B).
     #[arg(long)]
     pub write: Option<PathBuf>,
+    /// `text` for people, `json` for tools (one object; the lines about
+    /// written files go to stderr).
+    #[arg(long, value_enum, default_value_t = Format::Text)]
+    pub format: Format,
+}
+
+fn stop_json(stop: Stop) -> Value {
+    match stop {
+        Stop::Exhausted => json!({ "complete": true }),
+        Stop::Depth { frontier } => {
+            json!({ "complete": false, "stopped_at": "depth", "not_expanded": frontier })
+        }
+        Stop::MaxStates { depth } => {
+            json!({ "complete": false, "stopped_at": "max_states", "expanding_depth": depth })
+        }
+    }
+}
+
+fn report_json(r: &Report, spec: &Path) -> Value {
+    let coverage: Vec<Value> = r
+        .coverage
+        .iter()
+        .map(|c| json!({ "kind": c.kind, "id": c.id, "rule": c.rule, "reached_after": c.reached }))
+        .collect();
+    let findings: Vec<Value> = r
+        .findings
+        .iter()
+        .map(|f| {
+            let kind = match f.kind {
+                FindingKind::DeadEnd {
+                    status,
+                    beyond_limit,
+                } => {
+                    json!({ "dead_end": format!("{status:?}"), "beyond_limit": beyond_limit })
+                }
+                FindingKind::Cycle { through_stack } => {
+                    json!({ "cycle": { "through_stack": through_stack } })
+                }
+                FindingKind::DeepestStack { depth } => json!({ "deepest_stack": depth }),
+            };
+            json!({
+                "kind": kind, "summary": f.summary, "rules": f.rules,
+                "moves": f.moves.iter().map(|m| r.describe_move(*m)).collect::<Vec<_>>(),
+                "cycle_from": f.cycle_from,
+            })
+        })
+        .collect();
+    json!({
+        "spec": spec.display().to_string(), "title": r.title, "options": r.options.summary(),
+        "states": r.states, "deepest_level": r.deepest, "stop": stop_json(r.stop),
+        "coverage": coverage, "findings": findings, "stack_cycles": r.stack_cycles,
+    })
+}
+
+fn diff_json(r: &DiffReport, a: &Path, b: &Path) -> Value {
+    let differences: Vec<Value> = r
+        .differences
+        .iter()
+        .map(|d| {
+            let event = |e: &Option<(String, Option<String>)>| {
+                e.as_ref().map(|(text, rule)| json!({ "text": text, "rule": rule }))
+            };
+            json!({
+                "headline": r.headline(d),
+                "moves": d.moves.iter().map(|m| r.describe_move(*m)).collect::<Vec<_>>(),
+                "only_a": d.only_a, "only_b": d.only_b, "a_lines": d.a_lines, "b_lines": d.b_lines,
+                "a_event": event(&d.a_event), "b_event": event(&d.b_event),
+                "refused_by": d.refused.as_ref().map(|(side, ..)| match side { DiffSide::A => "A", DiffSide::B => "B" }),
+                "refusal": d.refused.as_ref().map(|(_, text, rule, reason)| json!({ "text": text, "rule": rule, "reason": reason })),
+                "clean": d.clean,
+            })
+        })
+        .collect();
+    json!({
+        "a": a.display().to_string(), "b": b.display().to_string(),
+        "title_a": r.title_a, "title_b": r.title_b, "options": r.options.summary(),
+        "states": r.states, "deepest_level": r.deepest, "stop": stop_json(r.stop),
+        "differences": differences, "unmatched": r.unmatched,
+    })
+}
+
+/// Prints a line about written files: to stdout for text, stderr for JSON.
+fn note(format: Format, line: &str) {
+    match format {
+        Format::Text => crate::out::println(line),
+        Format::Json => crate::out::eprintln(line),
+    }
 }
 
 /// The spec's path as seen from `dir`, with `/`, for a scenario's `spec`.
@@ -151,8 +242,18 @@ pub fn explore_cmd(args: ExploreArgs) -> Result<ExitCode, String> {
     match &args.against {
         None => {
             let report = explore(&a, &options).map_err(|e| e.to_string())?;
-            crate::out::print(&report.to_text());
-            crate::out::print(&format!("\n{}", speed(report.states, started)));
+            let timing = speed(report.states, started);
+            match args.format {
+                Format::Text => {
+                    crate::out::print(&report.to_text());
+                    crate::out::print(&format!("\n{timing}"));
+                }
+                Format::Json => {
+                    let v = report_json(&report, &args.spec);
+                    crate::out::println(&serde_json::to_string_pretty(&v).unwrap_or_default());
+                    crate::out::eprint(&timing);
+                }
+            }
             let mut bad = false;
             if let Some(dir) = &args.write {
                 for i in 0..report.findings.len() {
@@ -161,12 +262,15 @@ pub fn explore_cmd(args: ExploreArgs) -> Result<ExitCode, String> {
                     write(&path, &text)?;
                     let under_a = run_scenario(&text, a.clone());
                     bad |= !matches!(under_a, Ok(Outcome::Passed { .. }));
-                    crate::out::println(&format!(
-                        "wrote {} ({} under {})",
-                        path.display(),
-                        outcome_text(&under_a),
-                        args.spec.display()
-                    ));
+                    note(
+                        args.format,
+                        &format!(
+                            "wrote {} ({} under {})",
+                            path.display(),
+                            outcome_text(&under_a),
+                            args.spec.display()
+                        ),
+                    );
                 }
             }
             let stuck = report.findings.iter().any(|f| {
@@ -190,23 +294,39 @@ pub fn explore_cmd(args: ExploreArgs) -> Result<ExitCode, String> {
             };
             let b = Arc::new(b);
             let report = explore_against(&a, &b, &options).map_err(|e| e.to_string())?;
-            crate::out::print(&report.to_text());
-            crate::out::print(&format!("\n{}", speed(report.states, started)));
+            let timing = speed(report.states, started);
+            match args.format {
+                Format::Text => {
+                    crate::out::print(&report.to_text());
+                    crate::out::print(&format!("\n{timing}"));
+                }
+                Format::Json => {
+                    let v = diff_json(&report, &args.spec, b_path);
+                    crate::out::println(&serde_json::to_string_pretty(&v).unwrap_or_default());
+                    crate::out::eprint(&timing);
+                }
+            }
             let mut bad = false;
             if let Some(dir) = &args.write {
                 for i in 0..report.differences.len() {
                     if !report.differences[i].clean {
-                        crate::out::println(&format!(
-                            "difference {}: not written (a consequence of an earlier difference on the way)",
-                            i + 1
-                        ));
+                        note(
+                            args.format,
+                            &format!(
+                                "difference {}: not written (a consequence of an earlier difference on the way)",
+                                i + 1
+                            ),
+                        );
                         continue;
                     }
                     let Some(text) = report.scenario(&a, i, &spec_ref)? else {
-                        crate::out::println(&format!(
-                            "difference {}: not written (a refusal by A of a move a scenario cannot expect to be refused)",
-                            i + 1
-                        ));
+                        note(
+                            args.format,
+                            &format!(
+                                "difference {}: not written (a refusal by A of a move a scenario cannot expect to be refused)",
+                                i + 1
+                            ),
+                        );
                         continue;
                     };
                     let path = dir.join(report.file_name(i));
@@ -215,14 +335,17 @@ pub fn explore_cmd(args: ExploreArgs) -> Result<ExitCode, String> {
                     let under_b = run_scenario(&text, b.clone());
                     bad |= !matches!(under_a, Ok(Outcome::Passed { .. }))
                         || matches!(under_b, Ok(Outcome::Passed { .. }));
-                    crate::out::println(&format!(
-                        "wrote {} ({} under {}, {} under {})",
-                        path.display(),
-                        outcome_text(&under_a),
-                        args.spec.display(),
-                        outcome_text(&under_b),
-                        b_path.display()
-                    ));
+                    note(
+                        args.format,
+                        &format!(
+                            "wrote {} ({} under {}, {} under {})",
+                            path.display(),
+                            outcome_text(&under_a),
+                            args.spec.display(),
+                            outcome_text(&under_b),
+                            b_path.display()
+                        ),
+                    );
                 }
             }
             Ok(if bad {
