@@ -28,7 +28,8 @@ pub struct ExploreArgs {
     /// Seats at the table.
     #[arg(long, default_value_t = 2)]
     pub players: u8,
-    /// Stop each game when this turn is over.
+    /// Stop each game when this turn is over (counting from turn 1; at
+    /// least the --turn it starts on).
     #[arg(long, default_value_t = 1)]
     pub turns: u32,
     /// The longest sequence of moves tried.
@@ -59,6 +60,22 @@ pub struct ExploreArgs {
     /// that it fails under B).
     #[arg(long)]
     pub write: Option<PathBuf>,
+    /// Start on this turn instead of the first (with --active, --phase,
+    /// --step: as a scenario's `[setup]`).
+    #[arg(long)]
+    pub turn: Option<u32>,
+    /// Whose turn it is at the start (P1, P2, ...).
+    #[arg(long)]
+    pub active: Option<String>,
+    /// Start at the beginning of this phase.
+    #[arg(long)]
+    pub phase: Option<String>,
+    /// Start at the beginning of this step.
+    #[arg(long)]
+    pub step: Option<String>,
+    /// A variant of the spec to switch on (repeatable).
+    #[arg(long = "variant")]
+    pub variants: Vec<String>,
     /// `text` for people, `json` for tools (one object; the lines about
     /// written files go to stderr).
     #[arg(long, value_enum, default_value_t = Format::Text)]
@@ -193,6 +210,28 @@ fn options(args: &ExploreArgs) -> Result<Options, String> {
     for f in &args.with {
         o.families.set(f, true)?;
     }
+    if args.turn.is_some() || args.active.is_some() || args.phase.is_some() || args.step.is_some() {
+        let active = match &args.active {
+            None => 0,
+            Some(p) => p
+                .strip_prefix('P')
+                .and_then(|n| n.parse::<u8>().ok())
+                .filter(|n| (1..=args.players).contains(n))
+                .map(|n| n - 1)
+                .ok_or_else(|| {
+                    format!("--active {p}: give a player from P1 to P{}", args.players)
+                })?,
+        };
+        // --turns counts from turn 1: starting later, at least that turn.
+        o.turns = o.turns.max(args.turn.unwrap_or(1));
+        o.start = Some(turnspec_explore::StartPoint {
+            turn: args.turn.unwrap_or(1).max(1),
+            active,
+            phase: args.phase.clone(),
+            step: args.step.clone(),
+        });
+    }
+    o.variants = args.variants.clone();
     Ok(o)
 }
 
@@ -241,7 +280,7 @@ pub fn explore_cmd(args: ExploreArgs) -> Result<ExitCode, String> {
     let started = Instant::now();
     match &args.against {
         None => {
-            let report = explore(&a, &options).map_err(|e| e.to_string())?;
+            let report = explore(&a, &options)?;
             let timing = speed(report.states, started);
             match args.format {
                 Format::Text => {
@@ -293,7 +332,7 @@ pub fn explore_cmd(args: ExploreArgs) -> Result<ExitCode, String> {
                 return Ok(ExitCode::from(2));
             };
             let b = Arc::new(b);
-            let report = explore_against(&a, &b, &options).map_err(|e| e.to_string())?;
+            let report = explore_against(&a, &b, &options)?;
             let timing = speed(report.states, started);
             match args.format {
                 Format::Text => {

@@ -4,7 +4,7 @@
 
 use std::collections::HashMap;
 
-use turnspec_engine::{Event, RuleError, SetupError, Status, TimingFailure};
+use turnspec_engine::{Event, RuleError, Status, TimingFailure};
 use turnspec_model::Spec;
 use turnspec_trace::{compact, describe, is_end};
 
@@ -635,7 +635,9 @@ impl<'s> World for Pair<'_, 's> {
 }
 
 /// Explores `a` and `b` in lockstep within `options`' bounds.
-pub fn explore_against(a: &Spec, b: &Spec, options: &Options) -> Result<DiffReport, SetupError> {
+/// Either spec that cannot be set up as `options` say is an error in
+/// words.
+pub fn explore_against(a: &Spec, b: &Spec, options: &Options) -> Result<DiffReport, String> {
     let table = Table::new(&[a, b], options.max_answer);
     let (side_a, start_a) = start(a, options, true)?;
     let (side_b, start_b) = start(b, options, true)?;

@@ -2,7 +2,7 @@
 //! reaches, where the game cannot go on, cycles within a turn, the deepest
 //! stack.
 
-use turnspec_engine::{Because, Event, Game, PlayerId, SetupError, Status};
+use turnspec_engine::{Because, Event, Game, PlayerId, Status};
 use turnspec_model::{PhaseId, Spec, StepId, TurnActionId, WindowId};
 
 use crate::moves::{Move, Side, Table, enumerate};
@@ -147,7 +147,10 @@ impl Report {
         let mut w = Writer::new(spec, &self.table, &self.options, &header, spec_ref)?;
         match f.kind {
             FindingKind::DeadEnd { .. } => {
-                let (last, before) = f.moves.split_last().ok_or("a dead end at the start")?;
+                // Stuck as it starts: the first `expect` already says how.
+                let Some((last, before)) = f.moves.split_last() else {
+                    return Ok(w.finish());
+                };
                 for m in before {
                     w.play(*m)?;
                 }
@@ -462,7 +465,9 @@ fn probe(table: &Table, before: &Side<'_>, m: Move) -> Option<Dead> {
 type First = Option<(u32, Option<Move>)>;
 
 /// Explores `spec` within `options`' bounds.
-pub fn explore(spec: &Spec, options: &Options) -> Result<Report, SetupError> {
+/// A spec that cannot be set up as `options` say (a player count it does
+/// not allow, an unknown variant or start point) is an error in words.
+pub fn explore(spec: &Spec, options: &Options) -> Result<Report, String> {
     let table = Table::new(&[spec], options.max_answer);
     let (side, start_events) = start(spec, options, true)?;
     let root = Node {
@@ -507,7 +512,13 @@ pub fn explore(spec: &Spec, options: &Options) -> Result<Report, SetupError> {
         }
     }
     let mut deepest_stack: (usize, Option<(u32, Move)>) = (root_game.stack().len(), None);
-    let mut dead: Vec<(u32, Move, Dead)> = Vec::new();
+    // (state reached from, move; none: the start itself), what happened.
+    let mut dead: Vec<(u32, Option<Move>, Dead)> = Vec::new();
+    let root_stuck = matches!(root_game.status(), Status::Stalled | Status::NeverEnds)
+        || (root_game.status() == Status::Running && root_game.holder().is_none());
+    if root_stuck {
+        dead.push((0, None, dead_end(root_game, false)));
+    }
     let mut edges: Vec<Edge> = Vec::new();
     let world = Single {
         table: &table,
@@ -539,7 +550,7 @@ pub fn explore(spec: &Spec, options: &Options) -> Result<Report, SetupError> {
                         e.status == d.status && e.step == d.step && e.beyond_limit == d.beyond_limit
                     });
                     if !seen {
-                        dead.push((parent, mv, (**d).clone()));
+                        dead.push((parent, Some(mv), (**d).clone()));
                     }
                 }
                 if obs.cycle_edge {
@@ -617,7 +628,10 @@ pub fn explore(spec: &Spec, options: &Options) -> Result<Report, SetupError> {
     };
     let mut findings = Vec::new();
     for (parent, mv, d) in &dead {
-        let moves = path_to(*parent, *mv);
+        let moves = match mv {
+            Some(mv) => path_to(*parent, *mv),
+            None => Vec::new(),
+        };
         let beyond = if d.beyond_limit {
             " as the turn after the last explored one begins"
         } else {

@@ -33,10 +33,11 @@ pub use explore::{CoverageItem, Finding, FindingKind, Report, explore};
 pub use moves::{Move, Table};
 pub use scenario::run_scenario;
 pub use search::Stop;
+pub use turnspec_engine::Status;
 
 use std::hash::{Hash, Hasher};
 
-use turnspec_engine::{Event, Game, GameOptions, SetupError};
+use turnspec_engine::{Event, Game, GameOptions, PlayerId, StartAt};
 use turnspec_model::Spec;
 
 /// Which kinds of moves the search tries. Passing and playing are the
@@ -151,6 +152,26 @@ pub struct Options {
     pub host_moves: u8,
     /// Worker threads; 0: rayon's default (one per core).
     pub threads: usize,
+    /// Where the game starts, as a scenario's `[setup]` says it; `None`:
+    /// the first turn's beginning.
+    pub start: Option<StartPoint>,
+    /// Variant ids switched on (a scenario's `variants`).
+    pub variants: Vec<String>,
+}
+
+/// A starting point, with the meaning of a scenario's `turn`, `active`,
+/// `phase` and `step` (docs/scenarios.md §4): the beginning of that phase or
+/// step, as if everything before it had happened.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct StartPoint {
+    /// The turn, from 1.
+    pub turn: u32,
+    /// Whose turn it is, from 0 (P1).
+    pub active: u8,
+    /// A phase id; `None`: the phase of `step`, or the turn's first phase.
+    pub phase: Option<String>,
+    /// A step id (or a step-less phase's id); `None`: the phase's first.
+    pub step: Option<String>,
 }
 
 impl Default for Options {
@@ -164,6 +185,8 @@ impl Default for Options {
             max_answer: 1,
             host_moves: 1,
             threads: 0,
+            start: None,
+            variants: Vec::new(),
         }
     }
 }
@@ -171,8 +194,21 @@ impl Default for Options {
 impl Options {
     /// The settings in one line, for reports and scenario descriptions.
     pub fn summary(&self) -> String {
+        let mut from = String::new();
+        if let Some(s) = &self.start {
+            from = format!(", from turn {} (P{})", s.turn, s.active + 1);
+            if let Some(p) = &s.phase {
+                from.push_str(&format!(" phase {p}"));
+            }
+            if let Some(st) = &s.step {
+                from.push_str(&format!(" step {st}"));
+            }
+        }
+        if !self.variants.is_empty() {
+            from.push_str(&format!(", variants {}", self.variants.join(", ")));
+        }
         format!(
-            "{} players, {} turn(s), depth {}, at most {} states, at most {} host move(s), answers up to {}, families: {}",
+            "{} players{from}, {} turn(s), depth {}, at most {} states, at most {} host move(s), answers up to {}, families: {}",
             self.players,
             self.turns,
             self.depth,
@@ -211,13 +247,50 @@ impl Node<'_> {
     }
 }
 
+/// The engine's set-up options for `spec`: players, variants and start
+/// point, names resolved as a scenario resolves them.
+pub(crate) fn game_options(spec: &Spec, options: &Options) -> Result<GameOptions, String> {
+    let mut g = GameOptions::players(options.players);
+    let mut variants = Vec::new();
+    for v in &options.variants {
+        variants.push(
+            spec.variant_by_id(v)
+                .ok_or_else(|| format!("{}: no variant `{v}`", spec.title()))?,
+        );
+    }
+    g = g.with_variants(variants);
+    if let Some(s) = &options.start {
+        let step = match &s.step {
+            Some(id) => Some(
+                spec.step_by_id(id)
+                    .ok_or_else(|| format!("{}: no step `{id}`", spec.title()))?,
+            ),
+            None => None,
+        };
+        let phase = match (&s.phase, step) {
+            (Some(id), _) => spec
+                .phase_by_id(id)
+                .ok_or_else(|| format!("{}: no phase `{id}`", spec.title()))?,
+            (None, Some(st)) => spec.step(st).phase,
+            (None, None) => spec
+                .turn()
+                .first()
+                .copied()
+                .ok_or_else(|| format!("{}: no phases", spec.title()))?,
+        };
+        g = g.with_start_at(StartAt::new(s.turn.max(1), PlayerId(s.active), phase).at_step(step));
+    }
+    Ok(g)
+}
+
 /// A game of `spec` set up as `options` say, started, with its first events.
 pub(crate) fn start<'s>(
     spec: &'s Spec,
     options: &Options,
     turn_limit: bool,
-) -> Result<(moves::Side<'s>, Vec<Event>), SetupError> {
-    let mut game = Game::new(spec, &GameOptions::players(options.players))?;
+) -> Result<(moves::Side<'s>, Vec<Event>), String> {
+    let mut game = Game::new(spec, &game_options(spec, options)?)
+        .map_err(|e| format!("{}: {e}", spec.title()))?;
     if turn_limit {
         game.set_turn_limit(options.turns);
     }

@@ -50,7 +50,7 @@ impl<'s, 't> Writer<'s, 't> {
         header: &Header<'_>,
         spec_ref: &str,
     ) -> Result<Self, String> {
-        let (side, start) = crate::start(spec, options, false).map_err(|e| e.to_string())?;
+        let (side, start) = crate::start(spec, options, false)?;
         let mut out = String::new();
         out.push_str("# Written by `turnspec explore`: the shortest sequence of moves it found.\n");
         out.push_str("[scenario]\n");
@@ -61,6 +61,23 @@ impl<'s, 't> Writer<'s, 't> {
         out.push_str("\n[setup]\n");
         out.push_str(&format!("spec = {}\n", toml_str(spec_ref)));
         out.push_str(&format!("players = {}\n", options.players));
+        if let Some(s) = &options.start {
+            out.push_str(&format!(
+                "turn = {}\nactive = \"P{}\"\n",
+                s.turn.max(1),
+                s.active + 1
+            ));
+            if let Some(p) = &s.phase {
+                out.push_str(&format!("phase = {}\n", toml_str(p)));
+            }
+            if let Some(st) = &s.step {
+                out.push_str(&format!("step = {}\n", toml_str(st)));
+            }
+        }
+        if !options.variants.is_empty() {
+            let v: Vec<String> = options.variants.iter().map(|v| toml_str(v)).collect();
+            out.push_str(&format!("variants = [{}]\n", v.join(", ")));
+        }
         let mut w = Writer {
             spec,
             table,

@@ -286,3 +286,36 @@ fn the_state_limit_stops_the_search_with_an_incomplete_report() {
             .contains("incomplete: stopped at the state limit")
     );
 }
+
+#[test]
+fn a_start_point_is_explored_and_written_like_a_scenario_setup() {
+    let spec = load(DEAD_END);
+    let mut o = options(&["pass"], 4);
+    o.start = Some(turnspec_explore::StartPoint {
+        turn: 3,
+        active: 1,
+        phase: Some("main".into()),
+        step: None,
+    });
+    o.turns = 3;
+    let report = explore(&spec, &o).unwrap();
+    assert!(report.findings.is_empty(), "{}", report.to_text());
+    // Starting in the ending phase with the fact set: stuck at once.
+    let mut o = options(&["pass"], 4);
+    o.start = Some(turnspec_explore::StartPoint {
+        turn: 2,
+        active: 1,
+        phase: Some("ending".into()),
+        step: None,
+    });
+    let stuck = load(&DEAD_END.replace("[facts.again]", "[facts.again]\ndefault = true"));
+    let report = explore(&stuck, &o).unwrap();
+    assert_eq!(report.findings.len(), 1, "{}", report.to_text());
+    assert!(report.findings[0].moves.is_empty());
+    let text = report.scenario(&stuck, 0, "inline.toml").unwrap();
+    assert!(
+        text.contains("turn = 2\nactive = \"P2\"\nphase = \"ending\""),
+        "{text}"
+    );
+    assert!(passes(&text, &stuck));
+}
