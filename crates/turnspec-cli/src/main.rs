@@ -5,6 +5,7 @@
 mod check;
 mod compare;
 mod diff;
+mod explore;
 mod graph;
 mod out;
 mod replay;
@@ -83,6 +84,10 @@ enum Command {
     /// Run scenarios under several specs (a pass/FAIL/n/a matrix), or, without
     /// scenario paths, tabulate simulated turns per spec.
     Compare(compare::CompareArgs),
+    /// Try every sequence of moves within a bound: what is never reached,
+    /// where the game gets stuck or loops; with --against, the shortest
+    /// games where two specs differ. Findings can be written as scenarios.
+    Explore(explore::ExploreArgs),
     /// Print a shell completion script, e.g. `turnspec completions bash >
     /// ~/.local/share/bash-completion/completions/turnspec`.
     Completions {
@@ -154,6 +159,7 @@ fn main() -> ExitCode {
         Command::Simulate(args) => simulate::simulate(args),
         Command::Diff(args) => diff::diff(args),
         Command::Compare(args) => compare::compare(args),
+        Command::Explore(args) => explore::explore_cmd(args),
         Command::Test { paths, format } => test::test(&paths, format),
         Command::Graph { spec, format } => graph::graph(&spec, format),
         Command::Run(args) => run::run(args),

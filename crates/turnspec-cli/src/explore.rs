@@ -1,0 +1,401 @@
+//! `turnspec explore SPEC [--against B]`: every sequence of moves within a
+//! bound (crates/turnspec-explore), findings written as scenarios. The
+//! search is the library's; this module loads, times, prints and writes.
+
+use std::path::{Component, Path, PathBuf};
+use std::process::ExitCode;
+use std::sync::Arc;
+use std::time::Instant;
+
+use clap::Args;
+use serde_json::{Value, json};
+use turnspec_explore::{
+    DiffReport, DiffSide, FindingKind, Options, Report, Stop, explore, explore_against,
+    run_scenario,
+};
+use turnspec_scenario::Outcome;
+
+use crate::{Format, load};
+
+#[derive(Args)]
+pub struct ExploreArgs {
+    /// The spec to explore (A).
+    pub spec: PathBuf,
+    /// Explore this spec (B) in lockstep with A, on the same moves, and
+    /// report the shortest sequences after which their traces differ.
+    #[arg(long)]
+    pub against: Option<PathBuf>,
+    /// Seats at the table.
+    #[arg(long, default_value_t = 2)]
+    pub players: u8,
+    /// Stop each game when this turn is over (counting from turn 1; at
+    /// least the --turn it starts on).
+    #[arg(long, default_value_t = 1)]
+    pub turns: u32,
+    /// The longest sequence of moves tried.
+    #[arg(long, default_value_t = 12)]
+    pub depth: usize,
+    /// Stop with an "incomplete" report after this many distinct states.
+    #[arg(long, default_value_t = 1_000_000)]
+    pub max_states: usize,
+    /// The most host moves (answers, triggers, effects, facts, mana,
+    /// leaving) in one sequence.
+    #[arg(long, default_value_t = 1)]
+    pub host_moves: u8,
+    /// The largest answer tried for a turn-based action that takes one.
+    #[arg(long, default_value_t = 1)]
+    pub max_answer: u16,
+    /// Move families to leave out, comma-separated: pass, play, answer,
+    /// trigger, effect, fact, mana, leave.
+    #[arg(long, value_delimiter = ',')]
+    pub without: Vec<String>,
+    /// Move families to add (`leave` is off by default).
+    #[arg(long, value_delimiter = ',')]
+    pub with: Vec<String>,
+    /// Worker threads (0: one per core). The findings do not depend on it.
+    #[arg(long, default_value_t = 0)]
+    pub threads: usize,
+    /// Write each finding as a scenario file in this folder (created if
+    /// needed), and check that it passes (with --against: under A, and
+    /// that it fails under B).
+    #[arg(long)]
+    pub write: Option<PathBuf>,
+    /// Start on this turn instead of the first (with --active, --phase,
+    /// --step: as a scenario's `[setup]`).
+    #[arg(long)]
+    pub turn: Option<u32>,
+    /// Whose turn it is at the start (P1, P2, ...).
+    #[arg(long)]
+    pub active: Option<String>,
+    /// Start at the beginning of this phase.
+    #[arg(long)]
+    pub phase: Option<String>,
+    /// Start at the beginning of this step.
+    #[arg(long)]
+    pub step: Option<String>,
+    /// A variant of the spec to switch on (repeatable).
+    #[arg(long = "variant")]
+    pub variants: Vec<String>,
+    /// `text` for people, `json` for tools (one object; the lines about
+    /// written files go to stderr).
+    #[arg(long, value_enum, default_value_t = Format::Text)]
+    pub format: Format,
+}
+
+fn stop_json(stop: Stop) -> Value {
+    match stop {
+        Stop::Exhausted => json!({ "complete": true }),
+        Stop::Depth { frontier } => {
+            json!({ "complete": false, "stopped_at": "depth", "not_expanded": frontier })
+        }
+        Stop::MaxStates { depth } => {
+            json!({ "complete": false, "stopped_at": "max_states", "expanding_depth": depth })
+        }
+    }
+}
+
+fn report_json(r: &Report, spec: &Path) -> Value {
+    let coverage: Vec<Value> = r
+        .coverage
+        .iter()
+        .map(|c| json!({ "kind": c.kind, "id": c.id, "rule": c.rule, "reached_after": c.reached }))
+        .collect();
+    let findings: Vec<Value> = r
+        .findings
+        .iter()
+        .map(|f| {
+            let kind = match f.kind {
+                FindingKind::DeadEnd {
+                    status,
+                    beyond_limit,
+                } => {
+                    json!({ "dead_end": format!("{status:?}"), "beyond_limit": beyond_limit })
+                }
+                FindingKind::Cycle { through_stack } => {
+                    json!({ "cycle": { "through_stack": through_stack } })
+                }
+                FindingKind::DeepestStack { depth } => json!({ "deepest_stack": depth }),
+            };
+            json!({
+                "kind": kind, "summary": f.summary, "rules": f.rules,
+                "moves": f.moves.iter().map(|m| r.describe_move(*m)).collect::<Vec<_>>(),
+                "cycle_from": f.cycle_from,
+            })
+        })
+        .collect();
+    json!({
+        "spec": spec.display().to_string(), "title": r.title, "options": r.options.summary(),
+        "states": r.states, "deepest_level": r.deepest, "stop": stop_json(r.stop),
+        "coverage": coverage, "findings": findings, "stack_cycles": r.stack_cycles,
+    })
+}
+
+fn diff_json(r: &DiffReport, a: &Path, b: &Path) -> Value {
+    let differences: Vec<Value> = r
+        .differences
+        .iter()
+        .map(|d| {
+            let event = |e: &Option<(String, Option<String>)>| {
+                e.as_ref().map(|(text, rule)| json!({ "text": text, "rule": rule }))
+            };
+            json!({
+                "headline": r.headline(d),
+                "moves": d.moves.iter().map(|m| r.describe_move(*m)).collect::<Vec<_>>(),
+                "only_a": d.only_a, "only_b": d.only_b, "a_lines": d.a_lines, "b_lines": d.b_lines,
+                "a_event": event(&d.a_event), "b_event": event(&d.b_event),
+                "refused_by": d.refused.as_ref().map(|(side, ..)| match side { DiffSide::A => "A", DiffSide::B => "B" }),
+                "refusal": d.refused.as_ref().map(|(_, text, rule, reason)| json!({ "text": text, "rule": rule, "reason": reason })),
+                "clean": d.clean,
+            })
+        })
+        .collect();
+    json!({
+        "a": a.display().to_string(), "b": b.display().to_string(),
+        "title_a": r.title_a, "title_b": r.title_b, "options": r.options.summary(),
+        "states": r.states, "deepest_level": r.deepest, "stop": stop_json(r.stop),
+        "differences": differences, "unmatched": r.unmatched,
+    })
+}
+
+/// Prints a line about written files: to stdout for text, stderr for JSON.
+fn note(format: Format, line: &str) {
+    match format {
+        Format::Text => crate::out::println(line),
+        Format::Json => crate::out::eprintln(line),
+    }
+}
+
+/// The spec's path as seen from `dir`, with `/`, for a scenario's `spec`.
+fn relative(spec: &Path, dir: &Path) -> String {
+    let abs = |p: &Path| {
+        std::fs::canonicalize(p).unwrap_or_else(|_| {
+            std::env::current_dir()
+                .map(|c| c.join(p))
+                .unwrap_or_else(|_| p.to_path_buf())
+        })
+    };
+    let (spec, dir) = (abs(spec), abs(dir));
+    let s: Vec<Component<'_>> = spec.components().collect();
+    let d: Vec<Component<'_>> = dir.components().collect();
+    let common = s.iter().zip(&d).take_while(|(a, b)| a == b).count();
+    let mut parts: Vec<String> = vec!["..".into(); d.len() - common];
+    parts.extend(
+        s[common..]
+            .iter()
+            .map(|c| c.as_os_str().to_string_lossy().into_owned()),
+    );
+    parts.join("/")
+}
+
+/// Peak resident memory of this process, in bytes (Linux; else `None`).
+fn peak_memory() -> Option<u64> {
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
+    let kb: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kb * 1024)
+}
+
+fn options(args: &ExploreArgs) -> Result<Options, String> {
+    let mut o = Options::default();
+    o.players = args.players;
+    o.turns = args.turns;
+    o.depth = args.depth;
+    o.max_states = args.max_states;
+    o.host_moves = args.host_moves;
+    o.max_answer = args.max_answer;
+    o.threads = args.threads;
+    for f in &args.without {
+        o.families.set(f, false)?;
+    }
+    for f in &args.with {
+        o.families.set(f, true)?;
+    }
+    if args.turn.is_some() || args.active.is_some() || args.phase.is_some() || args.step.is_some() {
+        let active = match &args.active {
+            None => 0,
+            Some(p) => p
+                .strip_prefix('P')
+                .and_then(|n| n.parse::<u8>().ok())
+                .filter(|n| (1..=args.players).contains(n))
+                .map(|n| n - 1)
+                .ok_or_else(|| {
+                    format!("--active {p}: give a player from P1 to P{}", args.players)
+                })?,
+        };
+        // --turns counts from turn 1: starting later, at least that turn.
+        o.turns = o.turns.max(args.turn.unwrap_or(1));
+        o.start = Some(turnspec_explore::StartPoint {
+            turn: args.turn.unwrap_or(1).max(1),
+            active,
+            phase: args.phase.clone(),
+            step: args.step.clone(),
+        });
+    }
+    o.variants = args.variants.clone();
+    Ok(o)
+}
+
+fn speed(states: usize, started: Instant) -> String {
+    let secs = started.elapsed().as_secs_f64();
+    let rate = if secs > 0.0 {
+        states as f64 / secs
+    } else {
+        0.0
+    };
+    let memory = peak_memory()
+        .map(|m| {
+            format!(
+                ", peak memory {:.1} MiB ({} bytes per state)",
+                m as f64 / 1048576.0,
+                m / states.max(1) as u64
+            )
+        })
+        .unwrap_or_default();
+    format!("{states} states in {secs:.2} s ({rate:.0} states/s){memory}\n")
+}
+
+fn outcome_text(o: &Result<Outcome, String>) -> &'static str {
+    match o {
+        Ok(Outcome::Passed { .. }) => "passes",
+        Ok(Outcome::Failed(_)) => "fails",
+        Err(_) => "is invalid",
+    }
+}
+
+pub fn explore_cmd(args: ExploreArgs) -> Result<ExitCode, String> {
+    let options = options(&args)?;
+    let Some((a, _)) = load(&args.spec)? else {
+        return Ok(ExitCode::from(2));
+    };
+    if let Some(dir) = &args.write {
+        std::fs::create_dir_all(dir)
+            .map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
+    }
+    let spec_ref = args
+        .write
+        .as_ref()
+        .map(|dir| relative(&args.spec, dir))
+        .unwrap_or_default();
+    let a = Arc::new(a);
+    let started = Instant::now();
+    match &args.against {
+        None => {
+            let report = explore(&a, &options)?;
+            let timing = speed(report.states, started);
+            match args.format {
+                Format::Text => {
+                    crate::out::print(&report.to_text());
+                    crate::out::print(&format!("\n{timing}"));
+                }
+                Format::Json => {
+                    let v = report_json(&report, &args.spec);
+                    crate::out::println(&serde_json::to_string_pretty(&v).unwrap_or_default());
+                    crate::out::eprint(&timing);
+                }
+            }
+            let mut bad = false;
+            if let Some(dir) = &args.write {
+                for i in 0..report.findings.len() {
+                    let text = report.scenario(&a, i, &spec_ref)?;
+                    let path = dir.join(report.file_name(i));
+                    write(&path, &text)?;
+                    let under_a = run_scenario(&text, a.clone());
+                    bad |= !matches!(under_a, Ok(Outcome::Passed { .. }));
+                    note(
+                        args.format,
+                        &format!(
+                            "wrote {} ({} under {})",
+                            path.display(),
+                            outcome_text(&under_a),
+                            args.spec.display()
+                        ),
+                    );
+                }
+            }
+            let stuck = report.findings.iter().any(|f| {
+                matches!(
+                    f.kind,
+                    FindingKind::DeadEnd { .. }
+                        | FindingKind::Cycle {
+                            through_stack: false
+                        }
+                )
+            });
+            Ok(if stuck || bad {
+                ExitCode::FAILURE
+            } else {
+                ExitCode::SUCCESS
+            })
+        }
+        Some(b_path) => {
+            let Some((b, _)) = load(b_path)? else {
+                return Ok(ExitCode::from(2));
+            };
+            let b = Arc::new(b);
+            let report = explore_against(&a, &b, &options)?;
+            let timing = speed(report.states, started);
+            match args.format {
+                Format::Text => {
+                    crate::out::print(&report.to_text());
+                    crate::out::print(&format!("\n{timing}"));
+                }
+                Format::Json => {
+                    let v = diff_json(&report, &args.spec, b_path);
+                    crate::out::println(&serde_json::to_string_pretty(&v).unwrap_or_default());
+                    crate::out::eprint(&timing);
+                }
+            }
+            let mut bad = false;
+            if let Some(dir) = &args.write {
+                for i in 0..report.differences.len() {
+                    if !report.differences[i].clean {
+                        note(
+                            args.format,
+                            &format!(
+                                "difference {}: not written (a consequence of an earlier difference on the way)",
+                                i + 1
+                            ),
+                        );
+                        continue;
+                    }
+                    let Some(text) = report.scenario(&a, i, &spec_ref)? else {
+                        note(
+                            args.format,
+                            &format!(
+                                "difference {}: not written (a refusal by A of a move a scenario cannot expect to be refused)",
+                                i + 1
+                            ),
+                        );
+                        continue;
+                    };
+                    let path = dir.join(report.file_name(i));
+                    write(&path, &text)?;
+                    let under_a = run_scenario(&text, a.clone());
+                    let under_b = run_scenario(&text, b.clone());
+                    bad |= !matches!(under_a, Ok(Outcome::Passed { .. }))
+                        || matches!(under_b, Ok(Outcome::Passed { .. }));
+                    note(
+                        args.format,
+                        &format!(
+                            "wrote {} ({} under {}, {} under {})",
+                            path.display(),
+                            outcome_text(&under_a),
+                            args.spec.display(),
+                            outcome_text(&under_b),
+                            b_path.display()
+                        ),
+                    );
+                }
+            }
+            Ok(if bad {
+                ExitCode::FAILURE
+            } else {
+                ExitCode::SUCCESS
+            })
+        }
+    }
+}
+
+fn write(path: &Path, text: &str) -> Result<(), String> {
+    std::fs::write(path, text).map_err(|e| format!("cannot write {}: {e}", path.display()))
+}

@@ -1,0 +1,765 @@
+//! `explore SPEC`: every sequence of moves within the bounds, what it
+//! reaches, where the game cannot go on, cycles within a turn, the deepest
+//! stack.
+
+use turnspec_engine::{Because, Event, Game, PlayerId, Status};
+use turnspec_model::{PhaseId, Spec, StepId, TurnActionId, WindowId};
+
+use crate::moves::{Move, Side, Table, enumerate};
+use crate::scenario::{Header, Writer, status_name};
+use crate::search::{self, Adjacency, Edge, Stop, Succ, World, bfs};
+use crate::{Node, Options, start, with_threads};
+
+/// The most cycles (not through the stack) reported; more are counted.
+const MAX_CYCLES: usize = 20;
+/// The most strongly connected components looked at for cycles.
+const MAX_CYCLE_COMPONENTS: usize = 100_000;
+
+/// What kind of thing a finding is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum FindingKind {
+    /// The game cannot go on: nobody may act and nothing advances. The
+    /// status says how it stopped (`Stalled`, `NeverEnds`; `Running` with
+    /// nobody holding priority); `beyond_limit` when it happens as the
+    /// next turn after the search's turn limit begins.
+    DeadEnd {
+        /// How the game stopped.
+        status: Status,
+        /// It stopped in the turn after the search's last turn.
+        beyond_limit: bool,
+    },
+    /// Moves that bring the game back to a state it was in, within one
+    /// turn: players can go round for ever without the turn moving on.
+    Cycle {
+        /// The cycle puts something on the stack that then resolves and
+        /// changes nothing: expected in any spec whose plays have no
+        /// limit, since resources are the host's business. Without it, the
+        /// turn structure itself lets players go round (passes, special
+        /// actions without a limit).
+        through_stack: bool,
+    },
+    /// The deepest stack seen.
+    DeepestStack {
+        /// Objects on the stack.
+        depth: usize,
+    },
+}
+
+/// A finding with the shortest sequence of moves that shows it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Finding {
+    /// What was found.
+    pub kind: FindingKind,
+    /// One sentence, with the spec's ids.
+    pub summary: String,
+    /// The rules it concerns, as the spec cites them.
+    pub rules: Vec<String>,
+    /// The moves from the start of the game.
+    pub moves: Vec<Move>,
+    /// For a cycle, where in `moves` the cycle begins (the moves from there
+    /// on bring the game back to the state it was in there).
+    pub cycle_from: Option<usize>,
+}
+
+/// A phase, step, window, timing class or turn-based action, and whether
+/// the search reached it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CoverageItem {
+    /// `phase`, `step`, `window`, `timing class` or `turn-based action`.
+    pub kind: &'static str,
+    /// Its id in the spec (a window: its step's id and its number there).
+    pub id: String,
+    /// The rule it cites.
+    pub rule: Option<String>,
+    /// The fewest moves after which it was reached (a phase or step begun,
+    /// a window opened, a timing class usable by some player, an action
+    /// performed); `None`: never, within the bounds.
+    pub reached: Option<usize>,
+}
+
+/// What `explore` found.
+#[derive(Debug, Clone)]
+pub struct Report {
+    /// The spec's title.
+    pub title: String,
+    /// The bounds and switches used.
+    pub options: Options,
+    /// The names moves refer to.
+    pub table: Table,
+    /// Distinct states found.
+    pub states: usize,
+    /// Why the search stopped; anything but [`Stop::Exhausted`] means some
+    /// states within the turn limit were not expanded.
+    pub stop: Stop,
+    /// The deepest level expanded, in moves.
+    pub deepest: usize,
+    /// Edges of the within-turn graph kept to look for cycles.
+    pub edges: usize,
+    /// Every phase, step, window, timing class and turn-based action.
+    pub coverage: Vec<CoverageItem>,
+    /// Dead ends, then cycles, then the deepest stack.
+    pub findings: Vec<Finding>,
+    /// Cycles found beyond the [`MAX_CYCLES`] reported.
+    pub more_cycles: usize,
+    /// Distinct cycles through the stack (a play that resolves and changes
+    /// nothing); only the first is among the findings.
+    pub stack_cycles: usize,
+}
+
+impl Report {
+    /// Whether every state within the bounds was expanded.
+    pub fn complete(&self) -> bool {
+        self.stop == Stop::Exhausted
+    }
+
+    /// A move in words.
+    pub fn describe_move(&self, m: Move) -> String {
+        self.table.describe(m)
+    }
+
+    /// Finding `index` as a scenario file that `turnspec test` runs and
+    /// passes. `spec_ref` is the spec's path as the scenario should name it
+    /// (relative to where the scenario is written).
+    pub fn scenario(&self, spec: &Spec, index: usize, spec_ref: &str) -> Result<String, String> {
+        let f = self
+            .findings
+            .get(index)
+            .ok_or_else(|| format!("no finding {index}"))?;
+        let name = match f.rules.first() {
+            Some(rule) => format!("{rule}: explore: {}", f.summary),
+            None => format!("explore: {}", f.summary),
+        };
+        let description = format!(
+            "Found by `turnspec explore` ({}): the shortest sequence, {} moves: {}.",
+            self.options.summary(),
+            f.moves.len(),
+            f.moves
+                .iter()
+                .map(|m| self.table.describe(*m))
+                .collect::<Vec<_>>()
+                .join(", ")
+        );
+        let header = Header {
+            name: &name,
+            rules: &f.rules,
+            description: &description,
+        };
+        let mut w = Writer::new(spec, &self.table, &self.options, &header, spec_ref)?;
+        match f.kind {
+            FindingKind::DeadEnd { .. } => {
+                // Stuck as it starts: the first `expect` already says how.
+                let Some((last, before)) = f.moves.split_last() else {
+                    return Ok(w.finish());
+                };
+                for m in before {
+                    w.play(*m)?;
+                }
+                w.expect_events();
+                w.play_unchecked(*last)?;
+                // The status it stopped with (or, running with nobody
+                // holding priority, where it stands).
+                w.expect_state();
+            }
+            FindingKind::Cycle { .. } => {
+                let from = f.cycle_from.unwrap_or(0);
+                for m in &f.moves[..from] {
+                    w.play(*m)?;
+                }
+                w.expect_events();
+                w.expect_state();
+                for m in &f.moves[from..] {
+                    w.play(*m)?;
+                }
+                w.expect_state();
+                w.expect_events();
+            }
+            FindingKind::DeepestStack { .. } => {
+                for m in &f.moves {
+                    w.play(*m)?;
+                }
+                w.expect_events();
+                w.expect_state();
+            }
+        }
+        Ok(w.finish())
+    }
+
+    /// A short file name for finding `index` (no folder).
+    pub fn file_name(&self, index: usize) -> String {
+        let Some(f) = self.findings.get(index) else {
+            return format!("finding-{index}.toml");
+        };
+        let what = match f.kind {
+            FindingKind::DeadEnd { status, .. } => format!("dead-end-{}", status_name(status)),
+            FindingKind::Cycle {
+                through_stack: false,
+            } => "cycle".to_string(),
+            FindingKind::Cycle {
+                through_stack: true,
+            } => "cycle-through-stack".to_string(),
+            FindingKind::DeepestStack { depth } => format!("deepest-stack-{depth}"),
+        };
+        format!("{:02}-{}.toml", index + 1, what.replace('_', "-"))
+    }
+
+    /// The report for people: bounds, coverage, findings with their moves.
+    pub fn to_text(&self) -> String {
+        let mut s = format!("explore {}\n  {}\n", self.title, self.options.summary());
+        s.push_str(&format!(
+            "  {} states, {} within-turn player moves between them kept for cycles, deepest level expanded: {} moves; {}\n",
+            self.states,
+            self.edges,
+            self.deepest,
+            stop_text(self.stop)
+        ));
+        for (kind, plural) in [
+            ("phase", "phases"),
+            ("step", "steps"),
+            ("window", "windows"),
+            ("timing class", "timing classes (usable by some player)"),
+            ("turn-based action", "turn-based actions (performed)"),
+        ] {
+            let items: Vec<&CoverageItem> =
+                self.coverage.iter().filter(|c| c.kind == kind).collect();
+            let reached = items.iter().filter(|c| c.reached.is_some()).count();
+            s.push_str(&format!(
+                "\n{plural}: {reached} of {} reached\n",
+                items.len()
+            ));
+            for c in items {
+                let rule = c
+                    .rule
+                    .as_deref()
+                    .map(|r| format!(" [{r}]"))
+                    .unwrap_or_default();
+                match c.reached {
+                    Some(n) => s.push_str(&format!("  reached   {}{rule} after {n} moves\n", c.id)),
+                    None => s.push_str(&format!("  NEVER     {}{rule}\n", c.id)),
+                }
+            }
+        }
+        s.push_str(&format!("\nfindings: {}\n", self.findings.len()));
+        for (i, f) in self.findings.iter().enumerate() {
+            let rules = if f.rules.is_empty() {
+                String::new()
+            } else {
+                format!(" [{}]", f.rules.join(", "))
+            };
+            s.push_str(&format!("  {}. {}{rules}\n", i + 1, f.summary));
+            let moves: Vec<String> = f
+                .moves
+                .iter()
+                .enumerate()
+                .map(|(k, m)| {
+                    let mark = if f.cycle_from == Some(k) { "| " } else { "" };
+                    format!("{mark}{}", self.table.describe(*m))
+                })
+                .collect();
+            s.push_str(&format!(
+                "     {} moves: {}\n",
+                f.moves.len(),
+                moves.join(", ")
+            ));
+        }
+        if self.stack_cycles > 1 {
+            s.push_str(&format!(
+                "  ({} distinct cycles through the stack in all: plays that resolve and change nothing, as in any spec that leaves resources to the host; the first is listed)\n",
+                self.stack_cycles
+            ));
+        }
+        if self.more_cycles > 0 {
+            s.push_str(&format!(
+                "  ... and {} more cycles not looked at\n",
+                self.more_cycles
+            ));
+        }
+        s
+    }
+}
+
+pub(crate) fn stop_text(stop: Stop) -> String {
+    match stop {
+        Stop::Exhausted => "complete: every state within the bounds was explored".into(),
+        Stop::Depth { frontier } => {
+            format!("incomplete: {frontier} states at the depth bound were not expanded")
+        }
+        Stop::MaxStates { depth } => format!(
+            "incomplete: stopped at the state limit while expanding states {depth} moves deep"
+        ),
+    }
+}
+
+/// Something a move reached, for coverage.
+#[derive(Debug, Clone, Copy)]
+enum Reach {
+    Phase(PhaseId),
+    Step(StepId),
+    Window(WindowId),
+    Action(TurnActionId),
+}
+
+#[derive(Debug, Clone)]
+struct Dead {
+    status: Status,
+    beyond_limit: bool,
+    step: StepId,
+    text: String,
+    rule: Option<String>,
+}
+
+struct Obs {
+    reach: Vec<Reach>,
+    /// Timing classes some player may use in the new state, one bit each.
+    usable: u32,
+    stack: usize,
+    dead: Option<Box<Dead>>,
+    /// A player's move that stays in the same turn, the game still running.
+    cycle_edge: bool,
+}
+
+struct Single<'a, 's> {
+    table: &'a Table,
+    options: &'a Options,
+    spec: std::marker::PhantomData<&'s Spec>,
+}
+
+fn reach_of(events: &[Event], out: &mut Vec<Reach>) {
+    for e in events {
+        match *e {
+            Event::PhaseBegan { phase, .. } => out.push(Reach::Phase(phase)),
+            Event::StepBegan { step, .. } => out.push(Reach::Step(step)),
+            Event::PriorityGiven {
+                window: Some(w),
+                because: Because::WindowOpened,
+                ..
+            } => out.push(Reach::Window(w)),
+            Event::TurnAction { action, .. } => out.push(Reach::Action(action)),
+            _ => {}
+        }
+    }
+}
+
+fn usable(game: &Game<'_>) -> u32 {
+    let spec = game.spec();
+    let mut bits = 0u32;
+    for p in (0..game.players()).map(PlayerId) {
+        for (i, t) in spec.timing().ids().enumerate() {
+            if game.check_play(p, t).is_ok() {
+                bits |= 1 << (i & 31);
+            }
+        }
+    }
+    bits
+}
+
+fn dead_end(game: &Game<'_>, beyond_limit: bool) -> Dead {
+    let spec = game.spec();
+    let step = spec.step(game.step());
+    let (text, rule) = match game.endless_turn() {
+        Some(e) => (e.describe(spec), spec.rule(e.rule).map(str::to_string)),
+        None if game.status() == Status::Stalled => (
+            format!(
+                "the game stalled in step `{}`: it ran a million moves with no window opening",
+                step.id
+            ),
+            spec.rule(step.rule).map(str::to_string),
+        ),
+        None => (
+            format!(
+                "the game is running in step `{}` but nobody holds {}",
+                step.id,
+                spec.terms().priority
+            ),
+            spec.rule(step.rule).map(str::to_string),
+        ),
+    };
+    Dead {
+        status: game.status(),
+        beyond_limit,
+        step: game.step(),
+        text,
+        rule,
+    }
+}
+
+impl<'s> World for Single<'_, 's> {
+    type State = Node<'s>;
+    type Obs = Obs;
+
+    fn expand(&self, node: &Node<'s>, out: &mut Vec<Succ<Node<'s>, Obs>>) {
+        let mut moves = Vec::new();
+        let host_left = node.host_moves < self.options.host_moves;
+        enumerate(
+            self.table,
+            &self.options.families,
+            &node.sides,
+            host_left,
+            &mut moves,
+        );
+        let before = &node.sides[0];
+        for m in moves {
+            let mut side = before.clone();
+            let mut events = Vec::new();
+            if side.apply(self.table, 0, m, &mut events).is_err() {
+                continue;
+            }
+            let host = m.is_host_move();
+            // A host move that changes nothing (an effect that does nothing
+            // now) is not worth a state.
+            if host && side.game.state() == before.game.state() && side.pending == before.pending {
+                continue;
+            }
+            let g = &side.game;
+            let status = g.status();
+            let dead = match status {
+                Status::Running if g.holder().is_none() => Some(Box::new(dead_end(g, false))),
+                Status::Stalled | Status::NeverEnds => Some(Box::new(dead_end(g, false))),
+                Status::TurnLimit => probe(self.table, before, m).map(Box::new),
+                _ => None,
+            };
+            let mut reach = Vec::new();
+            reach_of(&events, &mut reach);
+            let obs = Obs {
+                reach,
+                usable: if status == Status::Running {
+                    usable(g)
+                } else {
+                    0
+                },
+                stack: g.stack().len(),
+                dead,
+                cycle_edge: !host && status == Status::Running && g.turn() == before.game.turn(),
+            };
+            let running = status == Status::Running && g.holder().is_some();
+            let next = Node {
+                sides: vec![side],
+                host_moves: node.host_moves + u8::from(host),
+                diverged: false,
+            };
+            out.push(Succ {
+                mv: m,
+                key: next.key(),
+                next: running.then_some(next),
+                obs,
+            });
+        }
+    }
+}
+
+/// A move that ended the game at the turn limit: would the next turn get
+/// stuck? Played again without the limit.
+fn probe(table: &Table, before: &Side<'_>, m: Move) -> Option<Dead> {
+    let mut side = before.clone();
+    side.game.set_turn_limit(u32::MAX);
+    side.apply(table, 0, m, &mut ()).ok()?;
+    let g = &side.game;
+    match g.status() {
+        Status::Stalled | Status::NeverEnds => Some(dead_end(g, true)),
+        Status::Running if g.holder().is_none() => Some(dead_end(g, true)),
+        _ => None,
+    }
+}
+
+/// The first time something was reached: (the state it was reached from,
+/// the move), or the start.
+type First = Option<(u32, Option<Move>)>;
+
+/// Explores `spec` within `options`' bounds.
+/// A spec that cannot be set up as `options` say (a player count it does
+/// not allow, an unknown variant or start point) is an error in words.
+pub fn explore(spec: &Spec, options: &Options) -> Result<Report, String> {
+    let table = Table::new(&[spec], options.max_answer);
+    let (side, start_events) = start(spec, options, true)?;
+    let root = Node {
+        sides: vec![side],
+        host_moves: 0,
+        diverged: false,
+    };
+    let root_key = root.key();
+    let n_phases = spec.phases().len();
+    let n_steps = spec.steps().len();
+    let n_windows = spec.windows().len();
+    let n_timing = spec.timing().len();
+    let n_actions = spec.turn_actions().len();
+    let mut phases: Vec<First> = vec![None; n_phases];
+    let mut steps: Vec<First> = vec![None; n_steps];
+    let mut windows: Vec<First> = vec![None; n_windows];
+    let mut timing: Vec<First> = vec![None; n_timing];
+    let mut actions: Vec<First> = vec![None; n_actions];
+    let mut mark = |r: Reach, at: (u32, Option<Move>)| {
+        let slot = match r {
+            Reach::Phase(p) => &mut phases[p.index()],
+            Reach::Step(s) => &mut steps[s.index()],
+            Reach::Window(w) => &mut windows[w.index()],
+            Reach::Action(a) => &mut actions[a.index()],
+        };
+        slot.get_or_insert(at);
+    };
+    let mut start_reach = Vec::new();
+    reach_of(&start_events, &mut start_reach);
+    for r in start_reach {
+        mark(r, (0, None));
+    }
+    let root_game = &root.sides[0].game;
+    let root_usable = if root_game.status() == Status::Running {
+        usable(root_game)
+    } else {
+        0
+    };
+    for (i, slot) in timing.iter_mut().enumerate() {
+        if root_usable >> (i & 31) & 1 != 0 {
+            *slot = Some((0, None));
+        }
+    }
+    let mut deepest_stack: (usize, Option<(u32, Move)>) = (root_game.stack().len(), None);
+    // (state reached from, move; none: the start itself), what happened.
+    let mut dead: Vec<(u32, Option<Move>, Dead)> = Vec::new();
+    let root_stuck = matches!(root_game.status(), Status::Stalled | Status::NeverEnds)
+        || (root_game.status() == Status::Running && root_game.holder().is_none());
+    if root_stuck {
+        dead.push((0, None, dead_end(root_game, false)));
+    }
+    let mut edges: Vec<Edge> = Vec::new();
+    let world = Single {
+        table: &table,
+        options,
+        spec: std::marker::PhantomData,
+    };
+    let searched = with_threads(options.threads, || {
+        bfs(
+            &world,
+            root,
+            root_key,
+            options,
+            |_tree, parent, mv, obs: &Obs, target, _new| {
+                for r in &obs.reach {
+                    mark(*r, (parent, Some(mv)));
+                }
+                if obs.usable != 0 {
+                    for (i, slot) in timing.iter_mut().enumerate() {
+                        if obs.usable >> (i & 31) & 1 != 0 && slot.is_none() {
+                            *slot = Some((parent, Some(mv)));
+                        }
+                    }
+                }
+                if obs.stack > deepest_stack.0 {
+                    deepest_stack = (obs.stack, Some((parent, mv)));
+                }
+                if let Some(d) = &obs.dead {
+                    let seen = dead.iter().any(|(_, _, e)| {
+                        e.status == d.status && e.step == d.step && e.beyond_limit == d.beyond_limit
+                    });
+                    if !seen {
+                        dead.push((parent, Some(mv), (**d).clone()));
+                    }
+                }
+                if obs.cycle_edge {
+                    edges.push(Edge {
+                        from: parent,
+                        to: target,
+                        mv,
+                    });
+                }
+            },
+        )
+    });
+    let tree = &searched.tree;
+    let after = |first: &First| -> Option<usize> {
+        first.map(|(parent, mv)| tree.depth[parent as usize] as usize + usize::from(mv.is_some()))
+    };
+    let rule = |r| spec.rule(r).map(str::to_string);
+    let mut coverage = Vec::new();
+    for (id, p) in spec.phases().iter_ids() {
+        coverage.push(CoverageItem {
+            kind: "phase",
+            id: p.id.clone(),
+            rule: rule(p.rule),
+            reached: after(&phases[id.index()]),
+        });
+    }
+    for (id, s) in spec.steps().iter_ids() {
+        // A step-less phase's implicit step is the phase itself.
+        if s.implicit {
+            continue;
+        }
+        coverage.push(CoverageItem {
+            kind: "step",
+            id: s.id.clone(),
+            rule: rule(s.rule),
+            reached: after(&steps[id.index()]),
+        });
+    }
+    let mut per_step: Vec<usize> = vec![0; n_steps];
+    for (id, w) in spec.windows().iter_ids() {
+        let k = &mut per_step[w.step.index()];
+        *k += 1;
+        let name = if w.name.is_empty() {
+            String::new()
+        } else {
+            format!(" ({})", w.name)
+        };
+        coverage.push(CoverageItem {
+            kind: "window",
+            id: format!("{} #{k}{name}", spec.step(w.step).id),
+            rule: rule(w.rule),
+            reached: after(&windows[id.index()]),
+        });
+    }
+    for (id, t) in spec.timing().iter_ids() {
+        coverage.push(CoverageItem {
+            kind: "timing class",
+            id: t.id.clone(),
+            rule: rule(t.rule),
+            reached: after(&timing[id.index()]),
+        });
+    }
+    for (id, a) in spec.turn_actions().iter_ids() {
+        coverage.push(CoverageItem {
+            kind: "turn-based action",
+            id: a.id.clone(),
+            rule: rule(a.rule),
+            reached: after(&actions[id.index()]),
+        });
+    }
+    let path_to = |parent: u32, mv: Move| {
+        let mut p = tree.path(parent);
+        p.push(mv);
+        p
+    };
+    let mut findings = Vec::new();
+    for (parent, mv, d) in &dead {
+        let moves = match mv {
+            Some(mv) => path_to(*parent, *mv),
+            None => Vec::new(),
+        };
+        let beyond = if d.beyond_limit {
+            " as the turn after the last explored one begins"
+        } else {
+            ""
+        };
+        findings.push(Finding {
+            kind: FindingKind::DeadEnd {
+                status: d.status,
+                beyond_limit: d.beyond_limit,
+            },
+            summary: format!(
+                "the game cannot go on ({}){beyond}: {}",
+                status_name(d.status),
+                d.text
+            ),
+            rules: d.rule.iter().cloned().collect(),
+            moves,
+            cycle_from: None,
+        });
+    }
+    let components = search::cycles(tree.len(), &edges);
+    let adj = Adjacency::new(tree.len(), &edges);
+    let more_cycles = components.len().saturating_sub(MAX_CYCLE_COMPONENTS);
+    let mut seen_cycles: Vec<Vec<Move>> = Vec::new();
+    let mut stack_cycles = 0;
+    let mut reported = 0;
+    for component in components.iter().take(MAX_CYCLE_COMPONENTS) {
+        let entry = component[0];
+        let cycle = search::shortest_cycle(entry, component, &adj, &edges);
+        let cycle_moves: Vec<Move> = cycle.iter().map(|e| edges[*e as usize].mv).collect();
+        if seen_cycles.contains(&cycle_moves) {
+            continue;
+        }
+        seen_cycles.push(cycle_moves.clone());
+        let through_stack = cycle_moves.iter().any(|m| match m {
+            Move::Play(_, t) => table.timing[*t as usize].ids[0].is_some_and(|id| {
+                matches!(spec.timing_class(id).effect, turnspec_model::Effect::Stack)
+            }),
+            _ => false,
+        });
+        if through_stack {
+            stack_cycles += 1;
+            if stack_cycles > 1 {
+                continue;
+            }
+        } else {
+            reported += 1;
+            if reported > MAX_CYCLES {
+                continue;
+            }
+        }
+        let mut moves = tree.path(entry);
+        let from = moves.len();
+        moves.extend(cycle_moves);
+        let (text, rules) = describe_cycle(spec, &table, options, &moves, from);
+        findings.push(Finding {
+            kind: FindingKind::Cycle { through_stack },
+            summary: text,
+            rules,
+            moves,
+            cycle_from: Some(from),
+        });
+    }
+    let more_cycles = more_cycles + reported.saturating_sub(MAX_CYCLES);
+    if let (depth, Some((parent, mv))) = deepest_stack
+        && depth > 0
+    {
+        findings.push(Finding {
+            kind: FindingKind::DeepestStack { depth },
+            summary: format!("the {} reaches {depth} object(s)", spec.terms().stack),
+            rules: spec
+                .rule(spec.priority().rule)
+                .map(str::to_string)
+                .into_iter()
+                .collect(),
+            moves: path_to(parent, mv),
+            cycle_from: None,
+        });
+    }
+    Ok(Report {
+        title: spec.title(),
+        options: options.clone(),
+        table,
+        states: tree.len(),
+        stop: searched.stop,
+        deepest: searched.deepest,
+        edges: edges.len(),
+        coverage,
+        findings,
+        more_cycles,
+        stack_cycles,
+    })
+}
+
+/// Where a cycle is and what it does, replaying its moves.
+fn describe_cycle(
+    spec: &Spec,
+    table: &Table,
+    options: &Options,
+    moves: &[Move],
+    from: usize,
+) -> (String, Vec<String>) {
+    let cycle: Vec<String> = moves[from..].iter().map(|m| table.describe(*m)).collect();
+    let mut step = None;
+    if let Ok((mut side, _)) = start(spec, options, true) {
+        for m in &moves[..from] {
+            if side.apply(table, 0, *m, &mut ()).is_err() {
+                break;
+            }
+        }
+        step = Some(side.game.step());
+    }
+    let (place, rules) = match step {
+        Some(s) => {
+            let st = spec.step(s);
+            (
+                format!(" in step `{}`", st.id),
+                spec.rule(st.rule).map(str::to_string).into_iter().collect(),
+            )
+        }
+        None => (String::new(), Vec::new()),
+    };
+    (
+        format!(
+            "a cycle of {} move(s){place} brings the game back to the same state: {}",
+            cycle.len(),
+            cycle.join(", ")
+        ),
+        rules,
+    )
+}

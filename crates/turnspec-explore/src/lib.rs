@@ -1,0 +1,335 @@
+//! Exhaustive exploration of a turn spec.
+//!
+//! Scenarios test what someone thought of; `explore` tries everything
+//! within a bound. From the start of a game it searches breadth first over
+//! every sequence of moves (passes, plays at each usable timing class,
+//! queued answers to turn-based actions, reported triggers, structural
+//! effects, facts, mana; each family can be switched off), merging states
+//! the engine cannot tell apart by a canonical hash of the game state and
+//! the host's queued answers. It reports what was reached and what never
+//! was, states where the game cannot go on, cycles that change nothing
+//! within a turn and the deepest stack, each with the shortest sequence of
+//! moves, which [`Report::scenario`] writes as a scenario file.
+//!
+//! [`explore_against`] runs two specs in lockstep on the same moves (named
+//! by id) and finds the shortest sequences after which their traces differ,
+//! or a move one accepts and the other refuses: one finding per kind of
+//! difference.
+//!
+//! Levels of the search are expanded in parallel and merged in a fixed
+//! order, so findings and scenarios are the same for any number of threads.
+//! No I/O: callers pass specs and write the scenarios.
+
+#![warn(missing_docs, unreachable_pub)]
+
+mod against;
+mod explore;
+mod moves;
+mod scenario;
+mod search;
+
+pub use against::{DiffReport, Difference, Side as DiffSide, explore_against};
+pub use explore::{CoverageItem, Finding, FindingKind, Report, explore};
+pub use moves::{Move, Table};
+pub use scenario::run_scenario;
+pub use search::Stop;
+pub use turnspec_engine::Status;
+
+use std::hash::{Hash, Hasher};
+
+use turnspec_engine::{Event, Game, GameOptions, PlayerId, StartAt};
+use turnspec_model::Spec;
+
+/// Which kinds of moves the search tries. Passing and playing are the
+/// players' moves; the others are the host's, and at most
+/// [`Options::host_moves`] of them are made in one sequence.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Families {
+    /// The priority holder passes.
+    pub pass: bool,
+    /// A player plays at a timing class they may use now.
+    pub play: bool,
+    /// The host queues an answer (1 to [`Options::max_answer`], within the
+    /// action's declared `max`) for the next time a turn-based action asks.
+    pub answer: bool,
+    /// The host reports a triggered ability for a player.
+    pub trigger: bool,
+    /// The host applies one of the spec's structural effects for a player.
+    pub effect: bool,
+    /// The host sets or clears one of the spec's facts.
+    pub fact: bool,
+    /// The host puts one mana in a player's pool (specs with `[mana]`).
+    pub mana: bool,
+    /// A player leaves the game (off by default).
+    pub leave: bool,
+}
+
+impl Default for Families {
+    fn default() -> Self {
+        Families {
+            pass: true,
+            play: true,
+            answer: true,
+            trigger: true,
+            effect: true,
+            fact: true,
+            mana: true,
+            leave: false,
+        }
+    }
+}
+
+impl Families {
+    /// The family names, as the command line spells them.
+    pub const NAMES: [&'static str; 8] = [
+        "pass", "play", "answer", "trigger", "effect", "fact", "mana", "leave",
+    ];
+
+    /// Switches the family `name` on or off; an unknown name is an error
+    /// listing the known ones.
+    pub fn set(&mut self, name: &str, on: bool) -> Result<(), String> {
+        let slot = match name {
+            "pass" => &mut self.pass,
+            "play" => &mut self.play,
+            "answer" => &mut self.answer,
+            "trigger" => &mut self.trigger,
+            "effect" => &mut self.effect,
+            "fact" => &mut self.fact,
+            "mana" => &mut self.mana,
+            "leave" => &mut self.leave,
+            _ => {
+                return Err(format!(
+                    "unknown move family `{name}` (families: {})",
+                    Self::NAMES.join(", ")
+                ));
+            }
+        };
+        *slot = on;
+        Ok(())
+    }
+
+    /// The families switched on, by name.
+    pub fn enabled(&self) -> Vec<&'static str> {
+        let on = [
+            self.pass,
+            self.play,
+            self.answer,
+            self.trigger,
+            self.effect,
+            self.fact,
+            self.mana,
+            self.leave,
+        ];
+        Self::NAMES
+            .iter()
+            .zip(on)
+            .filter(|(_, on)| *on)
+            .map(|(n, _)| *n)
+            .collect()
+    }
+}
+
+/// The bounds and switches of a search.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct Options {
+    /// Seats at the table.
+    pub players: u8,
+    /// The game stops when this turn is over (a normal end, not a finding).
+    pub turns: u32,
+    /// The longest sequence of moves tried.
+    pub depth: usize,
+    /// Stop, with an "incomplete" report, once this many distinct states
+    /// have been found.
+    pub max_states: usize,
+    /// Which kinds of moves are tried.
+    pub families: Families,
+    /// The largest answer tried for a turn-based action (and never more
+    /// than its declared `max`).
+    pub max_answer: u16,
+    /// The most host moves (answers, triggers, effects, facts, mana,
+    /// leaving) in one sequence.
+    pub host_moves: u8,
+    /// Worker threads; 0: rayon's default (one per core).
+    pub threads: usize,
+    /// Where the game starts, as a scenario's `[setup]` says it; `None`:
+    /// the first turn's beginning.
+    pub start: Option<StartPoint>,
+    /// Variant ids switched on (a scenario's `variants`).
+    pub variants: Vec<String>,
+}
+
+/// A starting point, with the meaning of a scenario's `turn`, `active`,
+/// `phase` and `step` (docs/scenarios.md §4): the beginning of that phase or
+/// step, as if everything before it had happened.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct StartPoint {
+    /// The turn, from 1.
+    pub turn: u32,
+    /// Whose turn it is, from 0 (P1).
+    pub active: u8,
+    /// A phase id; `None`: the phase of `step`, or the turn's first phase.
+    pub phase: Option<String>,
+    /// A step id (or a step-less phase's id); `None`: the phase's first.
+    pub step: Option<String>,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options {
+            players: 2,
+            turns: 1,
+            depth: 12,
+            max_states: 1_000_000,
+            families: Families::default(),
+            max_answer: 1,
+            host_moves: 1,
+            threads: 0,
+            start: None,
+            variants: Vec::new(),
+        }
+    }
+}
+
+impl Options {
+    /// The settings in one line, for reports and scenario descriptions.
+    pub fn summary(&self) -> String {
+        let mut from = String::new();
+        if let Some(s) = &self.start {
+            from = format!(", from turn {} (P{})", s.turn, s.active + 1);
+            if let Some(p) = &s.phase {
+                from.push_str(&format!(" phase {p}"));
+            }
+            if let Some(st) = &s.step {
+                from.push_str(&format!(" step {st}"));
+            }
+        }
+        if !self.variants.is_empty() {
+            from.push_str(&format!(", variants {}", self.variants.join(", ")));
+        }
+        format!(
+            "{} players{from}, {} turn(s), depth {}, at most {} states, at most {} host move(s), answers up to {}, families: {}",
+            self.players,
+            self.turns,
+            self.depth,
+            self.max_states,
+            self.host_moves,
+            self.max_answer,
+            self.families.enabled().join(", ")
+        )
+    }
+}
+
+/// One state of the search: one game (or two in lockstep) with its host's
+/// queued answers, how many host moves were made, and (in lockstep) whether
+/// the traces already differed on the way.
+#[derive(Debug, Clone)]
+pub(crate) struct Node<'s> {
+    pub sides: Vec<moves::Side<'s>>,
+    pub host_moves: u8,
+    pub diverged: bool,
+}
+
+impl Hash for Node<'_> {
+    fn hash<H: Hasher>(&self, h: &mut H) {
+        for s in &self.sides {
+            s.game.state().hash(h);
+            s.pending.hash(h);
+        }
+        self.host_moves.hash(h);
+        self.diverged.hash(h);
+    }
+}
+
+impl Node<'_> {
+    pub(crate) fn key(&self) -> u128 {
+        search::key_of(self)
+    }
+}
+
+/// The engine's set-up options for `spec`: players, variants and start
+/// point, names resolved as a scenario resolves them.
+pub(crate) fn game_options(spec: &Spec, options: &Options) -> Result<GameOptions, String> {
+    let mut g = GameOptions::players(options.players);
+    let mut variants = Vec::new();
+    for v in &options.variants {
+        variants.push(
+            spec.variant_by_id(v)
+                .ok_or_else(|| format!("{}: no variant `{v}`", spec.title()))?,
+        );
+    }
+    g = g.with_variants(variants);
+    if let Some(s) = &options.start {
+        let step = match &s.step {
+            Some(id) => Some(
+                spec.step_by_id(id)
+                    .ok_or_else(|| format!("{}: no step `{id}`", spec.title()))?,
+            ),
+            None => None,
+        };
+        let phase = match (&s.phase, step) {
+            (Some(id), _) => spec
+                .phase_by_id(id)
+                .ok_or_else(|| format!("{}: no phase `{id}`", spec.title()))?,
+            (None, Some(st)) => spec.step(st).phase,
+            (None, None) => spec
+                .turn()
+                .first()
+                .copied()
+                .ok_or_else(|| format!("{}: no phases", spec.title()))?,
+        };
+        g = g.with_start_at(StartAt::new(s.turn.max(1), PlayerId(s.active), phase).at_step(step));
+    }
+    Ok(g)
+}
+
+/// A game of `spec` set up as `options` say, started, with its first events.
+pub(crate) fn start<'s>(
+    spec: &'s Spec,
+    options: &Options,
+    turn_limit: bool,
+) -> Result<(moves::Side<'s>, Vec<Event>), String> {
+    let mut game = Game::new(spec, &game_options(spec, options)?)
+        .map_err(|e| format!("{}: {e}", spec.title()))?;
+    if turn_limit {
+        game.set_turn_limit(options.turns);
+    }
+    let mut side = moves::Side {
+        game,
+        pending: Vec::new(),
+    };
+    let mut events = Vec::new();
+    let mut host = moves::QueuedHost {
+        pending: &mut side.pending,
+    };
+    side.game.start(&mut host, &mut events);
+    Ok((side, events))
+}
+
+/// Runs `f` on a pool of `threads` threads (0: the global pool).
+pub(crate) fn with_threads<R: Send>(threads: usize, f: impl FnOnce() -> R + Send) -> R {
+    if threads == 0 {
+        return f();
+    }
+    match rayon::ThreadPoolBuilder::new().num_threads(threads).build() {
+        Ok(pool) => pool.install(f),
+        Err(_) => f(),
+    }
+}
+
+/// Escapes text for a TOML basic string.
+pub(crate) fn toml_str(s: &str) -> String {
+    let mut out = String::with_capacity(s.len() + 2);
+    out.push('"');
+    for c in s.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            '\n' => out.push_str("\\n"),
+            c if c.is_control() => out.push(' '),
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+    out
+}

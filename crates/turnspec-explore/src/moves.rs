@@ -1,0 +1,426 @@
+//! Moves: what the search may do at a decision, named so that the same move
+//! can be made in two specs (by id, not by index), and applied to a game.
+
+use turnspec_engine::{Action, EventSink, Game, HookContext, Host, PlayerId, RuleError, Triggers};
+use turnspec_model::{EffectId, FactId, Id, Spec, TimingId, TurnActionId};
+
+use crate::Families;
+
+/// The label of every trigger the search reports; scenarios call it `T`.
+pub(crate) const TRIGGER_LABEL: u32 = 1;
+/// Label names as the search and its scenarios show them: plays are
+/// unlabelled (`#0`), reported triggers are `T`.
+pub(crate) fn labels() -> Vec<String> {
+    vec![String::new(), "T".to_string()]
+}
+
+/// One move of the search. Numbers index the explorer's [`Table`] of names,
+/// so a move means the same thing in both specs of a comparison.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Move {
+    /// The player holding priority passes.
+    Pass(PlayerId),
+    /// A player plays at a timing class (table index), unlabelled.
+    Play(PlayerId, u16),
+    /// The host will answer the next time this turn-based action (table
+    /// index) happens with this value (a queued `answer` in a scenario).
+    Answer(u16, u16),
+    /// The host reports a triggered ability controlled by this player.
+    Trigger(PlayerId),
+    /// The next time this turn-based action (index into all actions)
+    /// happens, the host reports a triggered ability (controlled by the
+    /// active player) as it does.
+    TriggerAt(u16),
+    /// The host applies a structural effect (table index) for a player.
+    Effect(u16, PlayerId),
+    /// The host sets (true) or clears (false) a fact (table index).
+    Fact(u16, bool),
+    /// The host puts one mana in a player's pool.
+    Mana(PlayerId),
+    /// A player leaves the game.
+    Leave(PlayerId),
+}
+
+impl Move {
+    /// Whether this is a host move (bounded by `host_moves`), not a
+    /// player's pass or play.
+    pub fn is_host_move(self) -> bool {
+        !matches!(self, Move::Pass(_) | Move::Play(..))
+    }
+}
+
+/// A name present in one or both specs, with its id in each.
+#[derive(Debug, Clone)]
+pub(crate) struct Named<I> {
+    pub name: String,
+    pub ids: [Option<I>; 2],
+}
+
+/// The names moves refer to: the timing classes, effects, facts and
+/// answerable turn-based actions of the spec (or of both specs, first A's
+/// in A's order, then those only B has).
+#[derive(Debug, Clone, Default)]
+pub struct Table {
+    pub(crate) timing: Vec<Named<TimingId>>,
+    pub(crate) effects: Vec<Named<EffectId>>,
+    pub(crate) facts: Vec<Named<FactId>>,
+    /// Every turn-based action, with the largest answer the search tries
+    /// (0 for one that takes no answer).
+    pub(crate) actions: Vec<(Named<TurnActionId>, u16)>,
+    /// Whether any side declares mana pools.
+    pub(crate) mana: bool,
+}
+
+fn union<I: Id>(
+    specs: &[&Spec],
+    arena: impl Fn(&Spec) -> Vec<(I, String)>,
+    keep: impl Fn(&Spec, I) -> bool,
+) -> Vec<Named<I>> {
+    let mut out: Vec<Named<I>> = Vec::new();
+    for (side, spec) in specs.iter().enumerate() {
+        for (id, name) in arena(spec) {
+            if !keep(spec, id) {
+                continue;
+            }
+            match out.iter_mut().find(|n| n.name == name) {
+                Some(n) => n.ids[side] = Some(id),
+                None => {
+                    let mut ids = [None, None];
+                    ids[side] = Some(id);
+                    out.push(Named { name, ids });
+                }
+            }
+        }
+    }
+    out
+}
+
+impl Table {
+    pub(crate) fn new(specs: &[&Spec], max_answer: u16) -> Table {
+        let timing = union(
+            specs,
+            |s| {
+                s.timing()
+                    .iter_ids()
+                    .map(|(i, t)| (i, t.id.clone()))
+                    .collect()
+            },
+            |_, _| true,
+        );
+        let effects = union(
+            specs,
+            |s| {
+                s.effects()
+                    .iter_ids()
+                    .map(|(i, e)| (i, e.id.clone()))
+                    .collect()
+            },
+            |_, _| true,
+        );
+        let facts = union(
+            specs,
+            |s| {
+                s.facts()
+                    .iter_ids()
+                    .map(|(i, f)| (i, f.id.clone()))
+                    .collect()
+            },
+            |_, _| true,
+        );
+        let actions = union(
+            specs,
+            |s| {
+                s.turn_actions()
+                    .iter_ids()
+                    .map(|(i, a)| (i, a.id.clone()))
+                    .collect()
+            },
+            |_, _| true,
+        )
+        .into_iter()
+        .map(|n| {
+            let max = specs
+                .iter()
+                .zip(n.ids)
+                .filter_map(|(s, id)| id.map(|id| s.turn_action(id).answer_max))
+                .max()
+                .unwrap_or(0)
+                .min(max_answer);
+            (n, max)
+        })
+        .collect();
+        let mana = specs
+            .iter()
+            .any(|s| !s.mana().rule.is_none() || s.mana().burn);
+        Table {
+            timing,
+            effects,
+            facts,
+            actions,
+            mana,
+        }
+    }
+
+    /// The move in words, with the spec's ids: `pass P1`, `play instant by
+    /// P2`, `answer declare_attackers = 1`, ...
+    pub fn describe(&self, m: Move) -> String {
+        match m {
+            Move::Pass(p) => format!("pass {p}"),
+            Move::Play(p, t) => format!("play {} by {p}", self.timing[t as usize].name),
+            Move::Answer(a, v) => format!("answer {} = {v}", self.actions[a as usize].0.name),
+            Move::Trigger(p) => format!("trigger T by {p}"),
+            Move::TriggerAt(a) => {
+                format!("trigger T at the next {}", self.actions[a as usize].0.name)
+            }
+            Move::Effect(e, p) => format!("effect {} for {p}", self.effects[e as usize].name),
+            Move::Fact(f, v) => {
+                let verb = if v { "set" } else { "clear" };
+                format!("{verb} fact {}", self.facts[f as usize].name)
+            }
+            Move::Mana(p) => format!("add 1 mana to {p}'s pool"),
+            Move::Leave(p) => format!("{p} leaves"),
+        }
+    }
+
+    /// The kind and id of the spec element a move names, if any:
+    /// `("timing class", "instant")`.
+    pub(crate) fn element(&self, m: Move) -> Option<(&'static str, &str)> {
+        Some(match m {
+            Move::Play(_, t) => ("timing class", &self.timing[t as usize].name),
+            Move::Answer(a, _) | Move::TriggerAt(a) => {
+                ("turn-based action", &self.actions[a as usize].0.name)
+            }
+            Move::Effect(e, _) => ("effect", &self.effects[e as usize].name),
+            Move::Fact(f, _) => ("fact", &self.facts[f as usize].name),
+            _ => return None,
+        })
+    }
+
+    /// The move as a scenario `[[script]]` entry (without the header line).
+    pub(crate) fn script_entry(&self, m: Move) -> String {
+        match m {
+            Move::Pass(p) => format!("pass = \"{p}\"\n"),
+            Move::Play(p, t) => format!(
+                "play = \"{}\"\nby = \"{p}\"\n",
+                self.timing[t as usize].name
+            ),
+            Move::Answer(a, v) => format!(
+                "answer = \"{}\"\nvalue = {v}\n",
+                self.actions[a as usize].0.name
+            ),
+            Move::Trigger(p) => format!("trigger = \"T\"\nby = \"{p}\"\n"),
+            Move::TriggerAt(a) => format!(
+                "answer = \"{}\"\nvalue = 0\ntriggers = [\"T\"]\n",
+                self.actions[a as usize].0.name
+            ),
+            Move::Effect(e, p) => format!(
+                "effect = \"{}\"\nby = \"{p}\"\n",
+                self.effects[e as usize].name
+            ),
+            Move::Fact(f, v) => {
+                let verb = if v { "set_fact" } else { "clear_fact" };
+                format!("{verb} = \"{}\"\n", self.facts[f as usize].name)
+            }
+            Move::Mana(p) => format!("add_mana = \"{p}\"\nvalue = 1\n"),
+            Move::Leave(p) => format!("leave = \"{p}\"\n"),
+        }
+    }
+}
+
+/// One spec's game in the search, with the answers its host has queued.
+#[derive(Debug, Clone)]
+pub(crate) struct Side<'s> {
+    pub game: Game<'s>,
+    /// Queued answers (and whether the action reports a trigger), sorted
+    /// by action: part of the explored state.
+    pub pending: Vec<(TurnActionId, u16, bool)>,
+}
+
+/// The search's host: queued answers, nothing else (triggers are moves).
+pub(crate) struct QueuedHost<'a> {
+    pub pending: &'a mut Vec<(TurnActionId, u16, bool)>,
+}
+
+impl Host for QueuedHost<'_> {
+    fn turn_action(
+        &mut self,
+        ctx: &HookContext,
+        action: TurnActionId,
+        triggers: &mut Triggers<'_>,
+    ) -> u16 {
+        match self.pending.iter().position(|(a, ..)| *a == action) {
+            Some(i) => {
+                let (_, value, trigger) = self.pending.remove(i);
+                if trigger {
+                    let _ = triggers.add(ctx.active, TRIGGER_LABEL);
+                }
+                value
+            }
+            None => 0,
+        }
+    }
+}
+
+/// Why a side did not take a move.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum Refusal {
+    /// The spec has no element of this kind by that name.
+    Missing(&'static str),
+    /// The engine refused it.
+    Rule(RuleError),
+}
+
+impl Refusal {
+    pub(crate) fn describe(&self, spec: &Spec, name: &str) -> (String, Option<String>) {
+        match self {
+            Refusal::Missing(kind) => (format!("this spec has no {kind} for `{name}`"), None),
+            Refusal::Rule(e) => (e.describe(spec), spec.rule(e.rule()).map(str::to_string)),
+        }
+    }
+}
+
+impl<'s> Side<'s> {
+    /// Applies `m` (which `table` names, `side` says which ids to use); a
+    /// refusal leaves the side unchanged.
+    pub(crate) fn apply(
+        &mut self,
+        table: &Table,
+        side: usize,
+        m: Move,
+        events: &mut impl EventSink,
+    ) -> Result<(), Refusal> {
+        let action = match m {
+            Move::Pass(player) => Action::Pass { player },
+            Move::Play(player, t) => Action::Play {
+                player,
+                timing: table.timing[t as usize].ids[side]
+                    .ok_or(Refusal::Missing("timing class"))?,
+                label: 0,
+            },
+            Move::Answer(a, v) => return self.queue(table, side, (a, v, false)),
+            Move::TriggerAt(a) => return self.queue(table, side, (a, 0, true)),
+            Move::Trigger(controller) => Action::Trigger {
+                controller,
+                label: TRIGGER_LABEL,
+            },
+            Move::Effect(e, player) => Action::Effect {
+                effect: table.effects[e as usize].ids[side].ok_or(Refusal::Missing("effect"))?,
+                player,
+            },
+            Move::Fact(f, value) => Action::SetFact {
+                fact: table.facts[f as usize].ids[side].ok_or(Refusal::Missing("fact"))?,
+                value,
+            },
+            Move::Mana(player) => Action::AddMana { player, amount: 1 },
+            Move::Leave(player) => Action::Leave { player },
+        };
+        let mut host = QueuedHost {
+            pending: &mut self.pending,
+        };
+        self.game
+            .apply(action, &mut host, events)
+            .map_err(Refusal::Rule)
+    }
+
+    /// Queues an answer: (action index, value, whether it reports a trigger).
+    fn queue(
+        &mut self,
+        table: &Table,
+        side: usize,
+        (a, value, trigger): (u16, u16, bool),
+    ) -> Result<(), Refusal> {
+        let id =
+            table.actions[a as usize].0.ids[side].ok_or(Refusal::Missing("turn-based action"))?;
+        if self.pending.iter().any(|(p, ..)| *p == id) {
+            return Err(Refusal::Missing(
+                "second queued answer for a turn-based action",
+            ));
+        }
+        self.pending.push((id, value, trigger));
+        self.pending.sort_unstable();
+        Ok(())
+    }
+
+    fn fact(&self, table: &Table, side: usize, f: usize) -> Option<bool> {
+        table.facts[f].ids[side].map(|id| self.game.fact(id))
+    }
+}
+
+/// Every move worth trying from `sides` (one game, or two in lockstep): the
+/// union of what each side allows, in a fixed order (passes, plays, then
+/// host moves while `host_moves_left`).
+pub(crate) fn enumerate(
+    table: &Table,
+    families: &Families,
+    sides: &[Side<'_>],
+    host_moves_left: bool,
+    out: &mut Vec<Move>,
+) {
+    let players = sides.iter().map(|s| s.game.players()).max().unwrap_or(0);
+    let in_game = |p: PlayerId| sides.iter().any(|s| s.game.state().is_in(p));
+    if families.pass {
+        let mut holders: Vec<PlayerId> = sides.iter().filter_map(|s| s.game.holder()).collect();
+        holders.sort_unstable();
+        holders.dedup();
+        out.extend(holders.into_iter().map(Move::Pass));
+    }
+    if families.play {
+        for p in (0..players).map(PlayerId) {
+            for (t, named) in table.timing.iter().enumerate() {
+                let legal = sides
+                    .iter()
+                    .zip(named.ids)
+                    .any(|(s, id)| id.is_some_and(|id| s.game.check_play(p, id).is_ok()));
+                if legal {
+                    out.push(Move::Play(p, t as u16));
+                }
+            }
+        }
+    }
+    if !host_moves_left {
+        return;
+    }
+    let queued = |named: &Named<TurnActionId>| {
+        sides
+            .iter()
+            .zip(named.ids)
+            .any(|(s, id)| id.is_some_and(|id| s.pending.iter().any(|(p, ..)| *p == id)))
+    };
+    if families.answer {
+        for (a, (named, max)) in table.actions.iter().enumerate() {
+            if !queued(named) {
+                out.extend((1..=*max).map(|v| Move::Answer(a as u16, v)));
+            }
+        }
+    }
+    let seated = || (0..players).map(PlayerId).filter(|p| in_game(*p));
+    if families.trigger {
+        out.extend(seated().map(Move::Trigger));
+        for (a, (named, _)) in table.actions.iter().enumerate() {
+            if !queued(named) {
+                out.push(Move::TriggerAt(a as u16));
+            }
+        }
+    }
+    if families.effect {
+        for e in 0..table.effects.len() {
+            out.extend(seated().map(|p| Move::Effect(e as u16, p)));
+        }
+    }
+    if families.fact {
+        for f in 0..table.facts.len() {
+            let now = sides
+                .iter()
+                .enumerate()
+                .find_map(|(i, s)| s.fact(table, i, f))
+                .unwrap_or(false);
+            out.push(Move::Fact(f as u16, !now));
+        }
+    }
+    if families.mana && table.mana {
+        out.extend(seated().map(Move::Mana));
+    }
+    if families.leave {
+        out.extend(seated().map(Move::Leave));
+    }
+}

@@ -1,0 +1,321 @@
+//! Small specs with a planted problem: `explore` must find each one, with
+//! the shortest sequence of moves, and write it as a scenario that passes.
+//! Plus: the output does not depend on the number of threads, and
+//! `--against` finds a planted difference as a scenario that passes under
+//! one spec and fails under the other.
+
+use std::sync::Arc;
+
+use turnspec_engine::Status;
+use turnspec_explore::{
+    DiffSide, Families, FindingKind, Options, Report, explore, explore_against, run_scenario,
+};
+use turnspec_scenario::Outcome;
+use turnspec_spec::Spec;
+
+fn load(text: &str) -> Arc<Spec> {
+    match turnspec_spec::load_str("inline.toml", text) {
+        Ok((spec, _)) => Arc::new(spec),
+        Err(report) => panic!("does not load:\n{}", report.to_short_text()),
+    }
+}
+
+fn options(families: &[&str], depth: usize) -> Options {
+    let mut o = Options::default();
+    o.depth = depth;
+    o.families = Families {
+        pass: false,
+        play: false,
+        answer: false,
+        trigger: false,
+        effect: false,
+        fact: false,
+        mana: false,
+        leave: false,
+    };
+    for f in families {
+        o.families.set(f, true).unwrap();
+    }
+    o
+}
+
+fn moves(report: &Report, index: usize) -> Vec<String> {
+    report.findings[index]
+        .moves
+        .iter()
+        .map(|m| report.describe_move(*m))
+        .collect()
+}
+
+fn passes(text: &str, spec: &Arc<Spec>) -> bool {
+    match run_scenario(text, spec.clone()) {
+        Ok(Outcome::Passed { .. }) => true,
+        Ok(Outcome::Failed(f)) => {
+            eprintln!("{text}\nfailed: {f:?}");
+            false
+        }
+        Err(e) => {
+            eprintln!("{text}\ninvalid: {e}");
+            false
+        }
+    }
+}
+
+/// A main phase where players act, then an ending phase that begins again
+/// for as long as a fact is set, with no window: once the host sets the
+/// fact, the turn can never end.
+const DEAD_END: &str = r#"
+[game]
+name = "Planted dead end"
+players = { min = 2, max = 2 }
+
+[facts.again]
+
+[[phase]]
+id = "main"
+rule = "M 1"
+priority = "always"
+
+[[phase]]
+id = "ending"
+rule = "E 1"
+repeat = { if = "fact.again", rule = "E 2" }
+"#;
+
+#[test]
+fn a_planted_dead_end_is_found_with_the_shortest_path() {
+    let spec = load(DEAD_END);
+    let report = explore(&spec, &options(&["pass", "fact"], 6)).unwrap();
+    assert!(report.complete(), "{}", report.to_text());
+    let dead: Vec<usize> = (0..report.findings.len())
+        .filter(|&i| matches!(report.findings[i].kind, FindingKind::DeadEnd { .. }))
+        .collect();
+    assert_eq!(dead.len(), 1, "{}", report.to_text());
+    let i = dead[0];
+    assert_eq!(
+        report.findings[i].kind,
+        FindingKind::DeadEnd {
+            status: Status::NeverEnds,
+            beyond_limit: false
+        }
+    );
+    // Three moves: nothing shorter gets out of main with the fact set.
+    assert_eq!(moves(&report, i), ["pass P1", "set fact again", "pass P2"]);
+    assert_eq!(report.findings[i].rules, ["E 2"]);
+    let text = report.scenario(&spec, i, "inline.toml").unwrap();
+    assert!(text.contains("status = \"never_ends\""), "{text}");
+    assert!(passes(&text, &spec));
+}
+
+/// A special action only the non-active player may take, after which
+/// priority goes back to the active player: pass, act, pass, act, ... and
+/// the step never moves on.
+const LOOP: &str = r#"
+[game]
+name = "Planted loop"
+players = { min = 2, max = 2 }
+
+[priority]
+after_action = "active_player"
+
+[timing.stall]
+rule = "S 1"
+who = "non_active_player"
+effect = "special"
+
+[[phase]]
+id = "main"
+rule = "M 1"
+priority = "always"
+"#;
+
+#[test]
+fn a_planted_loop_is_found_with_the_shortest_cycle() {
+    let spec = load(LOOP);
+    let report = explore(&spec, &options(&["pass", "play"], 6)).unwrap();
+    let cycles: Vec<usize> = (0..report.findings.len())
+        .filter(|&i| {
+            report.findings[i].kind
+                == FindingKind::Cycle {
+                    through_stack: false,
+                }
+        })
+        .collect();
+    assert_eq!(cycles.len(), 1, "{}", report.to_text());
+    let i = cycles[0];
+    assert_eq!(moves(&report, i), ["pass P1", "play stall by P2"]);
+    assert_eq!(report.findings[i].cycle_from, Some(0));
+    assert_eq!(report.findings[i].rules, ["M 1"]);
+    let text = report.scenario(&spec, i, "inline.toml").unwrap();
+    assert!(passes(&text, &spec));
+}
+
+/// A step skipped whenever there are two players, in a game of exactly two:
+/// it can never happen. The steps around it can, after so many passes.
+const UNREACHABLE: &str = r#"
+[game]
+name = "Planted unreachable step"
+players = { min = 2, max = 2 }
+
+[[phase]]
+id = "turn"
+rule = "T 1"
+
+  [[phase.step]]
+  id = "first"
+  rule = "T 2"
+  priority = "always"
+
+  [[phase.step]]
+  id = "hidden"
+  rule = "T 3"
+  skip = [{ if = "players == 2", rule = "T 4" }]
+  priority = "always"
+
+  [[phase.step]]
+  id = "last"
+  rule = "T 5"
+  priority = "always"
+"#;
+
+#[test]
+fn a_planted_unreachable_step_is_never_reached_and_the_others_are_at_their_distance() {
+    let spec = load(UNREACHABLE);
+    let report = explore(&spec, &options(&["pass"], 8)).unwrap();
+    assert!(report.complete(), "{}", report.to_text());
+    let step = |id: &str| {
+        report
+            .coverage
+            .iter()
+            .find(|c| c.kind == "step" && c.id == id)
+            .unwrap()
+            .clone()
+    };
+    assert_eq!(step("first").reached, Some(0));
+    assert_eq!(step("hidden").reached, None);
+    assert_eq!(step("hidden").rule.as_deref(), Some("T 3"));
+    // Both players pass once in `first`.
+    assert_eq!(step("last").reached, Some(2));
+    assert!(report.to_text().contains("NEVER     hidden [T 3]"));
+    assert!(report.findings.is_empty(), "{}", report.to_text());
+}
+
+const MTG: &str = include_str!("../../../games/mtg.toml");
+const MTG_CLASSIC: &str = include_str!("../../../games/mtg-classic.toml");
+
+#[test]
+fn the_output_is_the_same_for_one_and_two_threads() {
+    let spec = load(MTG);
+    let mut o = Options::default();
+    o.depth = 7;
+    let run = |threads| {
+        let mut o = o.clone();
+        o.threads = threads;
+        let r = explore(&spec, &o).unwrap();
+        let scenarios: Vec<String> = (0..r.findings.len())
+            .map(|i| r.scenario(&spec, i, "mtg.toml").unwrap())
+            .collect();
+        (r.to_text(), scenarios)
+    };
+    let one = run(1);
+    assert_eq!(one, run(2));
+    let classic = load(MTG_CLASSIC);
+    let against = |threads| {
+        let mut o = o.clone();
+        o.threads = threads;
+        o.depth = 5;
+        explore_against(&spec, &classic, &o).unwrap().to_text()
+    };
+    assert_eq!(against(1), against(2));
+}
+
+/// The same game, except that unspent mana burns its owner.
+const MANA: &str = r#"
+[game]
+name = "Mana"
+players = { min = 2, max = 2 }
+
+[mana]
+empties = "step"
+rule = "M 9"
+burn = false
+
+[[phase]]
+id = "main"
+rule = "M 1"
+priority = "always"
+"#;
+
+#[test]
+fn against_finds_a_planted_difference_as_a_scenario_that_passes_under_a_only() {
+    let a = load(MANA);
+    let b = load(&MANA.replace("burn = false", "burn = true\nburn_rule = \"M 10\""));
+    let report = explore_against(&a, &b, &options(&["pass", "mana"], 4)).unwrap();
+    assert_eq!(report.differences.len(), 1, "{}", report.to_text());
+    let d = &report.differences[0];
+    let moves: Vec<String> = d.moves.iter().map(|m| report.describe_move(*m)).collect();
+    assert_eq!(moves, ["pass P1", "add 1 mana to P1's pool", "pass P2"]);
+    assert_eq!(d.only_a, ["mana P1 1"]);
+    assert_eq!(d.only_b, ["mana P1 1 burn"]);
+    assert_eq!(d.b_event.as_ref().unwrap().1.as_deref(), Some("M 10"));
+    assert!(d.refused.is_none());
+    let text = report.scenario(&a, 0, "a.toml").unwrap().unwrap();
+    assert!(passes(&text, &a));
+    assert!(!passes(&text, &b));
+    // Against itself: nothing.
+    let same = explore_against(&a, &a, &options(&["pass", "mana"], 4)).unwrap();
+    assert!(same.differences.is_empty());
+    let _ = DiffSide::A;
+}
+
+#[test]
+fn the_state_limit_stops_the_search_with_an_incomplete_report() {
+    let spec = load(MTG);
+    let mut o = Options::default();
+    o.max_states = 500;
+    let report = explore(&spec, &o).unwrap();
+    assert_eq!(report.states, 500);
+    assert!(!report.complete());
+    assert!(matches!(
+        report.stop,
+        turnspec_explore::Stop::MaxStates { .. }
+    ));
+    assert!(
+        report
+            .to_text()
+            .contains("incomplete: stopped at the state limit")
+    );
+}
+
+#[test]
+fn a_start_point_is_explored_and_written_like_a_scenario_setup() {
+    let spec = load(DEAD_END);
+    let mut o = options(&["pass"], 4);
+    o.start = Some(turnspec_explore::StartPoint {
+        turn: 3,
+        active: 1,
+        phase: Some("main".into()),
+        step: None,
+    });
+    o.turns = 3;
+    let report = explore(&spec, &o).unwrap();
+    assert!(report.findings.is_empty(), "{}", report.to_text());
+    // Starting in the ending phase with the fact set: stuck at once.
+    let mut o = options(&["pass"], 4);
+    o.start = Some(turnspec_explore::StartPoint {
+        turn: 2,
+        active: 1,
+        phase: Some("ending".into()),
+        step: None,
+    });
+    let stuck = load(&DEAD_END.replace("[facts.again]", "[facts.again]\ndefault = true"));
+    let report = explore(&stuck, &o).unwrap();
+    assert_eq!(report.findings.len(), 1, "{}", report.to_text());
+    assert!(report.findings[0].moves.is_empty());
+    let text = report.scenario(&stuck, 0, "inline.toml").unwrap();
+    assert!(
+        text.contains("turn = 2\nactive = \"P2\"\nphase = \"ending\""),
+        "{text}"
+    );
+    assert!(passes(&text, &stuck));
+}
