@@ -570,6 +570,7 @@ impl<'s> Game<'s> {
 
     /// Checks `action`, performs it and runs to the next decision. A refused
     /// action returns the rule it breaks and changes nothing.
+    #[inline(always)]
     pub fn apply<H: Host, S: EventSink>(
         &mut self,
         action: Action,

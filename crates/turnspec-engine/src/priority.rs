@@ -11,7 +11,33 @@ use crate::program::NO_RESUME;
 use crate::state::{MAX_NESTING, ObjectKind, PlayerId, Point, ReturnPoint, StackObject};
 
 impl Game<'_> {
+    #[inline(always)]
     pub(crate) fn pass<H: Host, S: EventSink>(
+        &mut self,
+        player: PlayerId,
+        host: &mut H,
+        sink: &mut S,
+    ) {
+        if self.features.bag || self.features.solo {
+            self.pass_in_shaped_turn(player, host, sink);
+            return;
+        }
+        sink.event(Event::Passed { player });
+        self.state.passes += 1;
+        // Sides and seats come from the program's tables, rebuilt whenever
+        // a player leaves.
+        if self.state.passes < self.program.sides_in {
+            let next = self.program.next_side[player.index() & 7];
+            self.give_priority(next, Because::Passed, sink);
+            return;
+        }
+        self.round_complete(player, host, sink);
+    }
+
+    /// [`Game::pass`] in a spec with a bag or windows only the active
+    /// player acts in: out of line, so other specs do not carry it.
+    #[inline(never)]
+    fn pass_in_shaped_turn<H: Host, S: EventSink>(
         &mut self,
         player: PlayerId,
         host: &mut H,
@@ -220,6 +246,7 @@ impl Game<'_> {
     }
 
     /// Puts waiting triggers on the stack, then gives priority.
+    #[inline(always)]
     pub(crate) fn give_priority<S: EventSink>(
         &mut self,
         player: PlayerId,
@@ -234,8 +261,33 @@ impl Game<'_> {
     }
 
     /// [`Game::give_priority`] when the caller knows the open window.
-    #[inline]
+    #[inline(always)]
     pub(crate) fn give_priority_in<S: EventSink>(
+        &mut self,
+        player: PlayerId,
+        window: Option<WindowId>,
+        because: Because,
+        sink: &mut S,
+    ) {
+        if self.features.bag || self.state.mods.is_some() {
+            self.give_priority_in_shaped_turn(player, window, because, sink);
+            return;
+        }
+        if !self.state.waiting.is_empty() {
+            self.put_waiting(sink);
+        }
+        self.state.holder = Some(player);
+        sink.event(Event::PriorityGiven {
+            player,
+            window,
+            because,
+        });
+    }
+
+    /// [`Game::give_priority_in`] with a bag, or with modifiers that may
+    /// hand the decisions to another player (722).
+    #[inline(never)]
+    fn give_priority_in_shaped_turn<S: EventSink>(
         &mut self,
         player: PlayerId,
         window: Option<WindowId>,

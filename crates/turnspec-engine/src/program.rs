@@ -31,6 +31,14 @@ use turnspec_model::MAX_PHASE_KINDS;
 /// window that is open.
 pub(crate) const NO_RESUME: u16 = u16::MAX;
 
+/// What happened at a turn's beginning.
+enum TurnBegin {
+    Began,
+    /// The active player had left: the next player's turn, from op 0.
+    Again,
+    Stopped,
+}
+
 /// A condition as far as the set-up decides it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Test {
@@ -388,6 +396,16 @@ impl Game<'_> {
         match test {
             Test::Always => true,
             Test::Never => false,
+            _ => self.holds_in_play(test),
+        }
+    }
+
+    /// A test the set-up did not decide: read the game.
+    #[inline(never)]
+    fn holds_in_play(&self, test: Test) -> bool {
+        match test {
+            Test::Always => true,
+            Test::Never => false,
             Test::Flag(a) => self.atom(a) != 0,
             Test::Compare(a, op, k) => op.apply(self.atom(a), k),
             Test::Counter(c, op, k) => {
@@ -396,6 +414,42 @@ impl Game<'_> {
             }
             Test::Check(n) => self.spec.conditions().eval_node(n, self),
         }
+    }
+
+    /// A new turn begins (or not: nobody left, the turn limit, the active
+    /// player gone). Out of line: once per turn.
+    #[inline(never)]
+    fn program_turn_begin<S: EventSink>(&mut self, sink: &mut S) -> TurnBegin {
+        let s = &mut self.state;
+        s.point = Point::TurnStart;
+        if s.in_game == 0 {
+            s.status = Status::NoPlayers;
+            return TurnBegin::Stopped;
+        }
+        if s.turn >= s.turn_limit {
+            s.status = Status::TurnLimit;
+            return TurnBegin::Stopped;
+        }
+        if !s.is_in(s.active) {
+            // A player who left takes no more turns (800.4k).
+            self.next_turn_player();
+            return TurnBegin::Again;
+        }
+        s.quiet_repeats = 0;
+        s.turn += 1;
+        if !s.extra_turn {
+            s.last_regular = s.active;
+        }
+        s.first_turn = s.mark_had_turn(s.active);
+        s.kind_counts = [0; MAX_PHASE_KINDS];
+        s.turn_pos = 0;
+        let mask = self.masks.turn;
+        self.reset_counters(mask);
+        sink.event(Event::TurnBegan {
+            turn: self.state.turn,
+            player: self.state.active,
+        });
+        TurnBegin::Began
     }
 
     #[inline(always)]
@@ -440,36 +494,11 @@ impl Game<'_> {
                         self.state.status = Status::Stalled;
                         return;
                     }
-                    let s = &mut self.state;
-                    s.point = Point::TurnStart;
-                    if s.in_game == 0 {
-                        s.status = Status::NoPlayers;
-                        return;
+                    match self.program_turn_begin(sink) {
+                        TurnBegin::Began => {}
+                        TurnBegin::Again => pc = 0,
+                        TurnBegin::Stopped => return,
                     }
-                    if s.turn >= s.turn_limit {
-                        s.status = Status::TurnLimit;
-                        return;
-                    }
-                    if !s.is_in(s.active) {
-                        // A player who left takes no more turns (800.4k).
-                        self.next_turn_player();
-                        pc = 0;
-                        continue;
-                    }
-                    s.quiet_repeats = 0;
-                    s.turn += 1;
-                    if !s.extra_turn {
-                        s.last_regular = s.active;
-                    }
-                    s.first_turn = s.mark_had_turn(s.active);
-                    s.kind_counts = [0; MAX_PHASE_KINDS];
-                    s.turn_pos = 0;
-                    let mask = self.masks.turn;
-                    self.reset_counters(mask);
-                    sink.event(Event::TurnBegan {
-                        turn: self.state.turn,
-                        player: self.state.active,
-                    });
                 }
                 Op::PhaseBegin {
                     phase,
@@ -483,7 +512,7 @@ impl Game<'_> {
                     let s = &mut self.state;
                     s.phase = phase;
                     s.turn_pos = turn_pos;
-                    if only_if != Test::Always && !self.holds(only_if) {
+                    if !matches!(only_if, Test::Always) && !self.holds(only_if) {
                         pc = after as usize;
                         continue;
                     }
@@ -518,7 +547,7 @@ impl Game<'_> {
                 } => {
                     self.state.step = step;
                     self.state.anchor = step;
-                    if only_if != Test::Always && !self.holds(only_if) {
+                    if !matches!(only_if, Test::Always) && !self.holds(only_if) {
                         self.state.repeat = 0;
                         pc = after as usize;
                         continue;
@@ -578,7 +607,7 @@ impl Game<'_> {
                     stages,
                 } => {
                     self.state.stage = stages;
-                    let again = repeat != Test::Never && self.holds(repeat);
+                    let again = !matches!(repeat, Test::Never) && self.holds(repeat);
                     if !implicit {
                         sink.event(Event::StepEnded { step });
                     }
