@@ -111,8 +111,8 @@ fn report_json(r: &Report, spec: &Path) -> Value {
                 } => {
                     json!({ "dead_end": format!("{status:?}"), "beyond_limit": beyond_limit })
                 }
-                FindingKind::Cycle { through_stack } => {
-                    json!({ "cycle": { "through_stack": through_stack } })
+                FindingKind::Cycle { of_plays } => {
+                    json!({ "cycle": { "of_plays": of_plays } })
                 }
                 FindingKind::DeepestStack { depth } => json!({ "deepest_stack": depth }),
             };
@@ -126,7 +126,7 @@ fn report_json(r: &Report, spec: &Path) -> Value {
     json!({
         "spec": spec.display().to_string(), "title": r.title, "options": r.options.summary(),
         "states": r.states, "deepest_level": r.deepest, "stop": stop_json(r.stop),
-        "coverage": coverage, "findings": findings, "stack_cycles": r.stack_cycles,
+        "coverage": coverage, "findings": findings, "play_cycles": r.play_cycles,
     })
 }
 
@@ -315,10 +315,7 @@ pub fn explore_cmd(args: ExploreArgs) -> Result<ExitCode, String> {
             let stuck = report.findings.iter().any(|f| {
                 matches!(
                     f.kind,
-                    FindingKind::DeadEnd { .. }
-                        | FindingKind::Cycle {
-                            through_stack: false
-                        }
+                    FindingKind::DeadEnd { .. } | FindingKind::Cycle { of_plays: false }
                 )
             });
             Ok(if stuck || bad {

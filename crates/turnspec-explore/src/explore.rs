@@ -10,7 +10,7 @@ use crate::scenario::{Header, Writer, status_name};
 use crate::search::{self, Adjacency, Edge, Stop, Succ, World, bfs};
 use crate::{Node, Options, start, with_threads};
 
-/// The most cycles (not through the stack) reported; more are counted.
+/// The most cycles (not made of plays) reported; more are counted.
 const MAX_CYCLES: usize = 20;
 /// The most strongly connected components looked at for cycles.
 const MAX_CYCLE_COMPONENTS: usize = 100_000;
@@ -31,12 +31,14 @@ pub enum FindingKind {
     /// Moves that bring the game back to a state it was in, within one
     /// turn: players can go round for ever without the turn moving on.
     Cycle {
-        /// The cycle puts something on the stack that then resolves and
-        /// changes nothing: expected in any spec whose plays have no
-        /// limit, since resources are the host's business. Without it, the
-        /// turn structure itself lets players go round (passes, special
-        /// actions without a limit).
-        through_stack: bool,
+        /// The cycle is made of plays that change nothing the engine
+        /// keeps: a play that goes on the stack and resolves, or one
+        /// player's special actions in a row (Pokémon's benching, Lorcana's
+        /// playing a card). Expected in any spec whose plays have no limit:
+        /// the cards bound them, and cards are the host's business.
+        /// Otherwise the turn structure itself lets players go round
+        /// (priority passed back and forth around a special action).
+        of_plays: bool,
     },
     /// The deepest stack seen.
     DeepestStack {
@@ -101,9 +103,9 @@ pub struct Report {
     pub findings: Vec<Finding>,
     /// Cycles found beyond the [`MAX_CYCLES`] reported.
     pub more_cycles: usize,
-    /// Distinct cycles through the stack (a play that resolves and changes
-    /// nothing); only the first is among the findings.
-    pub stack_cycles: usize,
+    /// Distinct cycles made of plays (see [`FindingKind::Cycle`]); only the
+    /// first is among the findings.
+    pub play_cycles: usize,
 }
 
 impl Report {
@@ -191,12 +193,8 @@ impl Report {
         };
         let what = match f.kind {
             FindingKind::DeadEnd { status, .. } => format!("dead-end-{}", status_name(status)),
-            FindingKind::Cycle {
-                through_stack: false,
-            } => "cycle".to_string(),
-            FindingKind::Cycle {
-                through_stack: true,
-            } => "cycle-through-stack".to_string(),
+            FindingKind::Cycle { of_plays: false } => "cycle".to_string(),
+            FindingKind::Cycle { of_plays: true } => "cycle-of-plays".to_string(),
             FindingKind::DeepestStack { depth } => format!("deepest-stack-{depth}"),
         };
         format!("{:02}-{}.toml", index + 1, what.replace('_', "-"))
@@ -261,10 +259,10 @@ impl Report {
                 moves.join(", ")
             ));
         }
-        if self.stack_cycles > 1 {
+        if self.play_cycles > 1 {
             s.push_str(&format!(
-                "  ({} distinct cycles through the stack in all: plays that resolve and change nothing, as in any spec that leaves resources to the host; the first is listed)\n",
-                self.stack_cycles
+                "  ({} distinct cycles made of plays in all: plays that change nothing the engine keeps, as in any spec that leaves cards and resources to the host; the first is listed)\n",
+                self.play_cycles
             ));
         }
         if self.more_cycles > 0 {
@@ -656,7 +654,7 @@ pub fn explore(spec: &Spec, options: &Options) -> Result<Report, String> {
     let adj = Adjacency::new(tree.len(), &edges);
     let more_cycles = components.len().saturating_sub(MAX_CYCLE_COMPONENTS);
     let mut seen_cycles: Vec<Vec<Move>> = Vec::new();
-    let mut stack_cycles = 0;
+    let mut play_cycles = 0;
     let mut reported = 0;
     for component in components.iter().take(MAX_CYCLE_COMPONENTS) {
         let entry = component[0];
@@ -672,9 +670,11 @@ pub fn explore(spec: &Spec, options: &Options) -> Result<Report, String> {
             }),
             _ => false,
         });
-        if through_stack {
-            stack_cycles += 1;
-            if stack_cycles > 1 {
+        let plays_only = cycle_moves.iter().all(|m| matches!(m, Move::Play(..)));
+        let of_plays = through_stack || plays_only;
+        if of_plays {
+            play_cycles += 1;
+            if play_cycles > 1 {
                 continue;
             }
         } else {
@@ -688,7 +688,7 @@ pub fn explore(spec: &Spec, options: &Options) -> Result<Report, String> {
         moves.extend(cycle_moves);
         let (text, rules) = describe_cycle(spec, &table, options, &moves, from);
         findings.push(Finding {
-            kind: FindingKind::Cycle { through_stack },
+            kind: FindingKind::Cycle { of_plays },
             summary: text,
             rules,
             moves,
@@ -722,7 +722,7 @@ pub fn explore(spec: &Spec, options: &Options) -> Result<Report, String> {
         coverage,
         findings,
         more_cycles,
-        stack_cycles,
+        play_cycles,
     })
 }
 

@@ -134,12 +134,7 @@ fn a_planted_loop_is_found_with_the_shortest_cycle() {
     let spec = load(LOOP);
     let report = explore(&spec, &options(&["pass", "play"], 6)).unwrap();
     let cycles: Vec<usize> = (0..report.findings.len())
-        .filter(|&i| {
-            report.findings[i].kind
-                == FindingKind::Cycle {
-                    through_stack: false,
-                }
-        })
+        .filter(|&i| report.findings[i].kind == FindingKind::Cycle { of_plays: false })
         .collect();
     assert_eq!(cycles.len(), 1, "{}", report.to_text());
     let i = cycles[0];
