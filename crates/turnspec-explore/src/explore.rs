@@ -101,7 +101,7 @@ pub struct Report {
     pub coverage: Vec<CoverageItem>,
     /// Dead ends, then cycles, then the deepest stack.
     pub findings: Vec<Finding>,
-    /// Cycles found beyond the [`MAX_CYCLES`] reported.
+    /// Cycles found beyond the most that are reported.
     pub more_cycles: usize,
     /// Distinct cycles made of plays (see [`FindingKind::Cycle`]); only the
     /// first is among the findings.
