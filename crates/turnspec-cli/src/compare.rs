@@ -30,9 +30,10 @@ pub struct CompareArgs {
     #[arg(long, default_value_t = 2)]
     pub players: u8,
     /// Statistics mode: seed of the random policy (game i's seed is derived
-    /// from (seed, i), as in `simulate`).
-    #[arg(long, default_value_t = 0)]
-    pub seed: u64,
+    /// from (seed, i), as in `simulate`); 0 when not given. Refused with
+    /// all-pass, which uses no randomness.
+    #[arg(long)]
+    pub seed: Option<u64>,
     /// Statistics mode: games per spec.
     #[arg(long, default_value_t = 1)]
     pub games: u32,
@@ -76,6 +77,9 @@ pub fn compare(args: CompareArgs) -> Result<ExitCode, String> {
         });
     }
     if args.paths.is_empty() {
+        if args.policy != Some(PolicyName::Random) && args.seed.is_some() {
+            return Err("--seed has no effect with --policy all-pass (nobody acts at random); add --policy random".into());
+        }
         let options = StatsOptions {
             policy: match args.policy.unwrap_or(PolicyName::AllPass) {
                 PolicyName::AllPass => StatsPolicy::AllPass,
@@ -83,7 +87,7 @@ pub fn compare(args: CompareArgs) -> Result<ExitCode, String> {
             },
             turns: args.turns,
             players: args.players,
-            seed: args.seed,
+            seed: args.seed.unwrap_or(0),
             games: args.games,
         };
         let result = stats::simulate(&columns, &options);
@@ -102,6 +106,9 @@ pub fn compare(args: CompareArgs) -> Result<ExitCode, String> {
     }
     if args.policy.is_some() {
         return Err("--policy is for statistics mode (no scenario paths)".into());
+    }
+    if args.seed.is_some() {
+        return Err("--seed is for statistics mode (no scenario paths)".into());
     }
     for p in &args.paths {
         if !p.exists() {

@@ -68,9 +68,11 @@ pub(crate) struct SimulateArgs {
     /// Plays the busy policy stacks per window before passing.
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u8).range(1..))]
     depth: u8,
-    /// Seed; game i uses a seed derived from (seed, i).
-    #[arg(long, default_value_t = 0)]
-    seed: u64,
+    /// Seed of the random policy (0 when not given); game i uses a seed
+    /// derived from (seed, i). Refused with the other policies, which use
+    /// no randomness.
+    #[arg(long)]
+    seed: Option<u64>,
     /// Worker threads (default: all cores; at most 256).
     #[arg(long, value_parser = clap::value_parser!(u16).range(1..=MAX_THREADS))]
     threads: Option<u16>,
@@ -164,6 +166,13 @@ fn simulate_all(
 }
 
 pub(crate) fn simulate(args: SimulateArgs) -> Result<ExitCode, String> {
+    if args.policy != SimPolicy::Random && args.seed.is_some() {
+        return Err(format!(
+            "--seed has no effect with --policy {} (nobody acts at random); add --policy random",
+            args.policy.name()
+        ));
+    }
+    let seed = args.seed.unwrap_or(0);
     let source = SpecSource::new(args.spec.clone());
     let Some((spec, _)) = source.load()? else {
         return Ok(ExitCode::FAILURE);
@@ -182,7 +191,7 @@ pub(crate) fn simulate(args: SimulateArgs) -> Result<ExitCode, String> {
         turns: args.turns,
         policy: args.policy.lib(),
         depth: args.depth,
-        seed: args.seed,
+        seed,
     };
     let bar = !crate::out::quiet() && std::io::stderr().is_terminal();
     let s = simulate_all(setup, args.games, args.threads, bar)?;
@@ -202,7 +211,7 @@ pub(crate) fn simulate(args: SimulateArgs) -> Result<ExitCode, String> {
                 "players": args.players,
                 "policy": args.policy.name(),
                 "depth": args.depth,
-                "seed": args.seed,
+                "seed": seed,
                 "threads": s.threads,
                 "games": args.games,
                 "turns": c.turns,
@@ -232,7 +241,7 @@ pub(crate) fn simulate(args: SimulateArgs) -> Result<ExitCode, String> {
                 source.label(),
                 args.players,
                 args.policy.name(),
-                args.seed,
+                seed,
                 s.threads,
                 if s.threads == 1 { "" } else { "s" },
             ));

@@ -13,6 +13,55 @@ fn a_seed_with_all_pass_is_refused() {
     assert_exit_saying(&o, 2, "--seed has no effect with --policy all-pass");
     let o = turnspec(&["run", "games/mtg.toml", "--policy", "random", "--seed", "3"]);
     assert_exit(&o, 0);
+    for policy in ["all-pass", "busy"] {
+        let o = turnspec(&[
+            "simulate",
+            "games/mtg.toml",
+            "--games",
+            "1",
+            "--turns",
+            "1",
+            "--policy",
+            policy,
+            "--seed",
+            "3",
+        ]);
+        assert_exit_saying(&o, 2, "--seed has no effect with --policy");
+    }
+    let o = turnspec(&[
+        "simulate",
+        "games/mtg.toml",
+        "--games",
+        "1",
+        "--turns",
+        "1",
+        "--policy",
+        "random",
+        "--seed",
+        "3",
+    ]);
+    assert_exit(&o, 0);
+    let o = turnspec(&[
+        "compare",
+        "--spec",
+        "games/mtg.toml",
+        "--spec",
+        "games/mtg-2024.toml",
+        "--seed",
+        "3",
+    ]);
+    assert_exit_saying(&o, 2, "--seed has no effect with --policy all-pass");
+    let o = turnspec(&[
+        "compare",
+        "--spec",
+        "games/mtg.toml",
+        "--spec",
+        "games/mtg-2024.toml",
+        "--seed",
+        "3",
+        "tests/scenarios/mtg",
+    ]);
+    assert_exit_saying(&o, 2, "--seed is for statistics mode");
 }
 
 #[test]
