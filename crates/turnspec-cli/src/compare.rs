@@ -1,5 +1,6 @@
-//! `turnspec compare --spec A --spec B [PATHS...]`: the same scenarios under
-//! several specs, or simulated turns per spec when no path is given (the
+//! `turnspec compare --spec A --spec B [PATHS...]`: the same scenarios, or
+//! the same recorded games (`turnspec run --record`, `.json` files), under
+//! several specs; or simulated turns per spec when no path is given (the
 //! games and counts of `turnspec simulate`: `turnspec_compare::simulation`).
 
 use std::path::{Path, PathBuf};
@@ -18,7 +19,8 @@ pub struct CompareArgs {
     /// A spec to compare (give two or more).
     #[arg(long = "spec", required = true)]
     pub specs: Vec<PathBuf>,
-    /// Scenario files or folders. Without any: statistics mode.
+    /// Scenario files or folders, or games recorded with `turnspec run
+    /// --record FILE` (`.json`). Without any: statistics mode.
     pub paths: Vec<PathBuf>,
     /// Statistics mode: who plays the simulated turns.
     #[arg(long, value_enum)]
@@ -115,7 +117,24 @@ pub fn compare(args: CompareArgs) -> Result<ExitCode, String> {
             return Err(format!("{} does not exist", p.display()));
         }
     }
-    let found = find_scenarios(&args.paths);
+    let (recordings, scenario_paths): (Vec<PathBuf>, Vec<PathBuf>) = args
+        .paths
+        .iter()
+        .cloned()
+        .partition(|p| p.is_file() && p.extension().is_some_and(|e| e == "json"));
+    if !recordings.is_empty() {
+        let table = compare_recordings(&columns, &recordings)?;
+        match args.format {
+            Format::Text => crate::out::print(&table.to_text(&columns)),
+            Format::Json => crate::out::println(
+                &serde_json::to_string_pretty(&table.to_json(&columns)).unwrap_or_default(),
+            ),
+        }
+        if scenario_paths.is_empty() {
+            return Ok(ExitCode::SUCCESS);
+        }
+    }
+    let found = find_scenarios(&scenario_paths);
     if !found.errors.is_empty() {
         let errors: Vec<String> = found.errors.iter().map(ToString::to_string).collect();
         return Err(errors.join("\nerror: "));
@@ -141,4 +160,127 @@ pub fn compare(args: CompareArgs) -> Result<ExitCode, String> {
         ),
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// What became of each recorded game under each spec.
+struct RecordingTable {
+    /// Per recording: its path and one cell per spec column.
+    rows: Vec<(String, Vec<Cell>)>,
+}
+
+/// A recorded game replayed under one spec.
+enum Cell {
+    /// Every event as recorded.
+    Same { events: usize },
+    /// The first event that differs (1-based), and each side's line.
+    Differs {
+        event: usize,
+        recorded: Option<String>,
+        here: Option<String>,
+    },
+    /// The first recorded move this spec refuses (1-based), and why.
+    Refused { mv: usize, reason: String },
+    /// The game cannot be set up under this spec.
+    Error(String),
+}
+
+fn compare_recordings(columns: &[SpecColumn], files: &[PathBuf]) -> Result<RecordingTable, String> {
+    use turnspec_serve::record::{FORMAT, Recording, replay};
+    let mut rows = Vec::new();
+    for file in files {
+        let text = turnspec_scenario::read_text(file)
+            .map_err(|e| format!("cannot read {}: {}", file.display(), e.reason))?;
+        let rec: Recording = serde_json::from_str(&text)
+            .map_err(|e| format!("{} is not a turnspec recording: {e}", file.display()))?;
+        if rec.format != FORMAT {
+            return Err(format!("{} is not a turnspec recording", file.display()));
+        }
+        let source = crate::SpecSource::new(rec.spec.as_ref().map(PathBuf::from));
+        let Some((original, _)) = source.load()? else {
+            return Err(format!("{}: its spec does not load", file.display()));
+        };
+        let cells = columns
+            .iter()
+            .map(|c| match replay(&original, &c.spec, &rec) {
+                Err(e) => Cell::Error(e),
+                Ok(r) => match (&r.refused, &r.divergence) {
+                    (Some((i, _, refusal)), _) => Cell::Refused {
+                        mv: i + 1,
+                        reason: refusal.message.clone(),
+                    },
+                    (None, Some(d)) => Cell::Differs {
+                        event: d.index + 1,
+                        recorded: d.left.as_ref().map(|(l, _)| l.clone()),
+                        here: d.right.as_ref().map(|(l, _)| l.clone()),
+                    },
+                    (None, None) => Cell::Same { events: r.events.1 },
+                },
+            })
+            .collect();
+        rows.push((file.display().to_string(), cells));
+    }
+    Ok(RecordingTable { rows })
+}
+
+impl RecordingTable {
+    fn to_text(&self, columns: &[SpecColumn]) -> String {
+        let mut s = String::from("recorded games, replayed under each spec:\n");
+        for (file, cells) in &self.rows {
+            s.push_str(&format!("{file}\n"));
+            for (c, cell) in columns.iter().zip(cells) {
+                let what = match cell {
+                    Cell::Same { events } => format!("same game ({events} events)"),
+                    Cell::Differs {
+                        event,
+                        recorded,
+                        here,
+                    } => format!(
+                        "differs at event {event}: recorded `{}`, here `{}`",
+                        recorded.as_deref().unwrap_or("(no more events)"),
+                        here.as_deref().unwrap_or("(no more events)")
+                    ),
+                    Cell::Refused { mv, reason } => format!("refuses move {mv}: {reason}"),
+                    Cell::Error(e) => format!("error: {e}"),
+                };
+                s.push_str(&format!("  {:<24} {what}\n", c.label));
+            }
+        }
+        s
+    }
+
+    fn to_json(&self, columns: &[SpecColumn]) -> serde_json::Value {
+        let rows: Vec<serde_json::Value> = self
+            .rows
+            .iter()
+            .map(|(file, cells)| {
+                let by_spec: Vec<serde_json::Value> = columns
+                    .iter()
+                    .zip(cells)
+                    .map(|(c, cell)| {
+                        let mut v = match cell {
+                            Cell::Same { events } => {
+                                serde_json::json!({ "result": "same", "events": events })
+                            }
+                            Cell::Differs {
+                                event,
+                                recorded,
+                                here,
+                            } => serde_json::json!({
+                                "result": "differs", "event": event,
+                                "recorded": recorded, "here": here,
+                            }),
+                            Cell::Refused { mv, reason } => {
+                                serde_json::json!({ "result": "refused", "move": mv, "reason": reason })
+                            }
+                            Cell::Error(e) => serde_json::json!({ "result": "error", "error": e }),
+                        };
+                        v["spec"] = c.label.clone().into();
+                        v
+                    })
+                    .collect();
+                serde_json::json!({ "recording": file, "specs": by_spec })
+            })
+            .collect();
+        serde_json::json!({ "recordings": rows })
+    }
 }

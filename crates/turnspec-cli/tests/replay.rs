@@ -65,3 +65,45 @@ fn bad_input_is_exit_2() {
     let o = turnspec(&["replay", "games/mtg.toml", "--spec", "games/mtg.toml"]);
     assert_exit_saying(&o, 2, "not a turnspec recording");
 }
+
+#[test]
+fn compare_takes_recorded_games_as_well_as_scenarios() {
+    let file = recording("compare.json");
+    let o = turnspec(&[
+        "compare",
+        "--spec",
+        "games/mtg.toml",
+        "--spec",
+        "games/mtg-classic.toml",
+        &file,
+        "--format",
+        "json",
+    ]);
+    assert_exit(&o, 0);
+    let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    let specs = &v["recordings"][0]["specs"];
+    assert_eq!(specs[0]["spec"], "mtg");
+    assert_eq!(specs[0]["result"], "same");
+    assert_eq!(specs[1]["spec"], "mtg-classic");
+    assert!(
+        specs[1]["result"] == "differs" || specs[1]["result"] == "refused",
+        "{v}"
+    );
+    // Text, and a recording next to a scenario folder: both tables.
+    let o = turnspec(&[
+        "compare",
+        "--spec",
+        "games/mtg.toml",
+        "--spec",
+        "games/mtg-classic.toml",
+        &file,
+        "tests/scenarios/mtg-editions",
+    ]);
+    assert_exit(&o, 0);
+    let out = stdout(&o);
+    assert!(
+        out.contains("recorded games, replayed under each spec"),
+        "{out}"
+    );
+    assert!(out.contains("same game"), "{out}");
+}
