@@ -8,7 +8,7 @@ use std::process::ExitCode;
 use std::sync::Arc;
 
 use clap::Args;
-use turnspec_compare::stats::{self, StatsOptions, StatsPolicy};
+use turnspec_compare::stats::{self, StatsOptions};
 use turnspec_compare::{ScenarioText, SpecColumn, run_matrix};
 use turnspec_scenario::find_scenarios;
 
@@ -79,14 +79,13 @@ pub fn compare(args: CompareArgs) -> Result<ExitCode, String> {
         });
     }
     if args.paths.is_empty() {
-        if args.policy != Some(PolicyName::Random) && args.seed.is_some() {
-            return Err("--seed has no effect with --policy all-pass (nobody acts at random); add --policy random".into());
+        let policy = args.policy.unwrap_or(PolicyName::AllPass);
+        policy.check_seed(args.seed)?;
+        for c in &columns {
+            policy.check_spec(&c.spec, &c.label)?;
         }
         let options = StatsOptions {
-            policy: match args.policy.unwrap_or(PolicyName::AllPass) {
-                PolicyName::AllPass => StatsPolicy::AllPass,
-                PolicyName::Random => StatsPolicy::Random,
-            },
+            policy: policy.lib(),
             turns: args.turns,
             players: args.players,
             seed: args.seed.unwrap_or(0),

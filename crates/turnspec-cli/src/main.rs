@@ -117,12 +117,59 @@ pub(crate) enum Format {
     Json,
 }
 
-#[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
+/// The automatic players, the same for every verb that plays games
+/// (`run`, `simulate`, `compare`); docs/performance.md describes them.
+#[derive(Clone, Copy, PartialEq, Eq, Debug, ValueEnum)]
 pub(crate) enum PolicyName {
-    /// Nobody acts; no attackers are declared.
+    /// Nobody acts; every turn-based question is answered 0 (no attackers).
     AllPass,
-    /// Random legal actions and hook answers from --seed.
+    /// In every window that opens, the active player plays one instant-speed
+    /// play (the spec's first `who = "any"` stack timing class) and everyone
+    /// passes round; "how many" questions are answered 1.
+    Busy,
+    /// Random legal actions and hook answers, from --seed.
     Random,
+}
+
+impl PolicyName {
+    pub(crate) fn lib(self) -> turnspec_compare::simulation::SimPolicy {
+        use turnspec_compare::simulation::SimPolicy;
+        match self {
+            PolicyName::AllPass => SimPolicy::AllPass,
+            PolicyName::Busy => SimPolicy::Busy,
+            PolicyName::Random => SimPolicy::Random,
+        }
+    }
+
+    pub(crate) fn name(self) -> &'static str {
+        self.lib().name()
+    }
+
+    /// `--seed` only means something to the random policy: refuse it with
+    /// the others rather than ignore it.
+    pub(crate) fn check_seed(self, seed: Option<u64>) -> Result<(), String> {
+        if self != PolicyName::Random && seed.is_some() {
+            return Err(format!(
+                "--seed has no effect with --policy {} (nobody acts at random); add --policy random",
+                self.name()
+            ));
+        }
+        Ok(())
+    }
+
+    /// The busy policy needs a timing class to play at.
+    pub(crate) fn check_spec(self, spec: &turnspec_spec::Spec, label: &str) -> Result<(), String> {
+        if self == PolicyName::Busy
+            && turnspec_engine::policy::BusyPolicy::new(spec)
+                .timing()
+                .is_none()
+        {
+            return Err(format!(
+                "{label}: the busy policy needs a timing class with who = \"any\" that uses the stack"
+            ));
+        }
+        Ok(())
+    }
 }
 
 fn main() -> ExitCode {

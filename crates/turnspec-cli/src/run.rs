@@ -5,7 +5,7 @@ use std::io::{BufWriter, Stdout, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use turnspec_engine::policy::{AllPass, Policy, RandomPolicy, play_out};
+use turnspec_engine::policy::{AllPass, BusyPolicy, Policy, RandomPolicy, play_out};
 use turnspec_engine::{Event, EventSink, Game, GameOptions, Status};
 use turnspec_serve::record::{Recorder, Recording, play_recorded};
 use turnspec_spec::Spec;
@@ -88,17 +88,13 @@ pub(crate) fn run(args: RunArgs) -> Result<ExitCode, String> {
         show_ends,
         record,
     } = args;
-    if policy == PolicyName::AllPass && seed.is_some() {
-        return Err(
-            "--seed has no effect with --policy all-pass (nobody acts at random); add --policy random"
-                .into(),
-        );
-    }
+    policy.check_seed(seed)?;
     let seed = seed.unwrap_or(0);
     let source = SpecSource::new(spec);
     let Some((spec, _)) = source.load()? else {
         return Ok(ExitCode::FAILURE);
     };
+    policy.check_spec(&spec, &source.label())?;
     let mut game = Game::new(&spec, &GameOptions::players(players)).map_err(|e| e.to_string())?;
     game.set_turn_limit(turns);
     let mut printer = Printer {
@@ -122,10 +118,7 @@ pub(crate) fn run(args: RunArgs) -> Result<ExitCode, String> {
             "edition_date": g.edition_date,
             "players": players,
             "turns": turns,
-            "policy": match policy {
-                PolicyName::AllPass => "all-pass",
-                PolicyName::Random => "random",
-            },
+            "policy": policy.name(),
             "seed": (policy == PolicyName::Random).then_some(seed),
         });
         printer.line = header.to_string() + "\n";
@@ -144,6 +137,12 @@ pub(crate) fn run(args: RunArgs) -> Result<ExitCode, String> {
     }
     let recording = match policy {
         PolicyName::AllPass => play(&mut game, AllPass, &mut printer, record.is_some()),
+        PolicyName::Busy => play(
+            &mut game,
+            BusyPolicy::new(&spec),
+            &mut printer,
+            record.is_some(),
+        ),
         PolicyName::Random => play(
             &mut game,
             RandomPolicy::with_effects(seed),
@@ -156,10 +155,8 @@ pub(crate) fn run(args: RunArgs) -> Result<ExitCode, String> {
             SpecSource::File(p) => Some(p.display().to_string()),
             SpecSource::Embedded => None,
         };
-        let (name, seed) = match policy {
-            PolicyName::AllPass => ("all-pass", None),
-            PolicyName::Random => ("random", Some(seed)),
-        };
+        let name = policy.name();
+        let seed = (policy == PolicyName::Random).then_some(seed);
         let recording = Recording {
             spec: spec_path,
             players,

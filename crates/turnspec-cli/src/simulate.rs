@@ -14,41 +14,11 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Instant;
 
-use clap::ValueEnum;
 use rayon::prelude::*;
-use turnspec_compare::simulation::{self, Counts, GameResult, Setup, Tally, play_game};
-use turnspec_engine::policy::BusyPolicy;
+use turnspec_compare::simulation::{Counts, GameResult, Setup, Tally, play_game};
 use turnspec_engine::{EndlessTurn, Game, GameOptions};
 
-use crate::{Format, SpecSource};
-
-/// The built-in workloads (see docs/performance.md).
-#[derive(Clone, Copy, PartialEq, Eq, Debug, ValueEnum)]
-pub(crate) enum SimPolicy {
-    /// Nobody acts; every turn-based question is answered 0 (no attackers).
-    AllPass,
-    /// In every window that opens, the active player plays one instant-speed
-    /// play (the spec's first `who = "any"` stack timing class) and everyone
-    /// passes twice round; "how many" questions are answered 1.
-    Busy,
-    /// Random legal actions and hook answers (`RandomPolicy::new`), seeded
-    /// per game.
-    Random,
-}
-
-impl SimPolicy {
-    fn lib(self) -> simulation::SimPolicy {
-        match self {
-            SimPolicy::AllPass => simulation::SimPolicy::AllPass,
-            SimPolicy::Busy => simulation::SimPolicy::Busy,
-            SimPolicy::Random => simulation::SimPolicy::Random,
-        }
-    }
-
-    fn name(self) -> &'static str {
-        self.lib().name()
-    }
-}
+use crate::{Format, PolicyName as SimPolicy, SpecSource};
 
 #[derive(clap::Args)]
 pub(crate) struct SimulateArgs {
@@ -166,12 +136,7 @@ fn simulate_all(
 }
 
 pub(crate) fn simulate(args: SimulateArgs) -> Result<ExitCode, String> {
-    if args.policy != SimPolicy::Random && args.seed.is_some() {
-        return Err(format!(
-            "--seed has no effect with --policy {} (nobody acts at random); add --policy random",
-            args.policy.name()
-        ));
-    }
+    args.policy.check_seed(args.seed)?;
     let seed = args.seed.unwrap_or(0);
     let source = SpecSource::new(args.spec.clone());
     let Some((spec, _)) = source.load()? else {
@@ -179,12 +144,7 @@ pub(crate) fn simulate(args: SimulateArgs) -> Result<ExitCode, String> {
     };
     // Refuse a bad player count before starting any thread.
     Game::new(&spec, &GameOptions::players(args.players)).map_err(|e| e.to_string())?;
-    if args.policy == SimPolicy::Busy && BusyPolicy::new(&spec).timing().is_none() {
-        return Err(format!(
-            "{}: the busy policy needs a timing class with who = \"any\" that uses the stack",
-            source.label()
-        ));
-    }
+    args.policy.check_spec(&spec, &source.label())?;
     let setup = Setup {
         spec: &spec,
         players: args.players,

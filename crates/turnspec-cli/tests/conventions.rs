@@ -142,3 +142,34 @@ fn quiet_prints_less_and_verbose_more() {
     let ends = stdout(&turnspec(&["run", "games/mtg.toml", "--turns", "1", "-v"]));
     assert!(ends.contains("end of"), "{ends}");
 }
+
+#[test]
+fn every_verb_that_plays_offers_the_same_policies() {
+    for policy in ["all-pass", "busy", "random"] {
+        let o = turnspec(&["run", "games/mtg.toml", "--turns", "1", "--policy", policy]);
+        assert_exit(&o, 0);
+        let o = turnspec(&[
+            "simulate",
+            "games/mtg.toml",
+            "--games",
+            "1",
+            "--turns",
+            "1",
+            "--policy",
+            policy,
+        ]);
+        assert_exit(&o, 0);
+        let o = turnspec(&[
+            "compare",
+            "--spec",
+            "games/mtg.toml",
+            "--spec",
+            "games/mtg-2024.toml",
+            "--turns",
+            "1",
+            "--policy",
+            policy,
+        ]);
+        assert_exit(&o, 0);
+    }
+}
