@@ -1,4 +1,5 @@
-//! `turnspec compare --spec A --spec B [PATHS...]`: the same scenarios, or
+//! `turnspec compare A B [PATHS...]` (or `--spec A --spec B`): the same
+//! scenarios, or
 //! the same recorded games (`turnspec run --record`, `.json` files), under
 //! several specs; or simulated turns per spec when no path is given (the
 //! games and counts of `turnspec simulate`: `turnspec_compare::simulation`).
@@ -16,11 +17,13 @@ use crate::{Format, PolicyName, load};
 
 #[derive(Args)]
 pub struct CompareArgs {
-    /// A spec to compare (give two or more).
-    #[arg(long = "spec", required = true)]
+    /// A spec to compare; specs may also be given as paths (a `.toml` file
+    /// without a `[scenario]` table is a spec). Give two or more in all.
+    #[arg(long = "spec")]
     pub specs: Vec<PathBuf>,
-    /// Scenario files or folders, or games recorded with `turnspec run
-    /// --record FILE` (`.json`). Without any: statistics mode.
+    /// Spec files, then scenario files or folders, or games recorded with
+    /// `turnspec run --record FILE` (`.json`). Without scenarios or
+    /// recordings: statistics mode.
     pub paths: Vec<PathBuf>,
     /// Statistics mode: who plays the simulated turns.
     #[arg(long, value_enum)]
@@ -64,9 +67,16 @@ fn labels(paths: &[PathBuf]) -> Vec<String> {
         .collect()
 }
 
-pub fn compare(args: CompareArgs) -> Result<ExitCode, String> {
+pub fn compare(mut args: CompareArgs) -> Result<ExitCode, String> {
+    // Specs as positional arguments, like every other verb: told from
+    // scenarios by their content, as folder searches do.
+    let (specs, rest): (Vec<PathBuf>, Vec<PathBuf>) = std::mem::take(&mut args.paths)
+        .into_iter()
+        .partition(|p| turnspec_scenario::is_spec_file(p));
+    args.specs.extend(specs);
+    args.paths = rest;
     if args.specs.len() < 2 {
-        return Err("give at least two specs: --spec A --spec B".into());
+        return Err("give at least two specs: turnspec compare A.toml B.toml [PATHS...]".into());
     }
     let mut columns = Vec::new();
     for (path, label) in args.specs.iter().zip(labels(&args.specs)) {

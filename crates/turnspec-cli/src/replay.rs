@@ -15,9 +15,11 @@ use crate::{Format, SpecSource};
 pub(crate) struct ReplayArgs {
     /// A recording written by `turnspec run --record FILE`.
     file: PathBuf,
-    /// The spec to replay the game under.
-    #[arg(long)]
-    spec: PathBuf,
+    /// The spec to replay the game under (or `--spec OTHER`).
+    other: Option<PathBuf>,
+    /// The spec to replay the game under, as a flag.
+    #[arg(long = "spec", conflicts_with = "other")]
+    spec: Option<PathBuf>,
     #[arg(long, value_enum, default_value_t = Format::Text)]
     format: Format,
     /// Exit 1 when the other spec plays the game differently.
@@ -26,6 +28,9 @@ pub(crate) struct ReplayArgs {
 }
 
 pub(crate) fn replay(args: ReplayArgs) -> Result<ExitCode, String> {
+    let Some(other_path) = args.other.clone().or_else(|| args.spec.clone()) else {
+        return Err("give the spec to replay under: turnspec replay FILE OTHER.toml".into());
+    };
     let text = turnspec_scenario::read_text(&args.file)
         .map_err(|e| format!("cannot read {}: {}", args.file.display(), e.reason))?;
     let rec: Recording = serde_json::from_str(&text)
@@ -41,11 +46,11 @@ pub(crate) fn replay(args: ReplayArgs) -> Result<ExitCode, String> {
     let Some((original, _)) = source.load()? else {
         return Ok(ExitCode::FAILURE);
     };
-    let Some((other, _)) = crate::load(&args.spec)? else {
+    let Some((other, _)) = crate::load(&other_path)? else {
         return Ok(ExitCode::FAILURE);
     };
     let report = replay_game(&original, &other, &rec)?;
-    let other_label = args.spec.display().to_string();
+    let other_label = other_path.display().to_string();
     match args.format {
         Format::Json => {
             let mut v = report.to_json();

@@ -173,3 +173,26 @@ fn every_verb_that_plays_offers_the_same_policies() {
         assert_exit(&o, 0);
     }
 }
+
+#[test]
+fn specs_are_positional_arguments_everywhere() {
+    // compare tells specs from scenarios by content; --spec still works.
+    let o = turnspec(&[
+        "compare",
+        "games/mtg.toml",
+        "games/mtg-2024.toml",
+        "tests/scenarios/mtg-editions",
+    ]);
+    assert_exit(&o, 0);
+    let by_flag = turnspec(&[
+        "compare",
+        "--spec",
+        "games/mtg.toml",
+        "--spec",
+        "games/mtg-2024.toml",
+        "tests/scenarios/mtg-editions",
+    ]);
+    assert_eq!(stdout(&o), stdout(&by_flag));
+    let o = turnspec(&["compare", "games/mtg.toml"]);
+    assert_exit_saying(&o, 2, "give at least two specs");
+}

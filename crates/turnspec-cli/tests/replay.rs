@@ -107,3 +107,14 @@ fn compare_takes_recorded_games_as_well_as_scenarios() {
     );
     assert!(out.contains("same game"), "{out}");
 }
+
+#[test]
+fn the_other_spec_may_be_positional() {
+    let file = recording("positional.json");
+    let a = turnspec(&["replay", &file, "games/mtg-2024.toml"]);
+    assert_exit(&a, 0);
+    let b = turnspec(&["replay", &file, "--spec", "games/mtg-2024.toml"]);
+    assert_eq!(stdout(&a), stdout(&b));
+    let o = turnspec(&["replay", &file]);
+    assert_exit_saying(&o, 2, "give the spec to replay under");
+}

@@ -278,6 +278,17 @@ fn is_spec(text: &str) -> bool {
     }
 }
 
+/// Whether the file at `path` is a readable `.toml` spec (no `scenario`
+/// table), so a command that takes both specs and scenarios as arguments
+/// can tell them apart by content, as the folder search does.
+pub fn is_spec_file(path: &Path) -> bool {
+    path.is_file()
+        && path.extension().is_some_and(|e| e == "toml")
+        && read_text(path).is_ok_and(|text| {
+            toml::from_str::<toml::Table>(&text).is_ok_and(|t| !t.contains_key("scenario"))
+        })
+}
+
 /// Spec files under `paths`, by the rules of [`find_scenarios`]: files
 /// given by name are specs whatever they hold; in folders, searched
 /// recursively with links followed, every `.toml` file without a

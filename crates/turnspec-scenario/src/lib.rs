@@ -16,8 +16,8 @@ pub mod run;
 
 pub use compile::{Scenario, load};
 pub use fs::{
-    Found, MAX_FILE_BYTES, ReadError, SpecCache, find_scenarios, find_specs, load_file,
-    load_spec_file, read_text,
+    Found, MAX_FILE_BYTES, ReadError, SpecCache, find_scenarios, find_specs, is_spec_file,
+    load_file, load_spec_file, read_text,
 };
 pub use run::{Failure, Outcome, run};
 
