@@ -126,7 +126,7 @@ pub fn engine_game<S: EventSink>(
     }
 }
 
-fn run<P: Policy, S: EventSink>(game: &mut Game<'_>, policy: &mut P, sink: &mut S) -> u64 {
+fn run<P: Policy, S: EventSink>(game: &mut Game, policy: &mut P, sink: &mut S) -> u64 {
     play_out(game, policy, sink)
 }
 

@@ -191,7 +191,7 @@ pub(crate) fn run(args: RunArgs) -> Result<ExitCode, String> {
 /// Plays the game out; with `record`, through a recorder, whose recording
 /// it returns.
 fn play<P: Policy>(
-    game: &mut Game<'_>,
+    game: &mut Game,
     mut policy: P,
     sink: &mut Printer<'_>,
     record: bool,
@@ -200,7 +200,8 @@ fn play<P: Policy>(
         play_out(game, &mut policy, sink);
         return None;
     }
-    let mut recorder = Recorder::new(game.spec(), policy);
+    let spec = game.spec().clone();
+    let mut recorder = Recorder::new(&spec, policy);
     play_recorded(game, &mut recorder, sink);
     Some(recorder.recording())
 }

@@ -260,7 +260,7 @@ impl<P: Host> Host for Counted<P> {
 
 impl<P: Policy> Policy for Counted<P> {
     #[inline]
-    fn decide(&mut self, game: &Game<'_>) -> Action {
+    fn decide(&mut self, game: &Game) -> Action {
         let action = self.inner.decide(game);
         self.plays += matches!(action, Action::Play { .. }) as u64;
         action
@@ -329,7 +329,7 @@ pub fn play_game(setup: Setup<'_>, index: u64) -> Result<GameResult, String> {
     })
 }
 
-fn drive<P: Policy>(game: &mut Game<'_>, policy: P, sink: &mut Sink) -> u64 {
+fn drive<P: Policy>(game: &mut Game, policy: P, sink: &mut Sink) -> u64 {
     let mut counted = Counted::new(policy);
     play_out(game, &mut counted, sink);
     counted.plays

@@ -83,7 +83,7 @@ impl Host for Recorder {
 }
 
 impl Policy for Recorder {
-    fn decide(&mut self, game: &Game<'_>) -> Action {
+    fn decide(&mut self, game: &Game) -> Action {
         self.random.decide(game)
     }
 }

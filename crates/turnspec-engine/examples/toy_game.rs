@@ -197,7 +197,7 @@ impl EventSink for Printer<'_, '_> {
 
 /// What the priority holder does: the active player casts a sorcery in a
 /// main phase with an empty stack; the other player bolts at end of turn.
-fn decide(game: &Game<'_>, host: &mut ToyHost<'_>) -> Action {
+fn decide(game: &Game, host: &mut ToyHost<'_>) -> Action {
     let player = game.holder().unwrap_or_default();
     let ids = &host.ids;
     let (sorcery, instant, end_step) = (ids.sorcery, ids.instant, ids.end_step);

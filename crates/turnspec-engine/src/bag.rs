@@ -12,7 +12,7 @@ use crate::host::Host;
 use crate::priority::next_seat;
 use crate::state::PlayerId;
 
-impl Game<'_> {
+impl Game {
     /// The player who resolves next: the first side from `from` (included)
     /// in turn order with a trigger in the bag.
     pub(crate) fn bag_resolver(&self, from: PlayerId) -> Option<PlayerId> {

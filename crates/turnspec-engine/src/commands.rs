@@ -12,7 +12,7 @@ use crate::game::{Action, Game};
 use crate::host::{Host, NoHost};
 use crate::state::{Place, PlayerId, Scope};
 
-impl Game<'_> {
+impl Game {
     /// A triggered ability has triggered: it waits, and goes on the stack
     /// (APNAP order) before anyone next receives priority (117.5, 603.3b);
     /// at once if a player holds priority now.

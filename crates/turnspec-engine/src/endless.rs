@@ -78,7 +78,7 @@ impl EndlessTurn {
     }
 }
 
-impl crate::Game<'_> {
+impl crate::Game {
     /// Where the turn was going round, if the game stopped because its
     /// turn never ends ([`Status::NeverEnds`]).
     pub fn endless_turn(&self) -> Option<EndlessTurn> {

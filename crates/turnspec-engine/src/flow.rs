@@ -25,7 +25,7 @@ use crate::state::{
 /// rather than loop for ever on a spec whose conditions skip every window.
 pub(crate) const STALL_BUDGET: u32 = 1_000_000;
 
-impl Game<'_> {
+impl Game {
     pub(crate) fn hook_context(&self) -> HookContext {
         HookContext {
             turn: self.state.turn,
@@ -85,7 +85,7 @@ impl Game<'_> {
             return;
         }
         loop {
-            if let Some(pc) = self.program.entry(self.spec, &self.state) {
+            if let Some(pc) = self.program.entry(&self.spec, &self.state) {
                 self.run_program(pc, host, sink);
                 return;
             }
@@ -99,7 +99,7 @@ impl Game<'_> {
     /// (false), or until a new turn begins that the program can run (true).
     #[inline(never)]
     fn interpret<H: Host, S: EventSink>(&mut self, host: &mut H, sink: &mut S) -> bool {
-        let spec = self.spec;
+        let spec = self.spec.clone();
         let mut budget = STALL_BUDGET;
         loop {
             budget -= 1;
@@ -109,7 +109,7 @@ impl Game<'_> {
             }
             match self.state.point {
                 Point::TurnStart => {
-                    if self.program.entry(spec, &self.state).is_some() {
+                    if self.program.entry(&spec, &self.state).is_some() {
                         return true;
                     }
                     if self.state.in_game == 0 {
@@ -351,7 +351,7 @@ impl Game<'_> {
         host: &mut H,
         sink: &mut S,
     ) {
-        let spec = self.spec;
+        let spec = self.spec.clone();
         if let Some(c) = spec.turn_action(id).condition
             && !spec.conditions().eval(c, self)
         {
@@ -367,28 +367,37 @@ impl Game<'_> {
         host: &mut H,
         sink: &mut S,
     ) {
-        let action = self.spec.turn_action(id);
+        // Copied out: the spec is the game's own, and the game changes below.
+        let a = self.spec.turn_action(id);
+        let (answer_max, answer_counter, answer_play, play, ends_turn_effects, stack_triggers) = (
+            a.answer_max,
+            a.answer_counter,
+            a.answer_play,
+            a.play,
+            a.ends_turn_effects,
+            a.stack_triggers,
+        );
         let ctx = self.hook_context();
         let answer = host
             .turn_action(&ctx, id, &mut self.state.triggers())
-            .min(action.answer_max);
-        if let Some(c) = action.answer_counter {
+            .min(answer_max);
+        if let Some(c) = answer_counter {
             let active = self.state.active;
             *self.counter_slot(c, active) = answer;
         }
         sink.event(Event::TurnAction { action: id, answer });
         if answer > 0
-            && let Some(t) = action.answer_play
+            && let Some(t) = answer_play
         {
             self.turn_action_play(id, t, sink);
         }
-        if let Some(t) = action.play {
+        if let Some(t) = play {
             self.turn_action_play(id, t, sink);
         }
-        if action.ends_turn_effects {
+        if ends_turn_effects {
             self.expire(|d| d.scope == Scope::Turn, sink);
         }
-        if action.stack_triggers {
+        if stack_triggers {
             self.put_waiting(sink);
         }
     }
@@ -401,8 +410,11 @@ impl Game<'_> {
         timing: TimingId,
         sink: &mut S,
     ) {
-        let tc = self.spec.timing_class(timing);
-        if let Some(limit) = tc.limit {
+        let (limit, effect) = {
+            let tc = self.spec.timing_class(timing);
+            (tc.limit, tc.effect)
+        };
+        if let Some(limit) = limit {
             let active = self.state.active;
             let c = self.counter_slot(limit.counter, active);
             if *c >= limit.max {
@@ -411,7 +423,7 @@ impl Game<'_> {
             *c += 1;
         }
         let player = self.state.active;
-        match tc.effect {
+        match effect {
             Effect::Stack => {
                 let object = StackObject {
                     controller: player,

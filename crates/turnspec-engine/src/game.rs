@@ -200,10 +200,12 @@ pub(crate) struct ResetMasks {
     pub(crate) per_player: u16,
 }
 
-/// A game in progress: the compiled spec it follows and its state.
+/// A game in progress: the compiled spec it follows (a cheap clone: the
+/// game owns it, so a game can outlive the `Spec` it was made from and live
+/// in the same struct as anything else) and its state.
 #[derive(Debug, Clone)]
-pub struct Game<'s> {
-    pub(crate) spec: &'s Spec,
+pub struct Game {
+    pub(crate) spec: Spec,
     pub(crate) masks: ResetMasks,
     /// The regular turn compiled for this set-up; clones share it.
     pub(crate) program: Arc<Program>,
@@ -217,9 +219,9 @@ pub struct Game<'s> {
     pub(crate) features: crate::features::Features,
 }
 
-impl<'s> Game<'s> {
+impl Game {
     /// Sets up a game. Nothing happens until [`Game::start`].
-    pub fn new(spec: &'s Spec, options: &GameOptions) -> Result<Self, SetupError> {
+    pub fn new(spec: &Spec, options: &GameOptions) -> Result<Self, SetupError> {
         let n = options.players;
         if n < spec.game().min_players || n > spec.game().max_players || n > MAX_PLAYERS || n == 0 {
             return Err(SetupError::PlayerCount {
@@ -344,7 +346,7 @@ impl<'s> Game<'s> {
         let program = Program::build(spec, &state, false, |p| p);
         let features = crate::features::Features::of(spec);
         let mut game = Game {
-            spec,
+            spec: spec.clone(),
             masks,
             program,
             resume: NO_RESUME,
@@ -373,7 +375,7 @@ impl<'s> Game<'s> {
             *n = self.next_in_game(PlayerId(i as u8));
         }
         let enabled = self.use_program && !self.features.need_interpreter();
-        self.program = Program::build(self.spec, &self.state, enabled, |p| next[p.index() & 7]);
+        self.program = Program::build(&self.spec, &self.state, enabled, |p| next[p.index() & 7]);
     }
 
     /// Places a fresh state at a scenario's starting point, as if the earlier
@@ -446,8 +448,8 @@ impl<'s> Game<'s> {
     // --- reading the game ------------------------------------------------
 
     /// The rules this game is played by, for names and rule citations.
-    pub fn spec(&self) -> &'s Spec {
-        self.spec
+    pub fn spec(&self) -> &Spec {
+        &self.spec
     }
     /// The whole state, to clone, compare or hash (snapshots, fuzzing).
     pub fn state(&self) -> &GameState {
@@ -887,7 +889,7 @@ impl<'s> Game<'s> {
 
     /// Every action `player` could take now: pass first, then each timing
     /// class they may use. Allocates nothing.
-    pub fn legal_actions(&self, player: PlayerId) -> LegalActions<'_, 's> {
+    pub fn legal_actions(&self, player: PlayerId) -> LegalActions<'_> {
         LegalActions {
             game: self,
             player,
@@ -900,7 +902,7 @@ impl<'s> Game<'s> {
     }
 }
 
-impl AtomSource for Game<'_> {
+impl AtomSource for Game {
     #[inline]
     fn fact_bits(&self) -> u64 {
         self.state.facts
@@ -1076,13 +1078,13 @@ pub enum Action {
 }
 
 /// Iterator over a player's legal actions; see [`Game::legal_actions`].
-pub struct LegalActions<'g, 's> {
-    game: &'g Game<'s>,
+pub struct LegalActions<'g> {
+    game: &'g Game,
     player: PlayerId,
     next: u16,
 }
 
-impl Iterator for LegalActions<'_, '_> {
+impl Iterator for LegalActions<'_> {
     type Item = Action;
 
     fn next(&mut self) -> Option<Action> {

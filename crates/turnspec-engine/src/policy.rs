@@ -16,7 +16,7 @@ use turnspec_model::{Spec, StepId, TimingId, Who, WindowId};
 /// and answers the host hooks too, so simulations need nothing else.
 pub trait Policy: Host {
     /// The action for the player who holds priority.
-    fn decide(&mut self, game: &Game<'_>) -> Action;
+    fn decide(&mut self, game: &Game) -> Action;
 }
 
 /// Nobody ever acts; every hook gets the answer 0 (no attackers...).
@@ -26,7 +26,7 @@ pub struct AllPass;
 impl Host for AllPass {}
 
 impl Policy for AllPass {
-    fn decide(&mut self, game: &Game<'_>) -> Action {
+    fn decide(&mut self, game: &Game) -> Action {
         Action::Pass {
             player: game.holder().unwrap_or_default(),
         }
@@ -111,7 +111,7 @@ impl Host for RandomPolicy {
 }
 
 impl Policy for RandomPolicy {
-    fn decide(&mut self, game: &Game<'_>) -> Action {
+    fn decide(&mut self, game: &Game) -> Action {
         let player = game.holder().unwrap_or_default();
         let effects = game.spec().effects().len() as u64;
         if effects > 0 && self.effect_chance > 0 && self.rng.below(1024) < self.effect_chance as u64
@@ -162,7 +162,7 @@ impl Policy for RandomPolicy {
 
 /// Plays `policy` until the game stops (turn limit or stall). Returns the
 /// number of decisions taken.
-pub fn play_out<P: Policy, S: EventSink>(game: &mut Game<'_>, policy: &mut P, sink: &mut S) -> u64 {
+pub fn play_out<P: Policy, S: EventSink>(game: &mut Game, policy: &mut P, sink: &mut S) -> u64 {
     game.start(policy, sink);
     let mut decisions = 0;
     while game.status() == Status::Running {
@@ -252,7 +252,7 @@ impl Host for BusyPolicy<'_> {
 
 impl Policy for BusyPolicy<'_> {
     #[inline]
-    fn decide(&mut self, game: &Game<'_>) -> Action {
+    fn decide(&mut self, game: &Game) -> Action {
         let player = game.holder().unwrap_or_default();
         // Plays happen only before anyone passed, by the active player; a
         // window's first priority is such a decision too (it goes to the
@@ -268,7 +268,7 @@ impl BusyPolicy<'_> {
     /// The active player with no passes yet: play if this is the window's
     /// opening. Out of line, so the common pass costs no more than a call.
     #[inline(never)]
-    fn decide_as_active(&mut self, game: &Game<'_>, player: crate::PlayerId) -> Action {
+    fn decide_as_active(&mut self, game: &Game, player: crate::PlayerId) -> Action {
         if let (Some(timing), Some(window)) = (self.timing, game.window()) {
             let here = Some((game.step(), window));
             if self.window != here {

@@ -10,7 +10,7 @@ use crate::host::Host;
 use crate::program::NO_RESUME;
 use crate::state::{MAX_NESTING, ObjectKind, PlayerId, Point, ReturnPoint, StackObject};
 
-impl Game<'_> {
+impl Game {
     #[inline(always)]
     pub(crate) fn pass<H: Host, S: EventSink>(
         &mut self,
@@ -123,17 +123,21 @@ impl Game<'_> {
         host: &mut H,
         sink: &mut S,
     ) {
-        let tc = self.spec.timing_class(timing);
-        if let Some(limit) = tc.limit {
+        // Copied out: the spec is the game's own, and the game changes below.
+        let (limit, cost, enters, effect, ends) = {
+            let tc = self.spec.timing_class(timing);
+            (tc.limit, tc.cost, tc.enters, tc.effect, tc.ends)
+        };
+        if let Some(limit) = limit {
             let c = self.counter_slot(limit.counter, player);
             *c = c.saturating_add(1);
         }
-        self.pay(player, tc);
-        if let Some(phase) = tc.enters {
+        self.pay(player, cost);
+        if let Some(phase) = enters {
             self.elect(phase);
         }
         self.state.passes = 0;
-        match tc.effect {
+        match effect {
             Effect::Stack => {
                 let object = StackObject {
                     controller: player,
@@ -151,11 +155,11 @@ impl Game<'_> {
         }
         let ctx = self.hook_context();
         host.played(&ctx, player, timing, label, &mut self.state.triggers());
-        if let Some(ends) = tc.ends {
+        if let Some(ends) = ends {
             self.end_by_play(ends, host, sink);
             return;
         }
-        if let Effect::StartPhase(phase) = tc.effect {
+        if let Effect::StartPhase(phase) = effect {
             // Deeper nesting than the engine keeps has no structural effect
             // (the validator rejects cycles of phases starting each other).
             if (self.state.returns_len as usize) < MAX_NESTING {
@@ -386,7 +390,7 @@ pub(crate) fn seat_distance(order: TurnOrder, players: u8, from: PlayerId, to: P
 
 /// The next team's first seat after `from`, counting teams that left too, so
 /// distances stay fixed.
-fn next_seat_side(game: &Game<'_>, from: PlayerId) -> PlayerId {
+fn next_seat_side(game: &Game, from: PlayerId) -> PlayerId {
     let s = &game.state;
     let order = game.turn_order();
     let mut p = from;

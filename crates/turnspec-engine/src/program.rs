@@ -390,7 +390,7 @@ impl Program {
     }
 }
 
-impl Game<'_> {
+impl Game {
     #[inline(always)]
     fn holds(&self, test: Test) -> bool {
         match test {

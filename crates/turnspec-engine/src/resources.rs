@@ -7,7 +7,7 @@ use turnspec_model::{CounterId, TimingClass};
 use crate::game::Game;
 use crate::state::PlayerId;
 
-impl Game<'_> {
+impl Game {
     /// Counters in `mask` that have a `start` go back to it, for every
     /// player (called after they were reset to 0).
     pub(crate) fn refill(&mut self, mask: u16) {
@@ -36,8 +36,8 @@ impl Game<'_> {
     }
 
     /// Spends the cost of a play (checked before).
-    pub(crate) fn pay(&mut self, player: PlayerId, tc: &TimingClass) {
-        if let Some(cost) = tc.cost {
+    pub(crate) fn pay(&mut self, player: PlayerId, cost: Option<turnspec_model::Cost>) {
+        if let Some(cost) = cost {
             let c = self.counter_slot(cost.counter, player);
             *c = c.saturating_sub(cost.amount);
         }

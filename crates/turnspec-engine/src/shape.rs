@@ -10,7 +10,7 @@ use crate::game::Game;
 use crate::host::Host;
 use crate::state::{Point, Scope};
 
-impl Game<'_> {
+impl Game {
     /// A play at a class with `ends`: the stack and waiting triggers go
     /// (as for an `end_turn` or `end_phase` effect), then the current phase
     /// ends, and with `ends = "turn"` every phase under way and the turn.

@@ -10,7 +10,7 @@ use crate::host::Host;
 use crate::program::NO_RESUME;
 use crate::state::{Delayed, Duration, Place, PlayerId, Point, Scope, SkipEntry, Status, Upcoming};
 
-impl Game<'_> {
+impl Game {
     pub(crate) fn apply_effect<H: Host, S: EventSink>(
         &mut self,
         effect: EffectId,
@@ -18,7 +18,10 @@ impl Game<'_> {
         host: &mut H,
         sink: &mut S,
     ) {
-        let def = self.spec.effect(effect);
+        // A handle of the game's own spec (a reference count), since
+        // applying the effect changes the game.
+        let spec = self.spec.clone();
+        let def = spec.effect(effect);
         if def.own_turn_only.is_some() && player != self.state.active {
             sink.event(Event::EffectApplied {
                 effect,

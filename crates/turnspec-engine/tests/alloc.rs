@@ -214,7 +214,7 @@ impl Host for ResolveTriggers<'_> {
 }
 
 impl Policy for ResolveTriggers<'_> {
-    fn decide(&mut self, game: &Game<'_>) -> Action {
+    fn decide(&mut self, game: &Game) -> Action {
         self.0.decide(game)
     }
 }
@@ -288,7 +288,7 @@ fn game_state_is_small() {
         "size_of::<GameState>() = {size} bytes ({vec_headers} of them Vec headers); \
          StackObject = {} bytes; Game = {} bytes",
         std::mem::size_of::<turnspec_engine::StackObject>(),
-        std::mem::size_of::<Game<'static>>(),
+        std::mem::size_of::<Game>(),
     );
     assert!(size <= 256, "GameState is {size} bytes");
 }

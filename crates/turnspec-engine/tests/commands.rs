@@ -34,7 +34,7 @@ priority = "always"
 /// and checks both give the same result, events and state.
 fn same(
     spec: &Spec,
-    command: impl FnOnce(&mut Game<'_>, &mut Vec<Event>) -> Result<(), RuleError>,
+    command: impl FnOnce(&mut Game, &mut Vec<Event>) -> Result<(), RuleError>,
     action: Action,
 ) {
     let mut a = Game::new(spec, &GameOptions::players(3)).unwrap();

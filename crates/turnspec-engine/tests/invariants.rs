@@ -645,7 +645,7 @@ fn waiting_triggers_go_on_in_turn_order_from_the_active_player() {
 
 /// Every pass and play of every player (and a few players not in the game)
 /// is listed by `legal_actions` exactly when `apply` accepts it.
-fn check_legal_actions(game: &Game<'_>) {
+fn check_legal_actions(game: &Game) {
     for seat in 0..6 {
         let player = PlayerId(seat);
         let listed: Vec<Action> = game.legal_actions(player).collect();

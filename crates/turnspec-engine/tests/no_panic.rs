@@ -325,7 +325,7 @@ fn options(spec: &Spec, s: &Setup) -> GameOptions {
 
 /// What must hold whenever `apply` has returned; `left` has a bit set for
 /// each player who left the game.
-fn check_resting(game: &Game<'_>, left: u16) {
+fn check_resting(game: &Game, left: u16) {
     match game.status() {
         Status::Running => {
             let holder = game

@@ -41,7 +41,7 @@ impl EventSink for Count {
 
 /// Applies `action` to a copy and checks: accepted, or refused with no
 /// event and no change.
-fn refused_changes_nothing(game: &Game<'_>, policy: &RandomPolicy, action: Action) {
+fn refused_changes_nothing(game: &Game, policy: &RandomPolicy, action: Action) {
     let mut copy = game.clone();
     let mut p = policy.clone();
     let mut sink = Count::default();

@@ -510,10 +510,10 @@ fn compare(specs: [&Spec; 2], a: &[Event], b: &[Event], clean: bool) -> Option<D
 }
 
 impl<'s> World for Pair<'_, 's> {
-    type State = Node<'s>;
+    type State = Node;
     type Obs = Obs;
 
-    fn expand(&self, node: &Node<'s>, out: &mut Vec<Succ<Node<'s>, Obs>>) {
+    fn expand(&self, node: &Node, out: &mut Vec<Succ<Node, Obs>>) {
         let mut moves = Vec::new();
         let host_left = node.host_moves < self.options.host_moves;
         enumerate(
@@ -590,10 +590,9 @@ impl<'s> World for Pair<'_, 's> {
                 (Ok(()), Err(r)) => Some(refused(Side::B, r, &ea)),
                 (Err(r), Ok(())) => Some(refused(Side::A, r, &eb)),
                 (Ok(()), Ok(())) => {
-                    let unchanged =
-                        |s: &crate::moves::Side<'_>, before: &crate::moves::Side<'_>| {
-                            s.game.state() == before.game.state() && s.pending == before.pending
-                        };
+                    let unchanged = |s: &crate::moves::Side, before: &crate::moves::Side| {
+                        s.game.state() == before.game.state() && s.pending == before.pending
+                    };
                     if m.is_host_move()
                         && unchanged(&a, &node.sides[0])
                         && unchanged(&b, &node.sides[1])

@@ -337,7 +337,7 @@ fn reach_of(events: &[Event], out: &mut Vec<Reach>) {
     }
 }
 
-fn usable(game: &Game<'_>) -> u32 {
+fn usable(game: &Game) -> u32 {
     let spec = game.spec();
     let mut bits = 0u32;
     for p in (0..game.players()).map(PlayerId) {
@@ -350,7 +350,7 @@ fn usable(game: &Game<'_>) -> u32 {
     bits
 }
 
-fn dead_end(game: &Game<'_>, beyond_limit: bool) -> Dead {
+fn dead_end(game: &Game, beyond_limit: bool) -> Dead {
     let spec = game.spec();
     let step = spec.step(game.step());
     let (text, rule) = match game.endless_turn() {
@@ -381,10 +381,10 @@ fn dead_end(game: &Game<'_>, beyond_limit: bool) -> Dead {
 }
 
 impl<'s> World for Single<'_, 's> {
-    type State = Node<'s>;
+    type State = Node;
     type Obs = Obs;
 
-    fn expand(&self, node: &Node<'s>, out: &mut Vec<Succ<Node<'s>, Obs>>) {
+    fn expand(&self, node: &Node, out: &mut Vec<Succ<Node, Obs>>) {
         let mut moves = Vec::new();
         let host_left = node.host_moves < self.options.host_moves;
         enumerate(
@@ -446,7 +446,7 @@ impl<'s> World for Single<'_, 's> {
 
 /// A move that ended the game at the turn limit: would the next turn get
 /// stuck? Played again without the limit.
-fn probe(table: &Table, before: &Side<'_>, m: Move) -> Option<Dead> {
+fn probe(table: &Table, before: &Side, m: Move) -> Option<Dead> {
     let mut side = before.clone();
     side.game.set_turn_limit(u32::MAX);
     side.apply(table, 0, m, &mut ()).ok()?;

@@ -224,13 +224,13 @@ impl Options {
 /// queued answers, how many host moves were made, and (in lockstep) whether
 /// the traces already differed on the way.
 #[derive(Debug, Clone)]
-pub(crate) struct Node<'s> {
-    pub sides: Vec<moves::Side<'s>>,
+pub(crate) struct Node {
+    pub sides: Vec<moves::Side>,
     pub host_moves: u8,
     pub diverged: bool,
 }
 
-impl Hash for Node<'_> {
+impl Hash for Node {
     fn hash<H: Hasher>(&self, h: &mut H) {
         for s in &self.sides {
             s.game.state().hash(h);
@@ -241,7 +241,7 @@ impl Hash for Node<'_> {
     }
 }
 
-impl Node<'_> {
+impl Node {
     pub(crate) fn key(&self) -> u128 {
         search::key_of(self)
     }
@@ -284,11 +284,11 @@ pub(crate) fn game_options(spec: &Spec, options: &Options) -> Result<GameOptions
 }
 
 /// A game of `spec` set up as `options` say, started, with its first events.
-pub(crate) fn start<'s>(
-    spec: &'s Spec,
+pub(crate) fn start(
+    spec: &Spec,
     options: &Options,
     turn_limit: bool,
-) -> Result<(moves::Side<'s>, Vec<Event>), String> {
+) -> Result<(moves::Side, Vec<Event>), String> {
     let mut game = Game::new(spec, &game_options(spec, options)?)
         .map_err(|e| format!("{}: {e}", spec.title()))?;
     if turn_limit {

@@ -229,8 +229,8 @@ impl Table {
 
 /// One spec's game in the search, with the answers its host has queued.
 #[derive(Debug, Clone)]
-pub(crate) struct Side<'s> {
-    pub game: Game<'s>,
+pub(crate) struct Side {
+    pub game: Game,
     /// Queued answers (and whether the action reports a trigger), sorted
     /// by action: part of the explored state.
     pub pending: Vec<(TurnActionId, u16, bool)>,
@@ -279,7 +279,7 @@ impl Refusal {
     }
 }
 
-impl<'s> Side<'s> {
+impl Side {
     /// Applies `m` (which `table` names, `side` says which ids to use); a
     /// refusal leaves the side unchanged.
     pub(crate) fn apply(
@@ -352,7 +352,7 @@ impl<'s> Side<'s> {
 pub(crate) fn enumerate(
     table: &Table,
     families: &Families,
-    sides: &[Side<'_>],
+    sides: &[Side],
     host_moves_left: bool,
     out: &mut Vec<Move>,
 ) {

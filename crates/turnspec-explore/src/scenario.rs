@@ -22,7 +22,7 @@ pub(crate) struct Header<'a> {
 pub(crate) struct Writer<'s, 't> {
     spec: &'s Spec,
     table: &'t Table,
-    side: Side<'s>,
+    side: Side,
     labels: Vec<String>,
     /// Events since the last event check.
     unchecked: Vec<Event>,

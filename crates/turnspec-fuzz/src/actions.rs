@@ -90,7 +90,7 @@ fn nth<I>(ids: impl ExactSizeIterator<Item = I>, rng: &mut SplitMix64) -> Option
 
 /// Mostly the holder passing or playing, so games move; now and then
 /// anything at all.
-fn random_action(rng: &mut SplitMix64, game: &Game<'_>, from: &Spec) -> Action {
+fn random_action(rng: &mut SplitMix64, game: &Game, from: &Spec) -> Action {
     let holder = game.holder().unwrap_or_default();
     let anyone = PlayerId(rng.below(10) as u8);
     let player = if rng.below(4) == 0 { anyone } else { holder };

@@ -11,9 +11,13 @@ use crate::cond::Conditions;
 use crate::ids::*;
 
 /// A compiled, validated turn spec.
+///
+/// Cloning is cheap (the parts are shared, never copied), so a game can own
+/// its spec: a `turnspec_engine::Game` keeps a clone, and a game and its
+/// spec live together with no lifetime between them.
 #[derive(Debug, Clone)]
 pub struct Spec {
-    parts: SpecParts,
+    parts: std::sync::Arc<SpecParts>,
 }
 
 /// Everything a [`Spec`] holds, for the loader that builds one.
@@ -120,7 +124,9 @@ impl Spec {
     pub fn new(parts: SpecParts) -> Result<Spec, ModelError> {
         let problems = crate::integrity::check(&parts);
         if problems.is_empty() {
-            Ok(Spec { parts })
+            Ok(Spec {
+                parts: std::sync::Arc::new(parts),
+            })
         } else {
             Err(ModelError { problems })
         }

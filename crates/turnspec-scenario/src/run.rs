@@ -155,9 +155,9 @@ impl Failure {
     }
 }
 
-struct Runner<'a, 's> {
+struct Runner<'a> {
     scenario: &'a Scenario,
-    game: Game<'s>,
+    game: Game,
     host: ScriptedHost,
     since_check: Vec<Event>,
     all: Vec<Event>,
@@ -256,7 +256,7 @@ fn fail(message: impl Into<String>) -> StepError {
     (message.into(), Vec::new(), Vec::new())
 }
 
-impl Runner<'_, '_> {
+impl Runner<'_> {
     /// If the game stopped in a turn that never ends, the failure naming
     /// the loop, unless `next` (the entry about to run) or an earlier entry
     /// expects it with `status = "never_ends"`.

@@ -207,7 +207,7 @@ impl<S: EventSink> EventSink for Noting<'_, S> {
 
 /// `play_out` with a recorder: plays the game to its end, recording.
 pub fn play_recorded<P: Policy, S: EventSink>(
-    game: &mut Game<'_>,
+    game: &mut Game,
     recorder: &mut Recorder<'_, P>,
     sink: &mut S,
 ) {

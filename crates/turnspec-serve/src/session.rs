@@ -189,7 +189,7 @@ pub(crate) struct TraceEvent {
 /// One spec's game, replayed from a list of moves.
 pub(crate) struct Side<'s> {
     pub(crate) spec: &'s Spec,
-    pub(crate) game: Game<'s>,
+    pub(crate) game: Game,
     host: QueuedHost,
     /// Every event except the "end of ..." ones, which scenarios leave out.
     pub(crate) trace: Vec<TraceEvent>,
@@ -454,7 +454,7 @@ impl<'s> Side<'s> {
 
 /// Why `player` may not pass now, tried on a copy of the game so nothing
 /// changes; `None` if they may.
-fn pass_refusal(game: &Game<'_>, player: PlayerId) -> Option<Refusal> {
+fn pass_refusal(game: &Game, player: PlayerId) -> Option<Refusal> {
     let mut copy = game.clone();
     let mut events: Vec<Event> = Vec::new();
     copy.apply(

@@ -179,7 +179,8 @@ impl EventSink for Events {
 }
 
 pub struct Table {
-    pub game: Game<'static>,
+    spec: &'static Spec,
+    pub game: Game,
     pub host: TestHost,
     pub events: Events,
 }
@@ -188,6 +189,7 @@ impl Table {
     pub fn new(spec: &'static Spec, options: GameOptions, host: TestHost) -> Self {
         let game = Game::new(spec, &options).expect("game setup");
         let mut t = Table {
+            spec,
             game,
             host,
             events: Events::default(),
@@ -197,7 +199,7 @@ impl Table {
     }
 
     pub fn spec(&self) -> &'static Spec {
-        self.game.spec()
+        self.spec
     }
 
     pub fn timing(&self, id: &str) -> TimingId {
