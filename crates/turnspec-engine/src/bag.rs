@@ -9,7 +9,7 @@
 use crate::event::{Because, Event, EventSink};
 use crate::game::Game;
 use crate::host::Host;
-use crate::priority::next_seat;
+use crate::seats::next_seat;
 use crate::state::PlayerId;
 
 impl Game {

@@ -14,8 +14,8 @@ use turnspec_model::{
 use crate::error::{RuleError, TimingFailure};
 use crate::event::{Event, EventSink};
 use crate::host::Host;
-use crate::priority::{next_seat, seat_distance};
 use crate::program::{NO_RESUME, Program};
+use crate::seats::{next_seat, seat_distance};
 use crate::state::{
     Delayed, GameState, MAX_NESTING, ObjectKind, Place, PlayerId, Point, ReturnPoint, Scope,
     StackObject, Status,
@@ -919,8 +919,8 @@ impl AtomSource for Game {
             Atom::Variant(v) => (s.variants >> v.index() & 1) as i32,
             Atom::Fact(f) => (s.facts >> f.index() & 1) as i32,
             Atom::Counter(c) => self.counter_of(c, s.active).unwrap_or(0) as i32,
-            Atom::Players => s.individuals_in() as i32,
-            Atom::Teams => s.players_in() as i32,
+            Atom::Players => s.players_in_game() as i32,
+            Atom::Teams => s.sides_in_game() as i32,
             Atom::Turn => s.turn as i32,
             Atom::FirstTurn => s.first_turn as i32,
             Atom::StartingPlayer => (s.team(s.active) == s.team(s.starting)) as i32,

@@ -25,6 +25,7 @@ pub mod policy;
 mod priority;
 mod program;
 mod resources;
+mod seats;
 mod shape;
 mod state;
 mod structural;

@@ -172,8 +172,8 @@ impl Program {
             match atom {
                 Atom::Variant(v) => Some((state.variants >> (v.index() & 63) & 1) as i32),
                 Atom::Fact(f) => Some((state.facts >> (f.index() & 63) & 1) as i32),
-                Atom::Players => Some(state.individuals_in() as i32),
-                Atom::Teams => Some(state.players_in() as i32),
+                Atom::Players => Some(state.players_in_game() as i32),
+                Atom::Teams => Some(state.sides_in_game() as i32),
                 _ => None,
             }
         };
@@ -216,7 +216,7 @@ impl Program {
                 stage_pc: Vec::new(),
                 turn_end: 0,
             },
-            sides_in: state.players_in(),
+            sides_in: state.sides_in_game(),
             next_side: [PlayerId(0); MAX_PLAYERS as usize],
             usable: enabled,
         };

@@ -315,7 +315,7 @@ impl GameState {
 
     /// Sides still in the game: teams when playing in teams, else players.
     /// Priority goes round these (805.5).
-    pub(crate) fn players_in(&self) -> u8 {
+    pub(crate) fn sides_in_game(&self) -> u8 {
         if !self.has_teams {
             return self.in_game.count_ones() as u8;
         }
@@ -323,7 +323,7 @@ impl GameState {
     }
 
     /// Players still in the game, teams or not.
-    pub(crate) fn individuals_in(&self) -> u8 {
+    pub(crate) fn players_in_game(&self) -> u8 {
         self.in_game.count_ones() as u8
     }
 

@@ -42,7 +42,7 @@ impl Game {
                     // Added one at a time in APNAP order; the last added is
                     // taken first (500.7).
                     let mut p = self.first_holder();
-                    for _ in 0..self.state.players_in() {
+                    for _ in 0..self.state.sides_in_game() {
                         self.mods().extra_turns.push(p);
                         p = self.next_in_game(p);
                     }
@@ -452,7 +452,7 @@ impl Game {
         let Some(holder) = self.state.holder else {
             return;
         };
-        if self.state.passes >= self.state.players_in() {
+        if self.state.passes >= self.state.sides_in_game() {
             self.round_complete(holder, host, sink);
         } else if holder == player {
             let next = self.next_in_game(player);
