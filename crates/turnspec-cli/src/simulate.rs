@@ -35,9 +35,10 @@ pub(crate) struct SimulateArgs {
     players: u8,
     #[arg(long, value_enum, default_value_t = SimPolicy::AllPass)]
     policy: SimPolicy,
-    /// Plays the busy policy stacks per window before passing.
-    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u8).range(1..))]
-    depth: u8,
+    /// Plays the busy policy stacks per window before passing (1 when not
+    /// given; refused with the other policies).
+    #[arg(long, value_parser = clap::value_parser!(u8).range(1..))]
+    depth: Option<u8>,
     /// Seed of the random policy (0 when not given); game i uses a seed
     /// derived from (seed, i). Refused with the other policies, which use
     /// no randomness.
@@ -137,6 +138,13 @@ fn simulate_all(
 
 pub(crate) fn simulate(args: SimulateArgs) -> Result<ExitCode, String> {
     args.policy.check_seed(args.seed)?;
+    if args.policy != SimPolicy::Busy && args.depth.is_some() {
+        return Err(format!(
+            "--depth has no effect with --policy {} (only busy stacks plays); add --policy busy",
+            args.policy.name()
+        ));
+    }
+    let depth = args.depth.unwrap_or(1);
     let seed = args.seed.unwrap_or(0);
     let source = SpecSource::new(args.spec.clone());
     let Some((spec, _)) = source.load()? else {
@@ -150,7 +158,7 @@ pub(crate) fn simulate(args: SimulateArgs) -> Result<ExitCode, String> {
         players: args.players,
         turns: args.turns,
         policy: args.policy.lib(),
-        depth: args.depth,
+        depth,
         seed,
     };
     let bar = !crate::out::quiet() && std::io::stderr().is_terminal();
@@ -170,7 +178,7 @@ pub(crate) fn simulate(args: SimulateArgs) -> Result<ExitCode, String> {
                 "spec": source.label(),
                 "players": args.players,
                 "policy": args.policy.name(),
-                "depth": args.depth,
+                "depth": depth,
                 "seed": seed,
                 "threads": s.threads,
                 "games": args.games,
@@ -190,8 +198,8 @@ pub(crate) fn simulate(args: SimulateArgs) -> Result<ExitCode, String> {
             crate::out::println(&v.to_string());
         }
         Format::Text => {
-            let depth = if args.policy == SimPolicy::Busy && args.depth > 1 {
-                format!(" (depth {})", args.depth)
+            let depth = if args.policy == SimPolicy::Busy && depth > 1 {
+                format!(" (depth {depth})")
             } else {
                 String::new()
             };

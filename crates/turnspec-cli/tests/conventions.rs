@@ -196,3 +196,31 @@ fn specs_are_positional_arguments_everywhere() {
     let o = turnspec(&["compare", "games/mtg.toml"]);
     assert_exit_saying(&o, 2, "give at least two specs");
 }
+
+#[test]
+fn a_depth_without_the_busy_policy_is_refused() {
+    let o = turnspec(&[
+        "simulate",
+        "games/mtg.toml",
+        "--games",
+        "1",
+        "--turns",
+        "1",
+        "--depth",
+        "3",
+    ]);
+    assert_exit_saying(&o, 2, "--depth has no effect with --policy all-pass");
+    let o = turnspec(&[
+        "simulate",
+        "games/mtg.toml",
+        "--games",
+        "1",
+        "--turns",
+        "1",
+        "--depth",
+        "3",
+        "--policy",
+        "busy",
+    ]);
+    assert_exit(&o, 0);
+}

@@ -89,3 +89,19 @@ priority = "always"
         stdout(&o)
     );
 }
+
+#[test]
+fn json_report_of_every_new_reference_spec_has_no_error_finding() {
+    // Benching (Pokémon) and playing a card (Lorcana) go round without
+    // limit in the turn structure: cycles made of plays, not errors.
+    for spec in ["games/pokemon-tcg.toml", "games/lorcana.toml"] {
+        let o = turnspec(&["explore", spec, "--depth", "8", "--format", "json"]);
+        assert_exit(&o, 0);
+        let v: serde_json::Value = serde_json::from_str(&stdout(&o)).expect("JSON");
+        let findings = v["findings"].as_array().expect("findings");
+        for f in findings {
+            assert_ne!(f["kind"]["cycle"]["of_plays"], false, "{spec}: {f}");
+            assert!(f["kind"].get("dead_end").is_none(), "{spec}: {f}");
+        }
+    }
+}
