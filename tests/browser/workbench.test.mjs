@@ -66,7 +66,11 @@ async function open(specFile, compareFile) {
     ]);
   };
   await pick("#spec", specFile);
-  if (compareFile) await pick("#compare", compareFile);
+  if (compareFile) {
+    await pick("#compare", compareFile);
+    // The answer arrives before the page has drawn the second trace.
+    await page.waitForSelector('.trace[data-side="1"]');
+  }
 }
 
 // Passes round after round until `done()` holds (at most `limit` rounds).
