@@ -46,6 +46,7 @@ impl Game {
         }
     }
 
+    #[inline]
     fn reset_counters_in(&mut self, mask: u16) {
         let mut m = mask;
         while m != 0 {

@@ -118,6 +118,10 @@ pub(crate) enum Op {
         /// The step's number of stages (where the interpreter's stage
         /// counter stands when the step ends).
         stages: u8,
+        /// The phase's last step: when it does not repeat, the phase ends
+        /// here too and the `PhaseEnd` op that follows is skipped (one
+        /// dispatch fewer per phase; the op stays for jumps and entries).
+        ends_phase: Option<PhaseId>,
     },
     /// The phase ends.
     PhaseEnd { phase: PhaseId },
@@ -321,6 +325,7 @@ impl Program {
                     implicit: step.implicit,
                     begin: step_begin as u16,
                     stages: step.stages.len() as u8,
+                    ends_phase: None,
                 });
                 let here = p.ops.len() as u16;
                 if let Op::StepBegin { after, .. } = &mut p.ops[step_begin] {
@@ -330,6 +335,9 @@ impl Program {
                     Some((step_begin as u16, step_end as u16, stages_at));
             }
             let end = p.ops.len();
+            if let Some(Op::StepEnd { ends_phase, .. }) = p.ops.last_mut() {
+                *ends_phase = Some(phase_id);
+            }
             p.ops.push(Op::PhaseEnd { phase: phase_id });
             let here = p.ops.len() as u16;
             if let Op::PhaseBegin { after, .. } = &mut p.ops[begin] {
@@ -396,6 +404,13 @@ impl Game {
         match test {
             Test::Always => true,
             Test::Never => false,
+            // The cheapest reads stay inline: a counter, whether a window
+            // opened (the cleanup loop).
+            Test::Counter(c, op, k) => {
+                let value = self.state.counters.get(c as usize).copied().unwrap_or(0);
+                op.apply(i32::from(value), k)
+            }
+            Test::Flag(Atom::WindowOpened) => self.state.window_opened,
             _ => self.holds_in_play(test),
         }
     }
@@ -605,6 +620,7 @@ impl Game {
                     implicit,
                     begin,
                     stages,
+                    ends_phase,
                 } => {
                     self.state.stage = stages;
                     let again = !matches!(repeat, Test::Never) && self.holds(repeat);
@@ -632,6 +648,10 @@ impl Game {
                         }
                     } else {
                         s.repeat = 0;
+                        if let Some(phase) = ends_phase {
+                            sink.event(Event::PhaseEnded { phase });
+                            pc += 1;
+                        }
                     }
                 }
                 Op::PhaseEnd { phase } => {
