@@ -6,9 +6,10 @@
 
 use turnspec_model::{EffectId, FactId};
 
+use crate::action::Action;
 use crate::error::RuleError;
 use crate::event::EventSink;
-use crate::game::{Action, Game};
+use crate::game::Game;
 use crate::host::{Host, NoHost};
 use crate::state::{Place, PlayerId, Scope};
 

@@ -12,6 +12,7 @@
 
 #![warn(missing_docs, unreachable_pub)]
 
+mod action;
 mod bag;
 mod commands;
 mod endless;
@@ -26,13 +27,16 @@ mod priority;
 mod program;
 mod resources;
 mod seats;
+mod setup;
 mod shape;
 mod state;
 mod structural;
 
+pub use action::{Action, LegalActions};
 pub use endless::{EndlessTurn, MAX_REPEATS_WITHOUT_PRIORITY};
 pub use error::{RuleError, TimingFailure};
 pub use event::{Because, Event, EventCounts, EventSink, Skipped};
-pub use game::{Action, Game, GameOptions, LegalActions, MAX_STACK_RESERVE, SetupError, StartAt};
+pub use game::Game;
 pub use host::{HookContext, Host, NoHost, NotInGame, Triggers};
+pub use setup::{GameOptions, MAX_STACK_RESERVE, SetupError, StartAt};
 pub use state::{GameState, ObjectKind, Place, PlayerId, Scope, StackObject, Status};

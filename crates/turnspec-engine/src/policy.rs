@@ -6,8 +6,9 @@
 
 use turnspec_model::{Effect, TurnActionId};
 
+use crate::action::Action;
 use crate::event::EventSink;
-use crate::game::{Action, Game};
+use crate::game::Game;
 use crate::host::{HookContext, Host, Triggers};
 use crate::state::Status;
 use turnspec_model::{Spec, StepId, TimingId, Who, WindowId};

@@ -13,6 +13,7 @@ pub mod conformance;
 pub mod fs;
 mod raw;
 pub mod run;
+mod script;
 
 pub use compile::{Scenario, load};
 pub use fs::{

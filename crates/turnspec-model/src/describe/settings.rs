@@ -1,0 +1,140 @@
+//! Descriptions of the settings tables: `[game]`, `[terms]`, `[priority]`,
+//! `[mana]`, `[leaving]`.
+
+use super::*;
+
+impl Describe for GameInfo {
+    fn describe(&self, _spec: &Spec) -> Vec<Field> {
+        let GameInfo {
+            name,
+            edition,
+            edition_date,
+            source,
+            rule,
+            min_players,
+            max_players,
+            turn_order,
+        } = self;
+        let r = *rule;
+        let order = match turn_order {
+            TurnOrder::Clockwise => "clockwise",
+            TurnOrder::Counterclockwise => "counterclockwise",
+        };
+        vec![
+            Field::text("name", name, r),
+            Field::text("edition", edition, r),
+            Field::text("edition_date", edition_date, r),
+            Field::text("source", source, r),
+            Field::text("players", format!("{min_players}–{max_players}"), r),
+            Field::text("turn_order", order, r),
+            Field::rule(r),
+        ]
+    }
+}
+
+/// Display words. The word for priority cites the priority rule, the
+/// others the game's rule (terms have no rule of their own).
+impl Describe for Terms {
+    fn describe(&self, spec: &Spec) -> Vec<Field> {
+        let Terms {
+            priority,
+            stack,
+            active_player,
+        } = self;
+        let (p, g) = (spec.priority().rule, spec.game().rule);
+        vec![
+            Field::text("priority", priority, p),
+            Field::text("stack", stack, g),
+            Field::text("active_player", active_player, g),
+        ]
+    }
+}
+
+impl Describe for PriorityModel {
+    fn describe(&self, _spec: &Spec) -> Vec<Field> {
+        let PriorityModel {
+            rule,
+            first,
+            first_rule,
+            after_action,
+            after_action_rule,
+            after_resolve,
+            after_resolve_rule,
+            pass_rule,
+            close_rule,
+            triggers,
+            triggers_rule,
+        } = self;
+        let triggers = match triggers {
+            TriggerOrder::Stack => "on the stack in APNAP order",
+            TriggerOrder::Bag => {
+                "in a bag: the active player resolves theirs first, then each player in turn order"
+            }
+        };
+        let holder = |h: &Holder, after_action: bool| match h {
+            Holder::ActivePlayer => "active player",
+            Holder::Actor if after_action => "the player who acted",
+            Holder::Actor => "the actor",
+        };
+        vec![
+            Field::cited("first", holder(first, false), *first_rule),
+            Field::cited(
+                "after_action",
+                holder(after_action, true),
+                *after_action_rule,
+            ),
+            Field::cited(
+                "after_resolve",
+                holder(after_resolve, false),
+                *after_resolve_rule,
+            ),
+            Field::cited("pass", "next player in turn order", *pass_rule),
+            Field::cited("close", "all pass in succession", *close_rule),
+            Field::cited("triggers", triggers, *triggers_rule),
+            Field::rule(*rule),
+        ]
+    }
+}
+
+impl Describe for ManaRules {
+    fn describe(&self, _spec: &Spec) -> Vec<Field> {
+        let ManaRules {
+            empties,
+            rule,
+            burn,
+            burn_rule,
+        } = self;
+        let empties = match empties {
+            ManaEmpties::Step => "at the end of each step and phase",
+            ManaEmpties::Phase => "only at the end of each phase",
+        };
+        let (burn, burn_rule) = if *burn && !burn_rule.is_none() {
+            ("yes: unspent mana costs that much life", *burn_rule)
+        } else if *burn {
+            ("yes: unspent mana costs that much life", *rule)
+        } else {
+            ("no", *rule)
+        };
+        vec![
+            Field::cited("empties", empties, *rule),
+            Field::cited("burn", burn, burn_rule),
+        ]
+    }
+}
+
+impl Describe for LeavingRules {
+    fn describe(&self, spec: &Spec) -> Vec<Field> {
+        let LeavingRules {
+            rule,
+            active_player_goto,
+        } = self;
+        let goto = match active_player_goto {
+            Some(s) => format!(
+                "once the stack is empty, play goes to {}",
+                step_label(spec, *s)
+            ),
+            None => "the turn goes on without them".into(),
+        };
+        vec![Field::cited("active_player_goto", goto, *rule)]
+    }
+}
