@@ -17,6 +17,9 @@ pub(crate) struct Features {
     pub starts: u16,
     /// Some phase runs between turns (shape.rs).
     pub between_turns: bool,
+    /// Some window closes as soon as its stack empties (GA's combat
+    /// windows): otherwise a resolution need not look the window up.
+    pub closes_when_stack_empty: bool,
 }
 
 impl Features {
@@ -34,6 +37,7 @@ impl Features {
             elections: spec.phases().iter().any(|p| p.optional),
             starts,
             between_turns: !spec.between().is_empty(),
+            closes_when_stack_empty: spec.windows().iter().any(|w| w.close_when_stack_empty),
         }
     }
 

@@ -321,6 +321,12 @@ impl Game {
     pub fn step(&self) -> StepId {
         self.state.step
     }
+    /// Where the game is within the current step: the index of its
+    /// current stage (turn-based action or window) in the step's list.
+    /// Tells two windows of one step apart without a spec lookup.
+    pub fn stage_index(&self) -> u8 {
+        self.state.stage
+    }
     /// The current window, if one is open.
     pub fn window(&self) -> Option<WindowId> {
         match (self.state.holder, self.current_stage()) {
@@ -420,6 +426,17 @@ impl Game {
             && self.state.status == Status::Running
         {
             self.pass(player, host, sink);
+            return Ok(());
+        }
+        // Then a play that is clearly legal: one check, no error to build.
+        if let Action::Play {
+            player,
+            timing,
+            label,
+        } = action
+            && self.clearly_may_play(player, timing)
+        {
+            self.play(player, timing, label, host, sink);
             return Ok(());
         }
         self.apply_slow(action, host, sink)

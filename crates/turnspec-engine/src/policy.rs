@@ -11,7 +11,7 @@ use crate::event::EventSink;
 use crate::game::Game;
 use crate::host::{HookContext, Host, Triggers};
 use crate::state::Status;
-use turnspec_model::{Spec, StepId, TimingId, Who, WindowId};
+use turnspec_model::{Spec, TimingId, Who};
 
 /// An automatic player for every seat: decides for whoever holds priority,
 /// and answers the host hooks too, so simulations need nothing else.
@@ -198,9 +198,10 @@ pub struct BusyPolicy<'s> {
     timing: Option<TimingId>,
     /// Plays stacked per window before passing (at least 1).
     depth: u8,
-    /// The window the policy last saw, whether it opened with an empty
-    /// stack, and how often the policy played there.
-    window: Option<(StepId, WindowId)>,
+    /// The stage of the current step whose opening the policy has seen
+    /// (reset when a step begins), whether it opened with an empty stack,
+    /// and how often the policy played there.
+    window: Option<u8>,
     opened_empty: bool,
     played: u8,
     next_label: u32,
@@ -252,6 +253,9 @@ impl Host for BusyPolicy<'_> {
 }
 
 impl Policy for BusyPolicy<'_> {
+    /// Reads only the state (no spec lookups) until it is about to play:
+    /// the policy runs as often as the engine's pass path, so it stays
+    /// inline and the play itself is out of line.
     #[inline]
     fn decide(&mut self, game: &Game) -> Action {
         let player = game.holder().unwrap_or_default();
@@ -261,37 +265,36 @@ impl Policy for BusyPolicy<'_> {
         if game.passes() != 0 || player != game.active_player() {
             return Action::Pass { player };
         }
-        self.decide_as_active(game, player)
+        let stage = game.stage_index();
+        let stacked = game.stack().len();
+        if self.window != Some(stage) {
+            // The window's first priority (the step began since the last
+            // one, or this is a later window of the same step): it counts
+            // only if it opened with an empty stack (not after a trigger or
+            // a turn-based play went on the stack).
+            self.window = Some(stage);
+            self.opened_empty = stacked == 0;
+            self.played = 0;
+        }
+        // Still at the window's opening: nobody passed, and the stack holds
+        // only what this policy played here.
+        if self.opened_empty && self.played < self.depth && stacked == self.played as usize {
+            return self.play_if_legal(game, player);
+        }
+        Action::Pass { player }
     }
 }
 
 impl BusyPolicy<'_> {
-    /// The active player with no passes yet: play if this is the window's
-    /// opening. Out of line, so the common pass costs no more than a call.
     #[inline(never)]
-    fn decide_as_active(&mut self, game: &Game, player: crate::PlayerId) -> Action {
-        if let (Some(timing), Some(window)) = (self.timing, game.window()) {
-            let here = Some((game.step(), window));
-            if self.window != here {
-                // The window's first priority: it counts only if it opened
-                // with an empty stack (not after a trigger or a turn-based
-                // play went on the stack).
-                self.window = here;
-                self.opened_empty = game.stack().is_empty() && game.passes() == 0;
-                self.played = 0;
-            }
-            // Still at the window's opening: nobody passed, and the stack
-            // holds only what this policy played here.
-            if self.opened_empty
-                && self.played < self.depth
-                && game.stack().len() == self.played as usize
-                && game.check_play(player, timing).is_ok()
-            {
+    fn play_if_legal(&mut self, game: &Game, player: crate::PlayerId) -> Action {
+        match self.timing {
+            Some(timing) if game.check_play(player, timing).is_ok() => {
                 self.played += 1;
-                return labelled_play(&mut self.next_label, player, timing);
+                labelled_play(&mut self.next_label, player, timing)
             }
+            _ => Action::Pass { player },
         }
-        Action::Pass { player }
     }
 }
 

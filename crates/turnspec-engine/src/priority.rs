@@ -92,7 +92,8 @@ impl Game {
                     self.end_turn(goto, host, sink);
                     return;
                 }
-                if self.state.stack.is_empty()
+                if self.features.closes_when_stack_empty
+                    && self.state.stack.is_empty()
                     && self.state.waiting.is_empty()
                     && self.closes_when_stack_empty()
                 {
@@ -200,6 +201,7 @@ impl Game {
         }
     }
 
+    #[inline]
     pub(crate) fn holder_for(&self, holder: Holder, actor: PlayerId) -> PlayerId {
         match holder {
             Holder::Actor if self.state.is_in(actor) => actor,
