@@ -31,6 +31,18 @@ impl Game {
             self.give_priority(next, Because::Passed, sink);
             return;
         }
+        // The window the program opened closes with nothing to resolve:
+        // the program goes on where it stopped (as `round_complete` would,
+        // without its lookups).
+        if self.resume != NO_RESUME && self.state.stack.is_empty() {
+            let s = &mut self.state;
+            s.passes = 0;
+            s.holder = None;
+            s.stage += 1;
+            let pc = std::mem::replace(&mut self.resume, NO_RESUME);
+            self.program_loop(pc as usize, host, sink);
+            return;
+        }
         self.round_complete(player, host, sink);
     }
 
@@ -217,11 +229,31 @@ impl Game {
         because: Because,
         sink: &mut S,
     ) {
-        let window = match self.current_stage() {
+        if self.features.bag || self.state.mods.is_some() {
+            let window = self.open_window();
+            self.give_priority_in_shaped_turn(player, window, because, sink);
+            return;
+        }
+        if !self.state.waiting.is_empty() {
+            self.put_waiting(sink);
+        }
+        self.state.holder = Some(player);
+        // Looked up only for the event: a sink that ignores events costs
+        // no lookup.
+        sink.event(Event::PriorityGiven {
+            player,
+            window: self.open_window(),
+            because,
+        });
+    }
+
+    /// The window of the current stage, if it is one.
+    #[inline(always)]
+    fn open_window(&self) -> Option<WindowId> {
+        match self.current_stage() {
             Some(Stage::Window(w)) => Some(w),
             _ => None,
-        };
-        self.give_priority_in(player, window, because, sink);
+        }
     }
 
     /// [`Game::give_priority`] when the caller knows the open window.

@@ -48,6 +48,9 @@ pub(crate) enum Test {
     Always,
     /// Depends on the play, and is this one atom (`window_opened`).
     Flag(Atom),
+    /// Depends on the play, and is two atoms both true (`first_turn and
+    /// starting_player`, once `players == 2` is folded).
+    Both(Atom, Atom),
     /// Depends on the play, and compares one atom with a number
     /// (`counter.attackers == 0`).
     Compare(Atom, CompareOp, i32),
@@ -102,6 +105,11 @@ pub(crate) enum Op {
         id: TurnActionId,
         test: Test,
         stage: u8,
+        /// The action only asks the host (no counter, play, expiry or
+        /// stacking of triggers): done inline, with the answer capped at
+        /// `answer_max`.
+        plain: bool,
+        answer_max: u16,
     },
     /// A priority window (stage `stage`).
     Window {
@@ -198,6 +206,10 @@ impl Program {
                 Residual::Value(false) => Test::Never,
                 Residual::Node(n) => match conditions.node(n) {
                     Some(Node::Atom(a)) => Test::Flag(a),
+                    Some(Node::And(a, b)) => match (conditions.node(a), conditions.node(b)) {
+                        (Some(Node::Atom(a)), Some(Node::Atom(b))) => Test::Both(a, b),
+                        _ => Test::Check(n),
+                    },
                     Some(Node::Compare(op, a, b)) => {
                         match (conditions.node(a), conditions.node(b)) {
                             (Some(Node::Atom(a)), Some(Node::Const(k))) => compare(a, op, k),
@@ -293,14 +305,23 @@ impl Program {
                 for (i, stage) in step.stages.iter().enumerate() {
                     p.entries.stage_pc.push(p.ops.len() as u16);
                     let op = match *stage {
-                        Stage::Action(id) => Op::Action {
-                            id,
-                            test: match spec.turn_action(id).condition {
-                                None => Test::Always,
-                                c => test(c),
-                            },
-                            stage: i as u8 + 1,
-                        },
+                        Stage::Action(id) => {
+                            let a = spec.turn_action(id);
+                            Op::Action {
+                                id,
+                                test: match a.condition {
+                                    None => Test::Always,
+                                    c => test(c),
+                                },
+                                stage: i as u8 + 1,
+                                plain: a.answer_counter.is_none()
+                                    && a.answer_play.is_none()
+                                    && a.play.is_none()
+                                    && !a.ends_turn_effects
+                                    && !a.stack_triggers,
+                                answer_max: a.answer_max,
+                            }
+                        }
                         Stage::Window(w) => Op::Window {
                             window: w,
                             if_pending: spec.window(w).mode == WindowMode::IfPending,
@@ -410,9 +431,28 @@ impl Game {
                 let value = self.state.counters.get(c as usize).copied().unwrap_or(0);
                 op.apply(i32::from(value), k)
             }
-            Test::Flag(Atom::WindowOpened) => self.state.window_opened,
+            Test::Flag(a) => self.flag(a),
+            Test::Both(a, b) => self.flag(a) && self.flag(b),
             _ => self.holds_in_play(test),
         }
+    }
+
+    /// An atom as a yes/no; the ones the turn's own conditions read most
+    /// (the cleanup loop, the first draw) without a call.
+    #[inline(always)]
+    fn flag(&self, atom: Atom) -> bool {
+        let s = &self.state;
+        match atom {
+            Atom::WindowOpened => s.window_opened,
+            Atom::FirstTurn => s.first_turn,
+            Atom::StartingPlayer if !s.has_teams => s.active == s.starting,
+            _ => self.atom_in_play(atom) != 0,
+        }
+    }
+
+    #[inline(never)]
+    fn atom_in_play(&self, atom: Atom) -> i32 {
+        self.atom(atom)
     }
 
     /// A test the set-up did not decide: read the game.
@@ -422,6 +462,7 @@ impl Game {
             Test::Always => true,
             Test::Never => false,
             Test::Flag(a) => self.atom(a) != 0,
+            Test::Both(a, b) => self.atom(a) != 0 && self.atom(b) != 0,
             Test::Compare(a, op, k) => op.apply(self.atom(a), k),
             Test::Counter(c, op, k) => {
                 let value = self.state.counters.get(c as usize).copied().unwrap_or(0);
@@ -485,7 +526,21 @@ impl Game {
     /// Runs the program from op `pc` until a player must decide or the game
     /// stops. Nothing in here can start a modifier (hooks only report
     /// triggers), so the program keeps control until then.
+    #[inline(never)]
     pub(crate) fn run_program<H: Host, S: EventSink>(
+        &mut self,
+        pc: usize,
+        host: &mut H,
+        sink: &mut S,
+    ) {
+        self.program_loop(pc, host, sink);
+    }
+
+    /// [`Game::run_program`] inline: the pass that closes a window the
+    /// program opened goes on here, so the most frequent way into the
+    /// program pays no call (and no saving of registers) of its own.
+    #[inline(always)]
+    pub(crate) fn program_loop<H: Host, S: EventSink>(
         &mut self,
         mut pc: usize,
         host: &mut H,
@@ -589,10 +644,24 @@ impl Game {
                     let ctx = self.hook_context();
                     host.step_began(&ctx, &mut self.state.triggers());
                 }
-                Op::Action { id, test, stage } => {
+                Op::Action {
+                    id,
+                    test,
+                    stage,
+                    plain,
+                    answer_max,
+                } => {
                     // Nothing a turn-based action does reads the stage.
                     if self.holds(test) {
-                        self.answer_turn_action(id, host, sink);
+                        if plain {
+                            let ctx = self.hook_context();
+                            let answer = host
+                                .turn_action(&ctx, id, &mut self.state.triggers())
+                                .min(answer_max);
+                            sink.event(Event::TurnAction { action: id, answer });
+                        } else {
+                            self.answer_turn_action(id, host, sink);
+                        }
                     }
                     self.state.stage = stage;
                 }
