@@ -2,7 +2,7 @@
 //! game is set up, so a spec that uses none of them pays one branch on a
 //! `bool` where they hook in, and nothing else.
 
-use turnspec_model::{Spec, TriggerOrder};
+use turnspec_model::{Effect, Holder, Spec, StackRequirement, TriggerOrder, Who};
 
 /// The mechanisms beyond Magic's priority loop that a spec uses.
 #[derive(Debug, Clone, Copy, Default)]
@@ -20,6 +20,16 @@ pub(crate) struct Features {
     /// Some window closes as soon as its stack empties (GA's combat
     /// windows): otherwise a resolution need not look the window up.
     pub closes_when_stack_empty: bool,
+    /// `bag || solo`: passing takes the shaped path.
+    pub shaped_pass: bool,
+    /// Timing classes (one bit each, the first 32) whose plays are plain:
+    /// anyone may play them, onto the stack, with no requirement, cost,
+    /// limit, phase entered or turn ended. Checking such a play is the
+    /// holder, the step's table and the stack; playing it is a push.
+    pub plain_timings: u32,
+    /// `[priority] after_action = "actor"` and `after_resolve = "actor"`.
+    pub actor_after_action: bool,
+    pub actor_after_resolve: bool,
 }
 
 impl Features {
@@ -31,9 +41,31 @@ impl Features {
             .take(16)
             .filter(|(_, c)| c.start != 0)
             .fold(0u16, |acc, (i, _)| acc | 1 << i);
+        let plain_timings = spec
+            .timing()
+            .iter()
+            .enumerate()
+            .take(32)
+            .filter(|(_, t)| {
+                t.who == Who::Any
+                    && t.stack == StackRequirement::Any
+                    && t.effect == Effect::Stack
+                    && t.require.is_empty()
+                    && t.cost.is_none()
+                    && t.limit.is_none()
+                    && t.enters.is_none()
+                    && t.ends.is_none()
+            })
+            .fold(0u32, |acc, (i, _)| acc | 1 << i);
+        let bag = spec.priority().triggers == TriggerOrder::Bag;
+        let solo = spec.windows().iter().any(|w| w.solo);
         Features {
-            bag: spec.priority().triggers == TriggerOrder::Bag,
-            solo: spec.windows().iter().any(|w| w.solo),
+            bag,
+            solo,
+            shaped_pass: bag || solo,
+            plain_timings,
+            actor_after_action: spec.priority().after_action == Holder::Actor,
+            actor_after_resolve: spec.priority().after_resolve == Holder::Actor,
             elections: spec.phases().iter().any(|p| p.optional),
             starts,
             between_turns: !spec.between().is_empty(),

@@ -434,10 +434,15 @@ impl Game {
             timing,
             label,
         } = action
-            && self.clearly_may_play(player, timing)
         {
-            self.play(player, timing, label, host, sink);
-            return Ok(());
+            if self.may_play_plainly(player, timing) {
+                self.play_plainly(player, timing, label, host, sink);
+                return Ok(());
+            }
+            if self.clearly_may_play(player, timing) {
+                self.play(player, timing, label, host, sink);
+                return Ok(());
+            }
         }
         self.apply_slow(action, host, sink)
     }
@@ -651,10 +656,28 @@ impl Game {
     /// Whether `player` may play at `timing` right now, and if not, why.
     #[inline]
     pub fn check_play(&self, player: PlayerId, timing: TimingId) -> Result<(), RuleError> {
-        if self.clearly_may_play(player, timing) {
+        if self.may_play_plainly(player, timing) || self.clearly_may_play(player, timing) {
             return Ok(());
         }
         self.check_play_fully(player, timing)
+    }
+
+    /// A plain play (`Features::plain_timings`: anyone, onto the stack,
+    /// nothing required or paid) by the holder at a timing class the
+    /// current step allows. False means "ask `clearly_may_play`".
+    #[inline(always)]
+    pub(crate) fn may_play_plainly(&self, player: PlayerId, timing: TimingId) -> bool {
+        let s = &self.state;
+        timing.index() < 32
+            && self.features.plain_timings >> timing.index() & 1 != 0
+            && s.holder == Some(player)
+            && s.status == Status::Running
+            && !s.has_teams
+            && self
+                .spec
+                .steps()
+                .get(s.step)
+                .is_some_and(|step| step.timing_mask >> timing.index() & 1 != 0)
     }
 
     /// The common case of [`Game::check_play`] in a few tests, with no

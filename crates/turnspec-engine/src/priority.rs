@@ -18,7 +18,7 @@ impl Game {
         host: &mut H,
         sink: &mut S,
     ) {
-        if self.features.bag || self.features.solo {
+        if self.features.shaped_pass {
             self.pass_in_shaped_turn(player, host, sink);
             return;
         }
@@ -43,7 +43,58 @@ impl Game {
             self.program_loop(pc as usize, host, sink);
             return;
         }
+        // The top object resolves, in a spec and a turn where nothing else
+        // can follow from that (no modifiers, no window that closes when
+        // the stack empties): `round_complete` without its lookups.
+        if self.state.mods.is_none() && !self.features.closes_when_stack_empty {
+            self.state.passes = 0;
+            if let Some(object) = self.state.stack.pop() {
+                sink.event(Event::Resolved { object });
+                // What the resolution triggered waits, and goes on the
+                // stack before anyone receives priority (117.3b, 117.5).
+                let ctx = self.hook_context();
+                host.resolved(&ctx, object, &mut self.state.triggers());
+                let to = if self.features.actor_after_resolve && self.state.is_in(player) {
+                    player
+                } else {
+                    self.first_holder()
+                };
+                self.give_priority(to, Because::Resolved, sink);
+                return;
+            }
+        }
         self.round_complete(player, host, sink);
+    }
+
+    /// A plain play (`Features::plain_timings`) that
+    /// [`Game::may_play_plainly`] allowed: onto the stack, the host told,
+    /// priority given.
+    #[inline(always)]
+    #[allow(clippy::too_many_arguments)]
+    pub(crate) fn play_plainly<H: Host, S: EventSink>(
+        &mut self,
+        player: PlayerId,
+        timing: TimingId,
+        label: u32,
+        host: &mut H,
+        sink: &mut S,
+    ) {
+        self.state.passes = 0;
+        let object = StackObject {
+            controller: player,
+            kind: ObjectKind::Play(timing),
+            label,
+        };
+        self.state.stack.push(object);
+        sink.event(Event::Pushed { object });
+        let ctx = self.hook_context();
+        host.played(&ctx, player, timing, label, &mut self.state.triggers());
+        let to = if self.features.actor_after_action && self.state.is_in(player) {
+            player
+        } else {
+            self.first_holder()
+        };
+        self.give_priority(to, Because::Acted, sink);
     }
 
     /// [`Game::pass`] in a spec with a bag or windows only the active

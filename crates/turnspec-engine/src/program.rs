@@ -15,8 +15,8 @@
 use std::sync::Arc;
 
 use turnspec_model::{
-    Atom, AtomSource, CompareOp, CondId, MAX_COUNTERS, MAX_PLAYERS, Node, PhaseId, Residual,
-    RuleRef, Spec, Stage, StepId, TurnActionId, WindowId, WindowMode,
+    Atom, AtomSource, CompareOp, CondId, MAX_COUNTERS, MAX_PLAYER_COUNTERS, MAX_PLAYERS, Node,
+    PhaseId, Reset, Residual, RuleRef, Spec, Stage, StepId, TurnActionId, WindowId, WindowMode,
 };
 
 use crate::endless::MAX_REPEATS_WITHOUT_PRIORITY;
@@ -133,8 +133,69 @@ pub(crate) enum Op {
     },
     /// The phase ends.
     PhaseEnd { phase: PhaseId },
+    /// [`Op::PhaseBegin`] with nothing to test (always there, no skip):
+    /// the common case, with fewer fields to read.
+    PhaseBeginPlain {
+        phase: PhaseId,
+        turn_pos: u8,
+        kind: u8,
+        first_step: StepId,
+    },
+    /// [`Op::StepBegin`] with nothing to test.
+    StepBeginPlain { step: StepId, implicit: bool },
+    /// [`Op::StepEnd`] of a step that never repeats.
+    StepEndPlain {
+        step: StepId,
+        implicit: bool,
+        stages: u8,
+        ends_phase: Option<PhaseId>,
+    },
     /// The turn ends; the next begins at op 0.
     TurnEnd,
+}
+
+impl Op {
+    /// The same op in its plain form when it has nothing to test: the
+    /// same effect, with fewer fields to read and fewer branches.
+    fn plain(self) -> Op {
+        match self {
+            Op::PhaseBegin {
+                phase,
+                turn_pos,
+                kind,
+                only_if: Test::Always,
+                skips: Skips { len: 0, .. },
+                first_step,
+                ..
+            } => Op::PhaseBeginPlain {
+                phase,
+                turn_pos,
+                kind,
+                first_step,
+            },
+            Op::StepBegin {
+                step,
+                only_if: Test::Always,
+                skips: Skips { len: 0, .. },
+                implicit,
+                ..
+            } => Op::StepBeginPlain { step, implicit },
+            Op::StepEnd {
+                step,
+                repeat: Test::Never,
+                implicit,
+                stages,
+                ends_phase,
+                ..
+            } => Op::StepEndPlain {
+                step,
+                implicit,
+                stages,
+                ends_phase,
+            },
+            op => op,
+        }
+    }
 }
 
 /// Where each part of the regular turn sits in the program, to enter it
@@ -153,6 +214,56 @@ struct Entries {
     turn_end: u16,
 }
 
+/// Which counters survive a turn, phase or step beginning: a mask per
+/// counter, so a reset is a few masked stores rather than a loop over
+/// bits. (Counters with a `start` value never reach the program: such
+/// specs run on the interpreter.)
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct ResetKeep {
+    pub any: bool,
+    pub counters: [u16; MAX_COUNTERS],
+    pub player_slots: [u16; MAX_PLAYER_COUNTERS],
+}
+
+impl ResetKeep {
+    fn of(spec: &Spec, level: Reset) -> ResetKeep {
+        let mut keep = ResetKeep {
+            any: false,
+            counters: [u16::MAX; MAX_COUNTERS],
+            player_slots: [u16::MAX; MAX_PLAYER_COUNTERS],
+        };
+        for (i, c) in spec.counters().iter().enumerate().take(MAX_COUNTERS) {
+            if c.reset != level {
+                continue;
+            }
+            keep.any = true;
+            keep.counters[i] = 0;
+            if c.per_player
+                && let Some(slot) = keep.player_slots.get_mut(c.slot as usize)
+            {
+                *slot = 0;
+            }
+        }
+        keep
+    }
+
+    /// Zeroes what resets, as `Game::reset_counters` does.
+    #[inline(always)]
+    pub(crate) fn apply(&self, state: &mut GameState) {
+        if !self.any {
+            return;
+        }
+        for (c, k) in state.counters.iter_mut().zip(self.counters) {
+            *c &= k;
+        }
+        for (row, k) in state.player_counters.iter_mut().zip(self.player_slots) {
+            for c in row {
+                *c &= k;
+            }
+        }
+    }
+}
+
 /// The compiled turn of one game set-up; shared by clones of a game.
 #[derive(Debug, Clone)]
 pub(crate) struct Program {
@@ -167,6 +278,10 @@ pub(crate) struct Program {
     /// False when the spec's turn cannot be compiled (a phase listed twice):
     /// the interpreter then runs every turn.
     pub usable: bool,
+    /// What a turn, a phase and a step beginning keep.
+    pub keep_turn: ResetKeep,
+    pub keep_phase: ResetKeep,
+    pub keep_step: ResetKeep,
 }
 
 impl Program {
@@ -235,6 +350,9 @@ impl Program {
             sides_in: state.sides_in_game(),
             next_side: [PlayerId(0); MAX_PLAYERS as usize],
             usable: enabled,
+            keep_turn: ResetKeep::of(spec, Reset::Turn),
+            keep_phase: ResetKeep::of(spec, Reset::Phase),
+            keep_step: ResetKeep::of(spec, Reset::Step),
         };
         for (i, side) in p
             .next_side
@@ -371,6 +489,9 @@ impl Program {
         if p.ops.len() > u16::MAX as usize {
             p.usable = false;
         }
+        for op in &mut p.ops {
+            *op = op.plain();
+        }
         Arc::new(p)
     }
 
@@ -499,8 +620,7 @@ impl Game {
         s.first_turn = s.mark_had_turn(s.active);
         s.kind_counts = [0; MAX_PHASE_KINDS];
         s.turn_pos = 0;
-        let mask = self.masks.turn;
-        self.reset_counters(mask);
+        self.program.keep_turn.apply(&mut self.state);
         sink.event(Event::TurnBegan {
             turn: self.state.turn,
             player: self.state.active,
@@ -597,8 +717,7 @@ impl Game {
                         pc = after as usize;
                         continue;
                     }
-                    let mask = self.masks.phase;
-                    self.reset_counters(mask);
+                    self.program.keep_phase.apply(&mut self.state);
                     sink.event(Event::PhaseBegan {
                         phase,
                         number: self.state.kind_counts[kind],
@@ -631,8 +750,7 @@ impl Game {
                         pc = after as usize;
                         continue;
                     }
-                    let mask = self.masks.step;
-                    self.reset_counters(mask);
+                    self.program.keep_step.apply(&mut self.state);
                     self.state.window_opened = false;
                     self.state.stage = 0;
                     if !implicit {
@@ -725,6 +843,59 @@ impl Game {
                 }
                 Op::PhaseEnd { phase } => {
                     sink.event(Event::PhaseEnded { phase });
+                }
+                Op::PhaseBeginPlain {
+                    phase,
+                    turn_pos,
+                    kind,
+                    first_step,
+                } => {
+                    let kind = kind as usize & (MAX_PHASE_KINDS - 1);
+                    let s = &mut self.state;
+                    s.phase = phase;
+                    s.turn_pos = turn_pos;
+                    s.kind_counts[kind] = s.kind_counts[kind].saturating_add(1);
+                    self.program.keep_phase.apply(&mut self.state);
+                    sink.event(Event::PhaseBegan {
+                        phase,
+                        number: self.state.kind_counts[kind],
+                    });
+                    let s = &mut self.state;
+                    s.step = first_step;
+                    s.anchor = first_step;
+                    s.repeat = 0;
+                }
+                Op::StepBeginPlain { step, implicit } => {
+                    self.state.step = step;
+                    self.state.anchor = step;
+                    self.program.keep_step.apply(&mut self.state);
+                    self.state.window_opened = false;
+                    self.state.stage = 0;
+                    if !implicit {
+                        sink.event(Event::StepBegan {
+                            step,
+                            repeat: self.state.repeat,
+                        });
+                    }
+                    let ctx = self.hook_context();
+                    host.step_began(&ctx, &mut self.state.triggers());
+                }
+                Op::StepEndPlain {
+                    step,
+                    implicit,
+                    stages,
+                    ends_phase,
+                } => {
+                    let s = &mut self.state;
+                    s.stage = stages;
+                    s.repeat = 0;
+                    if !implicit {
+                        sink.event(Event::StepEnded { step });
+                    }
+                    if let Some(phase) = ends_phase {
+                        sink.event(Event::PhaseEnded { phase });
+                        pc += 1;
+                    }
                 }
                 Op::TurnEnd => {
                     // Past the last phase, as the interpreter leaves it.
