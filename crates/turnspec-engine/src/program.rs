@@ -141,6 +141,12 @@ pub(crate) enum Op {
         kind: u8,
         first_step: StepId,
     },
+    /// [`Op::Action`] that always happens and is plain.
+    ActionPlain {
+        id: TurnActionId,
+        stage: u8,
+        answer_max: u16,
+    },
     /// [`Op::StepBegin`] with nothing to test.
     StepBeginPlain { step: StepId, implicit: bool },
     /// [`Op::StepEnd`] of a step that never repeats.
@@ -192,6 +198,17 @@ impl Op {
                 implicit,
                 stages,
                 ends_phase,
+            },
+            Op::Action {
+                id,
+                test: Test::Always,
+                stage,
+                plain: true,
+                answer_max,
+            } => Op::ActionPlain {
+                id,
+                stage,
+                answer_max,
             },
             op => op,
         }
@@ -865,6 +882,18 @@ impl Game {
                     s.anchor = first_step;
                     s.repeat = 0;
                 }
+                Op::ActionPlain {
+                    id,
+                    stage,
+                    answer_max,
+                } => {
+                    let ctx = self.hook_context();
+                    let answer = host
+                        .turn_action(&ctx, id, &mut self.state.triggers())
+                        .min(answer_max);
+                    sink.event(Event::TurnAction { action: id, answer });
+                    self.state.stage = stage;
+                }
                 Op::StepBeginPlain { step, implicit } => {
                     self.state.step = step;
                     self.state.anchor = step;
@@ -904,7 +933,21 @@ impl Game {
                         turn: self.state.turn,
                         player: self.state.active,
                     });
-                    self.next_turn_player();
+                    let s = &mut self.state;
+                    if s.mods.is_none() {
+                        // `next_turn_player` with nothing structural
+                        // pending (the program runs only then: no return
+                        // points, no only-step, no start-step to clear),
+                        // the next seat from the program's table.
+                        if !s.extra_turn {
+                            s.last_regular = s.active;
+                        }
+                        s.extra_turn = false;
+                        s.active = program.next_side[s.last_regular.index() & 7];
+                        s.point = Point::TurnStart;
+                    } else {
+                        self.next_turn_player();
+                    }
                     pc = 0;
                 }
             }
