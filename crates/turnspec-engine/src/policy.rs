@@ -205,6 +205,13 @@ pub struct BusyPolicy<'s> {
     opened_empty: bool,
     played: u8,
     next_label: u32,
+    /// The turn-based actions (the first 64) answered 1, worked out once.
+    answers_one: u64,
+}
+
+/// Whether the busy workload answers this action 1: it asks "how many".
+fn answers_one(a: &turnspec_model::TurnAction) -> bool {
+    a.answer_counter.is_some() && a.answer_play.is_none() && a.answer_max > 1
 }
 
 impl<'s> BusyPolicy<'s> {
@@ -224,6 +231,13 @@ impl<'s> BusyPolicy<'s> {
             opened_empty: false,
             played: 0,
             next_label: 0,
+            answers_one: spec
+                .turn_actions()
+                .iter()
+                .take(64)
+                .enumerate()
+                .filter(|(_, a)| answers_one(a))
+                .fold(0, |acc, (i, _)| acc | 1 << i),
         }
     }
 
@@ -241,8 +255,10 @@ impl<'s> BusyPolicy<'s> {
 
 impl Host for BusyPolicy<'_> {
     fn turn_action(&mut self, _: &HookContext, action: TurnActionId, _: &mut Triggers<'_>) -> u16 {
-        let a = self.spec.turn_action(action);
-        (a.answer_counter.is_some() && a.answer_play.is_none() && a.answer_max > 1) as u16
+        match action.index() {
+            i @ 0..64 => (self.answers_one >> i & 1) as u16,
+            _ => answers_one(self.spec.turn_action(action)) as u16,
+        }
     }
 
     fn step_began(&mut self, _: &HookContext, _: &mut Triggers<'_>) {

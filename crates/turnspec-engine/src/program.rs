@@ -57,6 +57,10 @@ pub(crate) enum Test {
     /// Depends on the play, and compares a counter kept for the whole game
     /// (not per player) with a number: read straight from the state.
     Counter(u8, CompareOp, i32),
+    /// Depends on the play, and is two of the simple tests above both true
+    /// (`counter.first_strike > 0 and repeat_count == 0`): the pair at this
+    /// index of [`Program::pairs`].
+    Pair(u16),
     /// Depends on the play: evaluate this node of the spec's conditions.
     Check(u32),
 }
@@ -286,6 +290,8 @@ impl ResetKeep {
 pub(crate) struct Program {
     pub ops: Vec<Op>,
     pub skips: Vec<SkipCheck>,
+    /// The two halves of each [`Test::Pair`].
+    pub pairs: Vec<(Test, Test)>,
     entries: Entries,
     /// Sides still in the game (players, or teams with shared turns).
     pub sides_in: u8,
@@ -331,6 +337,16 @@ impl Program {
             }
             _ => Test::Compare(atom, op, k),
         };
+        let pairs = std::cell::RefCell::new(Vec::<(Test, Test)>::new());
+        let simple = |n: u32| match conditions.node(n) {
+            Some(Node::Atom(a)) => Some(Test::Flag(a)),
+            Some(Node::Compare(op, a, b)) => match (conditions.node(a), conditions.node(b)) {
+                (Some(Node::Atom(a)), Some(Node::Const(k))) => Some(compare(a, op, k)),
+                (Some(Node::Const(k)), Some(Node::Atom(b))) => Some(compare(b, op.flipped(), k)),
+                _ => None,
+            },
+            _ => None,
+        };
         let test = |cond: Option<CondId>| match cond {
             None => Test::Never,
             Some(c) => match conditions.residual(c, &known) {
@@ -340,7 +356,14 @@ impl Program {
                     Some(Node::Atom(a)) => Test::Flag(a),
                     Some(Node::And(a, b)) => match (conditions.node(a), conditions.node(b)) {
                         (Some(Node::Atom(a)), Some(Node::Atom(b))) => Test::Both(a, b),
-                        _ => Test::Check(n),
+                        _ => match (simple(a), simple(b)) {
+                            (Some(a), Some(b)) if pairs.borrow().len() < u16::MAX as usize => {
+                                let mut pairs = pairs.borrow_mut();
+                                pairs.push((a, b));
+                                Test::Pair(pairs.len() as u16 - 1)
+                            }
+                            _ => Test::Check(n),
+                        },
                     },
                     Some(Node::Compare(op, a, b)) => {
                         match (conditions.node(a), conditions.node(b)) {
@@ -358,6 +381,7 @@ impl Program {
         let mut p = Program {
             ops: Vec::new(),
             skips: Vec::new(),
+            pairs: Vec::new(),
             entries: Entries {
                 phase: vec![None; spec.phases().len()],
                 step: vec![None; spec.steps().len()],
@@ -509,6 +533,7 @@ impl Program {
         for op in &mut p.ops {
             *op = op.plain();
         }
+        p.pairs = pairs.into_inner();
         Arc::new(p)
     }
 
@@ -571,7 +596,48 @@ impl Game {
             }
             Test::Flag(a) => self.flag(a),
             Test::Both(a, b) => self.flag(a) && self.flag(b),
+            _ => self.holds_pair_or_compare(test),
+        }
+    }
+
+    /// Comparisons and pairs of simple tests: out of line, but with no
+    /// walk of the spec's condition tree.
+    #[inline(never)]
+    fn holds_pair_or_compare(&self, test: Test) -> bool {
+        match test {
+            Test::Compare(a, op, k) => op.apply(self.value(a), k),
+            Test::Pair(i) => match self.program.pairs.get(i as usize) {
+                Some(&(a, b)) => self.holds_simple(a) && self.holds_simple(b),
+                None => false,
+            },
             _ => self.holds_in_play(test),
+        }
+    }
+
+    /// One half of a [`Test::Pair`].
+    #[inline(always)]
+    fn holds_simple(&self, test: Test) -> bool {
+        match test {
+            Test::Counter(c, op, k) => {
+                let value = self.state.counters.get(c as usize).copied().unwrap_or(0);
+                op.apply(i32::from(value), k)
+            }
+            Test::Flag(a) => self.flag(a),
+            Test::Compare(a, op, k) => op.apply(self.value(a), k),
+            _ => self.holds_in_play(test),
+        }
+    }
+
+    /// An atom's value; the ones the turn's own conditions compare most
+    /// (a repeated step, the stack) without a call.
+    #[inline(always)]
+    fn value(&self, atom: Atom) -> i32 {
+        let s = &self.state;
+        match atom {
+            Atom::RepeatCount => i32::from(s.repeat),
+            Atom::StackDepth => s.stack.len().min(u16::MAX as usize) as i32,
+            Atom::Turn => s.turn as i32,
+            _ => self.atom_in_play(atom),
         }
     }
 
@@ -601,6 +667,10 @@ impl Game {
             Test::Never => false,
             Test::Flag(a) => self.atom(a) != 0,
             Test::Both(a, b) => self.atom(a) != 0 && self.atom(b) != 0,
+            Test::Pair(i) => match self.program.pairs.get(i as usize) {
+                Some(&(a, b)) => self.holds_in_play(a) && self.holds_in_play(b),
+                None => false,
+            },
             Test::Compare(a, op, k) => op.apply(self.atom(a), k),
             Test::Counter(c, op, k) => {
                 let value = self.state.counters.get(c as usize).copied().unwrap_or(0);
