@@ -139,11 +139,14 @@ pub(crate) enum Op {
     PhaseEnd { phase: PhaseId },
     /// [`Op::PhaseBegin`] with nothing to test (always there, no skip):
     /// the common case, with fewer fields to read.
+    /// With `then`, the op that follows is the first step's
+    /// [`Op::StepBeginPlain`] and is done here too (one dispatch fewer).
     PhaseBeginPlain {
         phase: PhaseId,
         turn_pos: u8,
         kind: u8,
         first_step: StepId,
+        then: Option<FusedBegin>,
     },
     /// [`Op::Action`] that always happens and is plain.
     ActionPlain {
@@ -151,17 +154,74 @@ pub(crate) enum Op {
         stage: u8,
         answer_max: u16,
     },
-    /// [`Op::StepBegin`] with nothing to test.
-    StepBeginPlain { step: StepId, implicit: bool },
-    /// [`Op::StepEnd`] of a step that never repeats.
+    /// [`Op::StepBegin`] with nothing to test. With `window`, the op that
+    /// follows is a window that always opens, opened here.
+    StepBeginPlain {
+        step: StepId,
+        implicit: bool,
+        window: Option<(WindowId, u8)>,
+    },
+    /// [`Op::StepEnd`] of a step that never repeats. With `then`, the op
+    /// that follows is the next step's [`Op::StepBeginPlain`], done here.
     StepEndPlain {
         step: StepId,
         implicit: bool,
         stages: u8,
         ends_phase: Option<PhaseId>,
+        then: Option<(StepId, FusedBegin)>,
     },
     /// The turn ends; the next begins at op 0.
     TurnEnd,
+}
+
+/// A [`Op::StepBeginPlain`] done by the op before it: whether the step is
+/// implicit, and the window it opens at once, if any.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct FusedBegin {
+    implicit: bool,
+    window: Option<(WindowId, u8)>,
+}
+
+/// Fuses each plain op with the plain op after it where they always run
+/// one after the other. Every op stays where it is (entries and jumps
+/// still land on them); an op that did the next one's work skips it.
+fn fuse(ops: &mut [Op]) {
+    for i in (0..ops.len()).rev() {
+        let next = ops.get(i + 1).copied();
+        match (&mut ops[i], next) {
+            (
+                Op::StepBeginPlain { window, .. },
+                Some(Op::Window {
+                    window: w,
+                    if_pending: false,
+                    stage,
+                }),
+            ) => *window = Some((w, stage)),
+            (
+                Op::StepEndPlain {
+                    ends_phase: None,
+                    then,
+                    ..
+                },
+                Some(Op::StepBeginPlain {
+                    step,
+                    implicit,
+                    window,
+                }),
+            ) => *then = Some((step, FusedBegin { implicit, window })),
+            (
+                Op::PhaseBeginPlain {
+                    first_step, then, ..
+                },
+                Some(Op::StepBeginPlain {
+                    step,
+                    implicit,
+                    window,
+                }),
+            ) if step == *first_step => *then = Some(FusedBegin { implicit, window }),
+            _ => {}
+        }
+    }
 }
 
 impl Op {
@@ -182,6 +242,7 @@ impl Op {
                 turn_pos,
                 kind,
                 first_step,
+                then: None,
             },
             Op::StepBegin {
                 step,
@@ -189,7 +250,11 @@ impl Op {
                 skips: Skips { len: 0, .. },
                 implicit,
                 ..
-            } => Op::StepBeginPlain { step, implicit },
+            } => Op::StepBeginPlain {
+                step,
+                implicit,
+                window: None,
+            },
             Op::StepEnd {
                 step,
                 repeat: Test::Never,
@@ -202,6 +267,7 @@ impl Op {
                 implicit,
                 stages,
                 ends_phase,
+                then: None,
             },
             Op::Action {
                 id,
@@ -533,6 +599,7 @@ impl Program {
         for op in &mut p.ops {
             *op = op.plain();
         }
+        fuse(&mut p.ops);
         p.pairs = pairs.into_inner();
         Arc::new(p)
     }
@@ -713,6 +780,46 @@ impl Game {
             player: self.state.active,
         });
         TurnBegin::Began
+    }
+
+    /// A plain step begins (`Op::StepBeginPlain` at `pc - 1`), and its
+    /// window opens if one is fused to it: true when it did (a player
+    /// decides; the program goes on past the window op, at `pc + 1`).
+    #[inline(always)]
+    #[allow(clippy::too_many_arguments)]
+    fn begin_fused<H: Host, S: EventSink>(
+        &mut self,
+        step: StepId,
+        begin: FusedBegin,
+        pc: usize,
+        host: &mut H,
+        sink: &mut S,
+    ) -> bool {
+        self.state.step = step;
+        self.state.anchor = step;
+        self.program.keep_step.apply(&mut self.state);
+        self.state.window_opened = false;
+        self.state.stage = 0;
+        if !begin.implicit {
+            sink.event(Event::StepBegan {
+                step,
+                repeat: self.state.repeat,
+            });
+        }
+        let ctx = self.hook_context();
+        host.step_began(&ctx, &mut self.state.triggers());
+        let Some((window, stage)) = begin.window else {
+            return false;
+        };
+        let s = &mut self.state;
+        s.stage = stage;
+        s.window_opened = true;
+        s.passes = 0;
+        s.point = Point::Stage;
+        self.resume = (pc + 1) as u16;
+        let first = self.first_holder();
+        self.give_priority_in(first, Some(window), Because::WindowOpened, sink);
+        true
     }
 
     #[inline(always)]
@@ -936,6 +1043,7 @@ impl Game {
                     turn_pos,
                     kind,
                     first_step,
+                    then,
                 } => {
                     let kind = kind as usize & (MAX_PHASE_KINDS - 1);
                     let s = &mut self.state;
@@ -951,6 +1059,12 @@ impl Game {
                     s.step = first_step;
                     s.anchor = first_step;
                     s.repeat = 0;
+                    if let Some(next) = then {
+                        pc += 1;
+                        if self.begin_fused(first_step, next, pc, host, sink) {
+                            return;
+                        }
+                    }
                 }
                 Op::ActionPlain {
                     id,
@@ -964,26 +1078,21 @@ impl Game {
                     sink.event(Event::TurnAction { action: id, answer });
                     self.state.stage = stage;
                 }
-                Op::StepBeginPlain { step, implicit } => {
-                    self.state.step = step;
-                    self.state.anchor = step;
-                    self.program.keep_step.apply(&mut self.state);
-                    self.state.window_opened = false;
-                    self.state.stage = 0;
-                    if !implicit {
-                        sink.event(Event::StepBegan {
-                            step,
-                            repeat: self.state.repeat,
-                        });
+                Op::StepBeginPlain {
+                    step,
+                    implicit,
+                    window,
+                } => {
+                    if self.begin_fused(step, FusedBegin { implicit, window }, pc, host, sink) {
+                        return;
                     }
-                    let ctx = self.hook_context();
-                    host.step_began(&ctx, &mut self.state.triggers());
                 }
                 Op::StepEndPlain {
                     step,
                     implicit,
                     stages,
                     ends_phase,
+                    then,
                 } => {
                     let s = &mut self.state;
                     s.stage = stages;
@@ -994,6 +1103,11 @@ impl Game {
                     if let Some(phase) = ends_phase {
                         sink.event(Event::PhaseEnded { phase });
                         pc += 1;
+                    } else if let Some((next, begin)) = then {
+                        pc += 1;
+                        if self.begin_fused(next, begin, pc, host, sink) {
+                            return;
+                        }
                     }
                 }
                 Op::TurnEnd => {
