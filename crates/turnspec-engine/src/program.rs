@@ -24,7 +24,7 @@ use crate::event::{Because, Event, EventSink, Skipped};
 use crate::flow::STALL_BUDGET;
 use crate::game::Game;
 use crate::host::Host;
-use crate::state::{GameState, PlayerId, Point, Status};
+use crate::state::{GameState, PlayerId, Point, Scope, Status};
 use turnspec_model::MAX_PHASE_KINDS;
 
 /// [`Game::resume`](crate::game::Game) when the program did not open the
@@ -114,6 +114,10 @@ pub(crate) enum Op {
         /// `answer_max`.
         plain: bool,
         answer_max: u16,
+        /// With `plain`: the counter (kept for the whole game) the answer
+        /// goes to, and whether "until end of turn" effects end.
+        counter: Option<u8>,
+        expires: bool,
     },
     /// A priority window (stage `stage`).
     Window {
@@ -153,6 +157,8 @@ pub(crate) enum Op {
         id: TurnActionId,
         stage: u8,
         answer_max: u16,
+        counter: Option<u8>,
+        expires: bool,
     },
     /// [`Op::StepBegin`] with nothing to test. With `window`, the op that
     /// follows is a window that always opens, opened here.
@@ -275,10 +281,14 @@ impl Op {
                 stage,
                 plain: true,
                 answer_max,
+                counter,
+                expires,
             } => Op::ActionPlain {
                 id,
                 stage,
                 answer_max,
+                counter,
+                expires,
             },
             op => op,
         }
@@ -532,6 +542,11 @@ impl Program {
                     let op = match *stage {
                         Stage::Action(id) => {
                             let a = spec.turn_action(id);
+                            let global_counter = a.answer_counter.filter(|c| {
+                                c.index() < MAX_COUNTERS
+                                    && spec.counters().get(*c).is_some_and(|c| !c.per_player)
+                            });
+                            let global_counter = global_counter.map(|c| c.index() as u8);
                             Op::Action {
                                 id,
                                 test: match a.condition {
@@ -539,12 +554,13 @@ impl Program {
                                     c => test(c),
                                 },
                                 stage: i as u8 + 1,
-                                plain: a.answer_counter.is_none()
+                                plain: global_counter.is_some() == a.answer_counter.is_some()
                                     && a.answer_play.is_none()
                                     && a.play.is_none()
-                                    && !a.ends_turn_effects
                                     && !a.stack_triggers,
                                 answer_max: a.answer_max,
+                                counter: global_counter,
+                                expires: a.ends_turn_effects,
                             }
                         }
                         Stage::Window(w) => Op::Window {
@@ -785,6 +801,35 @@ impl Game {
     /// A plain step begins (`Op::StepBeginPlain` at `pc - 1`), and its
     /// window opens if one is fused to it: true when it did (a player
     /// decides; the program goes on past the window op, at `pc + 1`).
+    /// `answer_turn_action` for an action that only asks the host, stores
+    /// the answer in a counter kept for the whole game, and may end "until
+    /// end of turn" effects (which only modifiers hold).
+    #[inline(always)]
+    #[allow(clippy::too_many_arguments)]
+    fn plain_turn_action<H: Host, S: EventSink>(
+        &mut self,
+        id: TurnActionId,
+        answer_max: u16,
+        counter: Option<u8>,
+        expires: bool,
+        host: &mut H,
+        sink: &mut S,
+    ) {
+        let ctx = self.hook_context();
+        let answer = host
+            .turn_action(&ctx, id, &mut self.state.triggers())
+            .min(answer_max);
+        if let Some(c) = counter
+            && let Some(slot) = self.state.counters.get_mut(c as usize)
+        {
+            *slot = answer;
+        }
+        sink.event(Event::TurnAction { action: id, answer });
+        if expires && self.state.mods.is_some() {
+            self.expire(|d| d.scope == Scope::Turn, sink);
+        }
+    }
+
     #[inline(always)]
     #[allow(clippy::too_many_arguments)]
     fn begin_fused<H: Host, S: EventSink>(
@@ -962,15 +1007,13 @@ impl Game {
                     stage,
                     plain,
                     answer_max,
+                    counter,
+                    expires,
                 } => {
                     // Nothing a turn-based action does reads the stage.
                     if self.holds(test) {
                         if plain {
-                            let ctx = self.hook_context();
-                            let answer = host
-                                .turn_action(&ctx, id, &mut self.state.triggers())
-                                .min(answer_max);
-                            sink.event(Event::TurnAction { action: id, answer });
+                            self.plain_turn_action(id, answer_max, counter, expires, host, sink);
                         } else {
                             self.answer_turn_action(id, host, sink);
                         }
@@ -1070,12 +1113,10 @@ impl Game {
                     id,
                     stage,
                     answer_max,
+                    counter,
+                    expires,
                 } => {
-                    let ctx = self.hook_context();
-                    let answer = host
-                        .turn_action(&ctx, id, &mut self.state.triggers())
-                        .min(answer_max);
-                    sink.event(Event::TurnAction { action: id, answer });
+                    self.plain_turn_action(id, answer_max, counter, expires, host, sink);
                     self.state.stage = stage;
                 }
                 Op::StepBeginPlain {
