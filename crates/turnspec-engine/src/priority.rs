@@ -28,7 +28,22 @@ impl Game {
         // a player leaves.
         if self.state.passes < self.program.sides_in {
             let next = self.program.next_side[player.index() & 7];
-            self.give_priority(next, Because::Passed, sink);
+            // No bag here (that pass is shaped): only modifiers may take
+            // the slower way.
+            if self.state.mods.is_some() {
+                let window = self.open_window();
+                self.give_priority_in_shaped_turn(next, window, Because::Passed, sink);
+                return;
+            }
+            if !self.state.waiting.is_empty() {
+                self.put_waiting(sink);
+            }
+            self.state.holder = Some(next);
+            sink.event(Event::PriorityGiven {
+                player: next,
+                window: self.open_window(),
+                because: Because::Passed,
+            });
             return;
         }
         // The window the program opened closes with nothing to resolve:

@@ -317,9 +317,13 @@ struct Entries {
 /// specs run on the interpreter.)
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct ResetKeep {
-    pub any: bool,
-    pub counters: [u16; MAX_COUNTERS],
-    pub player_slots: [u16; MAX_PLAYER_COUNTERS],
+    /// Some counter resets here (per player or not: a per-player counter's
+    /// own slot in `counters` is zeroed too, as the interpreter does).
+    any: bool,
+    counters: [u16; MAX_COUNTERS],
+    /// Some per-player counter resets here.
+    players: bool,
+    player_slots: [u16; MAX_PLAYER_COUNTERS],
 }
 
 impl ResetKeep {
@@ -327,6 +331,7 @@ impl ResetKeep {
         let mut keep = ResetKeep {
             any: false,
             counters: [u16::MAX; MAX_COUNTERS],
+            players: false,
             player_slots: [u16::MAX; MAX_PLAYER_COUNTERS],
         };
         for (i, c) in spec.counters().iter().enumerate().take(MAX_COUNTERS) {
@@ -338,6 +343,7 @@ impl ResetKeep {
             if c.per_player
                 && let Some(slot) = keep.player_slots.get_mut(c.slot as usize)
             {
+                keep.players = true;
                 *slot = 0;
             }
         }
@@ -352,6 +358,9 @@ impl ResetKeep {
         }
         for (c, k) in state.counters.iter_mut().zip(self.counters) {
             *c &= k;
+        }
+        if !self.players {
+            return;
         }
         for (row, k) in state.player_counters.iter_mut().zip(self.player_slots) {
             for c in row {
