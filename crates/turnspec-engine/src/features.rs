@@ -27,6 +27,11 @@ pub(crate) struct Features {
     /// limit, phase entered or turn ended. Checking such a play is the
     /// holder, the step's table and the stack; playing it is a push.
     pub plain_timings: u32,
+    /// Resolutions may take the inline path in `Game::pass`: no window
+    /// closes when its stack empties, and the fast paths are on (off with
+    /// `GameOptions::turn_program` off, so the general path is checked
+    /// against it; the same holds for `plain_timings`).
+    pub fast_resolve: bool,
     /// `[priority] after_action = "actor"` and `after_resolve = "actor"`.
     pub actor_after_action: bool,
     pub actor_after_resolve: bool,
@@ -58,18 +63,30 @@ impl Features {
             })
             .fold(0u32, |acc, (i, _)| acc | 1 << i);
         let bag = spec.priority().triggers == TriggerOrder::Bag;
+        let closes_when_stack_empty = spec.windows().iter().any(|w| w.close_when_stack_empty);
         let solo = spec.windows().iter().any(|w| w.solo);
         Features {
             bag,
             solo,
             shaped_pass: bag || solo,
+            fast_resolve: !closes_when_stack_empty,
             plain_timings,
             actor_after_action: spec.priority().after_action == Holder::Actor,
             actor_after_resolve: spec.priority().after_resolve == Holder::Actor,
             elections: spec.phases().iter().any(|p| p.optional),
             starts,
             between_turns: !spec.between().is_empty(),
-            closes_when_stack_empty: spec.windows().iter().any(|w| w.close_when_stack_empty),
+            closes_when_stack_empty,
+        }
+    }
+
+    /// The same mechanisms with the fast paths for plain plays and
+    /// resolutions off: every play and resolution takes the general path.
+    pub(crate) fn without_fast_paths(self) -> Features {
+        Features {
+            plain_timings: 0,
+            fast_resolve: false,
+            ..self
         }
     }
 

@@ -178,7 +178,10 @@ impl Game {
             Self::position(spec, &mut state, at)?;
         }
         let program = Program::build(spec, &state, false, |p| p);
-        let features = crate::features::Features::of(spec);
+        let features = match options.turn_program {
+            true => crate::features::Features::of(spec),
+            false => crate::features::Features::of(spec).without_fast_paths(),
+        };
         let mut game = Game {
             spec: spec.clone(),
             masks,

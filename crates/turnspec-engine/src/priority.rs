@@ -61,7 +61,7 @@ impl Game {
         // The top object resolves, in a spec and a turn where nothing else
         // can follow from that (no modifiers, no window that closes when
         // the stack empties): `round_complete` without its lookups.
-        if self.state.mods.is_none() && !self.features.closes_when_stack_empty {
+        if self.features.fast_resolve && self.state.mods.is_none() {
             self.state.passes = 0;
             if let Some(object) = self.state.stack.pop() {
                 sink.event(Event::Resolved { object });

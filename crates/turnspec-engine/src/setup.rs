@@ -38,9 +38,11 @@ pub struct GameOptions {
     /// Only a reservation: more than [`MAX_STACK_RESERVE`] is reserved as
     /// that much, and the stack still grows past it when it must.
     pub stack_capacity: usize,
-    /// Run regular turns with the compiled turn program (the default).
-    /// Off, the interpreter runs every turn: the same events, slower; for
-    /// checking the one against the other and for measuring.
+    /// Run regular turns with the compiled turn program and take the fast
+    /// paths for plain plays and resolutions (the default). Off, the
+    /// interpreter runs every turn and every play and resolution takes the
+    /// general path: the same events and states, slower; for checking the
+    /// one against the other and for measuring.
     pub turn_program: bool,
 }
 
@@ -103,7 +105,8 @@ impl GameOptions {
         self
     }
 
-    /// Whether regular turns run on the compiled turn program.
+    /// Whether regular turns run on the compiled turn program (and plain
+    /// plays and resolutions take their fast paths).
     pub fn with_turn_program(mut self, on: bool) -> Self {
         self.turn_program = on;
         self
