@@ -48,12 +48,13 @@ impl Game {
         }
         // The window the program opened closes with nothing to resolve:
         // the program goes on where it stopped (as `round_complete` would,
-        // without its lookups).
+        // without its lookups). The stage is not moved on: every op that
+        // can follow a window (a turn-based action, a window, a step's end)
+        // sets it before anything could read it.
         if self.resume != NO_RESUME && self.state.stack.is_empty() {
             let s = &mut self.state;
             s.passes = 0;
             s.holder = None;
-            s.stage += 1;
             let pc = std::mem::replace(&mut self.resume, NO_RESUME);
             self.program_loop(pc as usize, host, sink);
             return;
