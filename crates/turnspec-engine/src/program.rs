@@ -1182,7 +1182,18 @@ impl Game {
                     } else {
                         self.next_turn_player();
                     }
-                    pc = 0;
+                    // The next turn begins here (the TurnBegin op at 0,
+                    // without its dispatch).
+                    budget -= 1;
+                    if budget == 0 {
+                        self.state.status = Status::Stalled;
+                        return;
+                    }
+                    match self.program_turn_begin(sink) {
+                        TurnBegin::Began => pc = 1,
+                        TurnBegin::Again => pc = 0,
+                        TurnBegin::Stopped => return,
+                    }
                 }
             }
         }
