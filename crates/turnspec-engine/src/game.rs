@@ -49,6 +49,11 @@ pub struct Game {
     /// [`NO_RESUME`]: kept out of [`GameState`], so the same game state
     /// hashes the same whichever path reached it.
     pub(crate) resume: u16,
+    /// The program's [`Program::sides_in`] and [`Program::next_side`],
+    /// copied next to the state: the pass reads them without going through
+    /// the program's pointer.
+    pub(crate) sides_in: u8,
+    pub(crate) next_side: [PlayerId; MAX_PLAYERS as usize],
     pub(crate) state: GameState,
     pub(crate) features: crate::features::Features,
 }
@@ -187,6 +192,8 @@ impl Game {
             masks,
             program,
             resume: NO_RESUME,
+            sides_in: 0,
+            next_side: [PlayerId(0); MAX_PLAYERS as usize],
             use_program: options.turn_program,
             state,
             features,
@@ -213,6 +220,8 @@ impl Game {
         }
         let enabled = self.use_program && !self.features.need_interpreter();
         self.program = Program::build(&self.spec, &self.state, enabled, |p| next[p.index() & 7]);
+        self.sides_in = self.program.sides_in;
+        self.next_side = self.program.next_side;
     }
 
     /// Places a fresh state at a scenario's starting point, as if the earlier

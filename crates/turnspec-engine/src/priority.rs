@@ -26,8 +26,8 @@ impl Game {
         self.state.passes += 1;
         // Sides and seats come from the program's tables, rebuilt whenever
         // a player leaves.
-        if self.state.passes < self.program.sides_in {
-            let next = self.program.next_side[player.index() & 7];
+        if self.state.passes < self.sides_in {
+            let next = self.next_side[player.index() & 7];
             // No bag here (that pass is shaped): only modifiers may take
             // the slower way.
             if self.state.mods.is_some() {
@@ -135,10 +135,10 @@ impl Game {
         let needed = if self.features.solo && self.solo_window() {
             1
         } else {
-            self.program.sides_in
+            self.sides_in
         };
         if self.state.passes < needed {
-            let next = self.program.next_side[player.index() & 7];
+            let next = self.next_side[player.index() & 7];
             self.give_priority(next, Because::Passed, sink);
             return;
         }
