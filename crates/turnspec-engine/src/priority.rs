@@ -2,7 +2,7 @@
 //! waiting triggers on the stack in APNAP order when it is given (117).
 //! Who sits next is in `seats.rs`.
 
-use turnspec_model::{Effect, Holder, Stage, TimingId, WindowId};
+use turnspec_model::{Effect, Stage, TimingId, WindowId};
 
 use crate::event::{Because, Event, EventSink};
 use crate::game::Game;
@@ -35,15 +35,7 @@ impl Game {
                 self.give_priority_in_shaped_turn(next, window, Because::Passed, sink);
                 return;
             }
-            if !self.state.waiting.is_empty() {
-                self.put_waiting(sink);
-            }
-            self.state.holder = Some(next);
-            sink.event(Event::PriorityGiven {
-                player: next,
-                window: self.open_window(),
-                because: Because::Passed,
-            });
+            self.give_priority_plainly(next, Because::Passed, sink);
             return;
         }
         // The window the program opened closes with nothing to resolve:
@@ -70,11 +62,7 @@ impl Game {
                 // stack before anyone receives priority (117.3b, 117.5).
                 let ctx = self.hook_context();
                 host.resolved(&ctx, object, &mut self.state.triggers());
-                let to = if self.features.actor_after_resolve && self.state.is_in(player) {
-                    player
-                } else {
-                    self.first_holder()
-                };
+                let to = self.holder_for(self.features.actor_after_resolve, player);
                 self.give_priority(to, Because::Resolved, sink);
                 return;
             }
@@ -105,11 +93,7 @@ impl Game {
         sink.event(Event::Pushed { object });
         let ctx = self.hook_context();
         host.played(&ctx, player, timing, label, &mut self.state.triggers());
-        let to = if self.features.actor_after_action && self.state.is_in(player) {
-            player
-        } else {
-            self.first_holder()
-        };
+        let to = self.holder_for(self.features.actor_after_action, player);
         self.give_priority(to, Because::Acted, sink);
     }
 
@@ -181,7 +165,7 @@ impl Game {
                     self.run(host, sink);
                     return;
                 }
-                let to = self.holder_for(self.spec.priority().after_resolve, last);
+                let to = self.holder_for(self.features.actor_after_resolve, last);
                 self.give_priority(to, Because::Resolved, sink);
             }
             None => {
@@ -261,7 +245,7 @@ impl Game {
                 return;
             }
         }
-        let to = self.holder_for(self.spec.priority().after_action, player);
+        let to = self.holder_for(self.features.actor_after_action, player);
         self.give_priority(to, Because::Acted, sink);
     }
 
@@ -280,11 +264,15 @@ impl Game {
         }
     }
 
+    /// Who receives priority after `actor` played or a resolution: the
+    /// actor when the spec says so (`after_action` / `after_resolve =
+    /// "actor"`, `Features`) and they are still in, else the first holder.
     #[inline]
-    pub(crate) fn holder_for(&self, holder: Holder, actor: PlayerId) -> PlayerId {
-        match holder {
-            Holder::Actor if self.state.is_in(actor) => actor,
-            _ => self.first_holder(),
+    pub(crate) fn holder_for(&self, actor_holds: bool, actor: PlayerId) -> PlayerId {
+        if actor_holds && self.state.is_in(actor) {
+            actor
+        } else {
+            self.first_holder()
         }
     }
 
@@ -301,6 +289,17 @@ impl Game {
             self.give_priority_in_shaped_turn(player, window, because, sink);
             return;
         }
+        self.give_priority_plainly(player, because, sink);
+    }
+
+    /// [`Game::give_priority`] with no bag and no modifiers.
+    #[inline(always)]
+    fn give_priority_plainly<S: EventSink>(
+        &mut self,
+        player: PlayerId,
+        because: Because,
+        sink: &mut S,
+    ) {
         if !self.state.waiting.is_empty() {
             self.put_waiting(sink);
         }
