@@ -90,7 +90,7 @@ impl Features {
         }
     }
 
-    /// The turn program (program.rs) runs none of these mechanisms: a spec
+    /// The turn program (program/) runs none of these mechanisms: a spec
     /// that uses one is run by the interpreter alone.
     pub(crate) fn need_interpreter(&self) -> bool {
         self.bag || self.solo || self.elections || self.starts != 0 || self.between_turns

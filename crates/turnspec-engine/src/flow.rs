@@ -8,7 +8,7 @@
 //! knows any game.
 
 use turnspec_model::{
-    Condition, Effect, MAX_PHASE_KINDS, ManaEmpties, RuleRef, SkipTarget, Stage, TimingId,
+    Condition, Effect, MAX_PHASE_KINDS, ManaEmpties, Reset, RuleRef, SkipTarget, Stage, TimingId,
     TurnActionId, WindowMode,
 };
 
@@ -39,44 +39,12 @@ impl Game {
         }
     }
 
-    #[inline(always)]
-    pub(crate) fn reset_counters(&mut self, mask: u16) {
-        if mask != 0 {
-            self.reset_counters_in(mask);
-        }
-    }
-
-    #[inline]
-    fn reset_counters_in(&mut self, mask: u16) {
-        let mut m = mask;
-        while m != 0 {
-            let i = m.trailing_zeros() as usize;
-            if let Some(c) = self.state.counters.get_mut(i) {
-                *c = 0;
-            }
-            m &= m - 1;
-        }
-        let mut m = mask & self.masks.per_player;
-        while m != 0 {
-            let i = m.trailing_zeros() as usize;
-            if let Some(c) = self.spec.counters().as_slice().get(i)
-                && let Some(slot) = self.state.player_counters.get_mut(c.slot as usize)
-            {
-                *slot = [0; turnspec_model::MAX_PLAYERS as usize];
-            }
-            m &= m - 1;
-        }
-        if mask & self.features.starts != 0 {
-            self.refill(mask);
-        }
-    }
-
     pub(crate) fn mods(&mut self) -> &mut Modifiers {
         self.state.mods.get_or_insert_with(Box::default)
     }
 
     /// Advances through the turn until a player must decide: the turn
-    /// program wherever it can (program.rs), the interpreter below where
+    /// program wherever it can (program/), the interpreter below where
     /// something structural is going on, each handing over to the other.
     #[inline]
     pub(crate) fn run<H: Host, S: EventSink>(&mut self, host: &mut H, sink: &mut S) {
@@ -144,8 +112,7 @@ impl Game {
                     s.kind_counts = [0; MAX_PHASE_KINDS];
                     s.turn_pos = 0;
                     s.returns_len = 0;
-                    let mask = self.masks.turn;
-                    self.reset_counters(mask);
+                    self.reset_counters(Reset::Turn);
                     if self.features.elections {
                         self.forget_elections();
                     }
@@ -195,8 +162,7 @@ impl Game {
                     // per-phase counters (a per-Main-phase limit survives an
                     // attack); only regular phases reset them.
                     if self.state.returns_len == 0 {
-                        let mask = self.masks.phase;
-                        self.reset_counters(mask);
+                        self.reset_counters(Reset::Phase);
                     }
                     sink.event(Event::PhaseBegan {
                         phase: phase_id,
@@ -240,8 +206,7 @@ impl Game {
                         self.after_step();
                         continue;
                     }
-                    let mask = self.masks.step;
-                    self.reset_counters(mask);
+                    self.reset_counters(Reset::Step);
                     self.state.window_opened = false;
                     self.state.stage = 0;
                     if !step.implicit {

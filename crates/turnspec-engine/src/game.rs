@@ -7,8 +7,8 @@
 //! open only when something is pending — until the next decision.
 
 use turnspec_model::{
-    Atom, AtomSource, FactId, MAX_COUNTERS, MAX_PHASE_KINDS, MAX_PLAYERS, PhaseId, Reset, RuleRef,
-    Spec, StackRequirement, Stage, StepId, TimingId, VariantId, Who, WindowId,
+    Atom, AtomSource, FactId, MAX_COUNTERS, MAX_PHASE_KINDS, MAX_PLAYERS, PhaseId, RuleRef, Spec,
+    StackRequirement, Stage, StepId, TimingId, VariantId, Who, WindowId,
 };
 
 use crate::action::{Action, LegalActions};
@@ -24,23 +24,12 @@ use crate::state::{
 };
 use std::sync::Arc;
 
-/// Counters grouped by when they reset, computed once per game.
-#[derive(Debug, Clone, Copy, Default)]
-pub(crate) struct ResetMasks {
-    pub(crate) turn: u16,
-    pub(crate) phase: u16,
-    pub(crate) step: u16,
-    /// Counters kept per player (`per = "player"`).
-    pub(crate) per_player: u16,
-}
-
 /// A game in progress: the compiled spec it follows (a cheap clone: the
 /// game owns it, so a game can outlive the `Spec` it was made from and live
 /// in the same struct as anything else) and its state.
 #[derive(Debug, Clone)]
 pub struct Game {
     pub(crate) spec: Spec,
-    pub(crate) masks: ResetMasks,
     /// The regular turn compiled for this set-up; clones share it.
     pub(crate) program: Arc<Program>,
     /// [`GameOptions::turn_program`].
@@ -103,18 +92,6 @@ impl Game {
             .find(|(c, _)| c.index() >= spec.counters().len())
         {
             return Err(SetupError::Unknown("counter", c.index()));
-        }
-        let mut masks = ResetMasks::default();
-        for (i, c) in spec.counters().iter().enumerate().take(MAX_COUNTERS) {
-            if c.per_player {
-                masks.per_player |= 1 << i;
-            }
-            match c.reset {
-                Reset::Turn => masks.turn |= 1 << i,
-                Reset::Phase => masks.phase |= 1 << i,
-                Reset::Step => masks.step |= 1 << i,
-                Reset::Game => {}
-            }
         }
         // The flags set by default in the spec, plus those the options set.
         fn flag_bits<I: turnspec_model::Id>(
@@ -189,7 +166,6 @@ impl Game {
         };
         let mut game = Game {
             spec: spec.clone(),
-            masks,
             program,
             resume: NO_RESUME,
             sides_in: 0,

@@ -25,6 +25,7 @@ mod host;
 pub mod policy;
 mod priority;
 mod program;
+mod resets;
 mod resources;
 mod seats;
 mod setup;

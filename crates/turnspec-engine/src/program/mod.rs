@@ -1,0 +1,605 @@
+//! The turn program: the regular turn of one game set-up, compiled into a
+//! flat list of ops with explicit jumps, so that walking an ordinary turn
+//! does no spec lookups and evaluates no condition whose answer the set-up
+//! already decides.
+//!
+//! The program is built when a game is set up and again on the rare events
+//! that change what it folds (a fact set, a player leaving). It runs only
+//! while nothing structural is going on: no modifiers (extra turns, phases
+//! or steps, counted skips, delayed triggers, durations, mana), no
+//! on-demand phase, no "this phase holds only that step". Otherwise the
+//! interpreter in `flow.rs` runs the turn, and hands back at the next point
+//! the program knows. Both emit the same events: `tests/program.rs` plays
+//! random games with effects through both and compares the streams.
+//!
+//! `mod.rs` compiles the program (ops, tests, the fusing of plain ops);
+//! `conditions.rs` evaluates the tests the set-up left; `run.rs` runs it.
+
+mod conditions;
+mod run;
+
+use std::sync::Arc;
+
+use turnspec_model::{
+    Atom, CompareOp, CondId, MAX_COUNTERS, MAX_PLAYERS, Node, PhaseId, Residual, RuleRef, Spec,
+    Stage, StepId, TurnActionId, WindowId, WindowMode,
+};
+
+use crate::resets::CounterResets;
+use crate::state::{GameState, PlayerId, Point};
+
+/// [`Game::resume`](crate::game::Game) when the program did not open the
+/// window that is open.
+pub(crate) const NO_RESUME: u16 = u16::MAX;
+
+/// A condition as far as the set-up decides it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Test {
+    /// False whatever happens in play.
+    Never,
+    /// True whatever happens in play.
+    Always,
+    /// Depends on the play, and is this one atom (`window_opened`).
+    Flag(Atom),
+    /// Depends on the play, and is two atoms both true (`first_turn and
+    /// starting_player`, once `players == 2` is folded).
+    Both(Atom, Atom),
+    /// Depends on the play, and compares one atom with a number
+    /// (`counter.attackers == 0`).
+    Compare(Atom, CompareOp, i32),
+    /// Depends on the play, and compares a counter kept for the whole game
+    /// (not per player) with a number: read straight from the state.
+    Counter(u8, CompareOp, i32),
+    /// Depends on the play, and is two of the simple tests above both true
+    /// (`counter.first_strike > 0 and repeat_count == 0`): the pair at this
+    /// index of [`Program::pairs`].
+    Pair(u16),
+    /// Depends on the play: evaluate this node of the spec's conditions.
+    Check(u32),
+}
+
+/// One `skip` entry whose condition the set-up did not rule out.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct SkipCheck {
+    pub test: Test,
+    pub rule: RuleRef,
+}
+
+/// A range of [`Program::skips`].
+#[derive(Debug, Clone, Copy, Default)]
+pub(crate) struct Skips {
+    pub start: u16,
+    pub len: u8,
+}
+
+/// One op of the turn program. Jumps are indices into [`Program::ops`].
+#[derive(Debug, Clone, Copy)]
+pub(crate) enum Op {
+    /// A turn begins (or not: no players, the turn limit, a skipped turn).
+    TurnBegin,
+    /// A phase of the regular turn begins, unless absent or skipped: then
+    /// the program goes on at `after` (past its `PhaseEnd`) with no event.
+    PhaseBegin {
+        phase: PhaseId,
+        turn_pos: u8,
+        kind: u8,
+        only_if: Test,
+        skips: Skips,
+        first_step: StepId,
+        after: u16,
+    },
+    /// A step begins, unless absent or skipped: then on at `after`.
+    StepBegin {
+        step: StepId,
+        only_if: Test,
+        skips: Skips,
+        implicit: bool,
+        after: u16,
+    },
+    /// A turn-based action (stage `stage - 1`; `stage` is the one after).
+    /// Actions whose condition the set-up rules out have no op.
+    Action {
+        id: TurnActionId,
+        test: Test,
+        stage: u8,
+        /// The action only asks the host (no counter, play, expiry or
+        /// stacking of triggers): done inline, with the answer capped at
+        /// `answer_max`.
+        plain: bool,
+        answer_max: u16,
+        /// With `plain`: the counter (kept for the whole game) the answer
+        /// goes to, and whether "until end of turn" effects end.
+        counter: Option<u8>,
+        expires: bool,
+    },
+    /// A priority window (stage `stage`).
+    Window {
+        window: WindowId,
+        if_pending: bool,
+        stage: u8,
+    },
+    /// The step ends; with `repeat` true it begins again at `begin`.
+    StepEnd {
+        step: StepId,
+        repeat: Test,
+        implicit: bool,
+        begin: u16,
+        /// The step's number of stages (where the interpreter's stage
+        /// counter stands when the step ends).
+        stages: u8,
+        /// The phase's last step: when it does not repeat, the phase ends
+        /// here too and the `PhaseEnd` op that follows is skipped (one
+        /// dispatch fewer per phase; the op stays for jumps and entries).
+        ends_phase: Option<PhaseId>,
+    },
+    /// The phase ends.
+    PhaseEnd { phase: PhaseId },
+    /// [`Op::PhaseBegin`] with nothing to test (always there, no skip):
+    /// the common case, with fewer fields to read.
+    /// With `then`, the op that follows is the first step's
+    /// [`Op::StepBeginPlain`] and is done here too (one dispatch fewer).
+    PhaseBeginPlain {
+        phase: PhaseId,
+        turn_pos: u8,
+        kind: u8,
+        first_step: StepId,
+        then: Option<FusedBegin>,
+    },
+    /// [`Op::Action`] that always happens and is plain.
+    ActionPlain {
+        id: TurnActionId,
+        stage: u8,
+        answer_max: u16,
+        counter: Option<u8>,
+        expires: bool,
+    },
+    /// [`Op::StepBegin`] with nothing to test. With `window`, the op that
+    /// follows is a window that always opens, opened here.
+    StepBeginPlain {
+        step: StepId,
+        implicit: bool,
+        window: Option<(WindowId, u8)>,
+    },
+    /// [`Op::StepEnd`] of a step that never repeats. With `then`, the op
+    /// that follows is the next step's [`Op::StepBeginPlain`], done here.
+    StepEndPlain {
+        step: StepId,
+        implicit: bool,
+        stages: u8,
+        ends_phase: Option<PhaseId>,
+        then: Option<(StepId, FusedBegin)>,
+    },
+    /// The turn ends; the next begins at op 0.
+    TurnEnd,
+}
+
+/// A [`Op::StepBeginPlain`] done by the op before it: whether the step is
+/// implicit, and the window it opens at once, if any.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct FusedBegin {
+    implicit: bool,
+    window: Option<(WindowId, u8)>,
+}
+
+/// Fuses each plain op with the plain op after it where they always run
+/// one after the other. Every op stays where it is (entries and jumps
+/// still land on them); an op that did the next one's work skips it.
+fn fuse(ops: &mut [Op]) {
+    for i in (0..ops.len()).rev() {
+        let next = ops.get(i + 1).copied();
+        match (&mut ops[i], next) {
+            (
+                Op::StepBeginPlain { window, .. },
+                Some(Op::Window {
+                    window: w,
+                    if_pending: false,
+                    stage,
+                }),
+            ) => *window = Some((w, stage)),
+            (
+                Op::StepEndPlain {
+                    ends_phase: None,
+                    then,
+                    ..
+                },
+                Some(Op::StepBeginPlain {
+                    step,
+                    implicit,
+                    window,
+                }),
+            ) => *then = Some((step, FusedBegin { implicit, window })),
+            (
+                Op::PhaseBeginPlain {
+                    first_step, then, ..
+                },
+                Some(Op::StepBeginPlain {
+                    step,
+                    implicit,
+                    window,
+                }),
+            ) if step == *first_step => *then = Some(FusedBegin { implicit, window }),
+            _ => {}
+        }
+    }
+}
+
+impl Op {
+    /// The same op in its plain form when it has nothing to test: the
+    /// same effect, with fewer fields to read and fewer branches.
+    fn plain(self) -> Op {
+        match self {
+            Op::PhaseBegin {
+                phase,
+                turn_pos,
+                kind,
+                only_if: Test::Always,
+                skips: Skips { len: 0, .. },
+                first_step,
+                ..
+            } => Op::PhaseBeginPlain {
+                phase,
+                turn_pos,
+                kind,
+                first_step,
+                then: None,
+            },
+            Op::StepBegin {
+                step,
+                only_if: Test::Always,
+                skips: Skips { len: 0, .. },
+                implicit,
+                ..
+            } => Op::StepBeginPlain {
+                step,
+                implicit,
+                window: None,
+            },
+            Op::StepEnd {
+                step,
+                repeat: Test::Never,
+                implicit,
+                stages,
+                ends_phase,
+                ..
+            } => Op::StepEndPlain {
+                step,
+                implicit,
+                stages,
+                ends_phase,
+                then: None,
+            },
+            Op::Action {
+                id,
+                test: Test::Always,
+                stage,
+                plain: true,
+                answer_max,
+                counter,
+                expires,
+            } => Op::ActionPlain {
+                id,
+                stage,
+                answer_max,
+                counter,
+                expires,
+            },
+            op => op,
+        }
+    }
+}
+
+/// Where each part of the regular turn sits in the program, to enter it
+/// from a point the interpreter left.
+#[derive(Debug, Clone, Default)]
+struct Entries {
+    /// By phase index: its `PhaseBegin` and `PhaseEnd`, if the phase is in
+    /// the regular turn once.
+    phase: Vec<Option<(u16, u16)>>,
+    /// By step index: its `StepBegin` and `StepEnd`, and where its stages
+    /// start in `stage_pc`.
+    step: Vec<Option<(u16, u16, u32)>>,
+    /// For each stage of each step, then one more for its end: the op that
+    /// runs it, or the next one if it has none.
+    stage_pc: Vec<u16>,
+    turn_end: u16,
+}
+
+/// The compiled turn of one game set-up; shared by clones of a game.
+#[derive(Debug, Clone)]
+pub(crate) struct Program {
+    pub ops: Vec<Op>,
+    pub skips: Vec<SkipCheck>,
+    /// The two halves of each [`Test::Pair`].
+    pub pairs: Vec<(Test, Test)>,
+    entries: Entries,
+    /// Sides still in the game (players, or teams with shared turns).
+    pub sides_in: u8,
+    /// The side after each seat in turn order (who receives priority after
+    /// a pass).
+    pub next_side: [PlayerId; MAX_PLAYERS as usize],
+    /// False when the spec's turn cannot be compiled (a phase listed twice):
+    /// the interpreter then runs every turn.
+    pub usable: bool,
+    /// What a turn, a phase and a step beginning reset.
+    pub resets: CounterResets,
+}
+
+impl Program {
+    /// Compiles the regular turn of `spec` for the set-up in `state`.
+    /// `next_side` is computed by the caller (turn order and teams live in
+    /// `priority.rs`). Not `enabled`, the tables are built but the
+    /// interpreter runs every turn.
+    pub(crate) fn build(
+        spec: &Spec,
+        state: &GameState,
+        enabled: bool,
+        next_side: impl Fn(PlayerId) -> PlayerId,
+    ) -> Arc<Program> {
+        let known = |atom: Atom| -> Option<i32> {
+            match atom {
+                Atom::Variant(v) => Some((state.variants >> (v.index() & 63) & 1) as i32),
+                Atom::Fact(f) => Some((state.facts >> (f.index() & 63) & 1) as i32),
+                Atom::Players => Some(state.players_in_game() as i32),
+                Atom::Teams => Some(state.sides_in_game() as i32),
+                _ => None,
+            }
+        };
+        let conditions = spec.conditions();
+        let compare = |atom: Atom, op: CompareOp, k: i32| match atom {
+            Atom::Counter(c)
+                if c.index() < MAX_COUNTERS
+                    && spec.counters().get(c).is_some_and(|c| !c.per_player) =>
+            {
+                Test::Counter(c.index() as u8, op, k)
+            }
+            _ => Test::Compare(atom, op, k),
+        };
+        let pairs = std::cell::RefCell::new(Vec::<(Test, Test)>::new());
+        let simple = |n: u32| match conditions.node(n) {
+            Some(Node::Atom(a)) => Some(Test::Flag(a)),
+            Some(Node::Compare(op, a, b)) => match (conditions.node(a), conditions.node(b)) {
+                (Some(Node::Atom(a)), Some(Node::Const(k))) => Some(compare(a, op, k)),
+                (Some(Node::Const(k)), Some(Node::Atom(b))) => Some(compare(b, op.flipped(), k)),
+                _ => None,
+            },
+            _ => None,
+        };
+        let test = |cond: Option<CondId>| match cond {
+            None => Test::Never,
+            Some(c) => match conditions.residual(c, &known) {
+                Residual::Value(true) => Test::Always,
+                Residual::Value(false) => Test::Never,
+                Residual::Node(n) => match conditions.node(n) {
+                    Some(Node::Atom(a)) => Test::Flag(a),
+                    Some(Node::And(a, b)) => match (conditions.node(a), conditions.node(b)) {
+                        (Some(Node::Atom(a)), Some(Node::Atom(b))) => Test::Both(a, b),
+                        _ => match (simple(a), simple(b)) {
+                            (Some(a), Some(b)) if pairs.borrow().len() < u16::MAX as usize => {
+                                let mut pairs = pairs.borrow_mut();
+                                pairs.push((a, b));
+                                Test::Pair(pairs.len() as u16 - 1)
+                            }
+                            _ => Test::Check(n),
+                        },
+                    },
+                    Some(Node::Compare(op, a, b)) => {
+                        match (conditions.node(a), conditions.node(b)) {
+                            (Some(Node::Atom(a)), Some(Node::Const(k))) => compare(a, op, k),
+                            (Some(Node::Const(k)), Some(Node::Atom(b))) => {
+                                compare(b, op.flipped(), k)
+                            }
+                            _ => Test::Check(n),
+                        }
+                    }
+                    _ => Test::Check(n),
+                },
+            },
+        };
+        let mut p = Program {
+            ops: Vec::new(),
+            skips: Vec::new(),
+            pairs: Vec::new(),
+            entries: Entries {
+                phase: vec![None; spec.phases().len()],
+                step: vec![None; spec.steps().len()],
+                stage_pc: Vec::new(),
+                turn_end: 0,
+            },
+            sides_in: state.sides_in_game(),
+            next_side: [PlayerId(0); MAX_PLAYERS as usize],
+            usable: enabled,
+            resets: CounterResets::of(spec),
+        };
+        for (i, side) in p
+            .next_side
+            .iter_mut()
+            .enumerate()
+            .take(state.players as usize)
+        {
+            *side = next_side(PlayerId(i as u8));
+        }
+        let skips_of = |p: &mut Program, list: &[turnspec_model::Condition]| {
+            let start = p.skips.len() as u16;
+            for c in list {
+                let t = test(Some(c.cond));
+                if t == Test::Never {
+                    continue;
+                }
+                p.skips.push(SkipCheck {
+                    test: t,
+                    rule: c.rule,
+                });
+                if t == Test::Always {
+                    break;
+                }
+            }
+            Skips {
+                start,
+                len: (p.skips.len() - start as usize) as u8,
+            }
+        };
+        p.ops.push(Op::TurnBegin);
+        for (turn_pos, &phase_id) in spec.turn().iter().enumerate() {
+            let phase = spec.phase(phase_id);
+            if p.entries.phase[phase_id.index()].is_some() || turn_pos > u8::MAX as usize {
+                p.usable = false;
+            }
+            let begin = p.ops.len();
+            let skips = skips_of(&mut p, &phase.skip);
+            p.ops.push(Op::PhaseBegin {
+                phase: phase_id,
+                turn_pos: turn_pos as u8,
+                kind: phase.kind,
+                only_if: match phase.only_if {
+                    None => Test::Always,
+                    c => test(c),
+                },
+                skips,
+                first_step: phase.first_step,
+                after: 0,
+            });
+            for step_id in phase.steps() {
+                let step = spec.step(step_id);
+                let step_begin = p.ops.len();
+                let skips = skips_of(&mut p, &step.skip);
+                p.ops.push(Op::StepBegin {
+                    step: step_id,
+                    only_if: match step.only_if {
+                        None => Test::Always,
+                        c => test(c),
+                    },
+                    skips,
+                    implicit: step.implicit,
+                    after: 0,
+                });
+                if step.stages.len() > u8::MAX as usize - 1 {
+                    p.usable = false;
+                }
+                let stages_at = p.entries.stage_pc.len() as u32;
+                for (i, stage) in step.stages.iter().enumerate() {
+                    p.entries.stage_pc.push(p.ops.len() as u16);
+                    let op = match *stage {
+                        Stage::Action(id) => {
+                            let a = spec.turn_action(id);
+                            let global_counter = a.answer_counter.filter(|c| {
+                                c.index() < MAX_COUNTERS
+                                    && spec.counters().get(*c).is_some_and(|c| !c.per_player)
+                            });
+                            let global_counter = global_counter.map(|c| c.index() as u8);
+                            Op::Action {
+                                id,
+                                test: match a.condition {
+                                    None => Test::Always,
+                                    c => test(c),
+                                },
+                                stage: i as u8 + 1,
+                                plain: global_counter.is_some() == a.answer_counter.is_some()
+                                    && a.answer_play.is_none()
+                                    && a.play.is_none()
+                                    && !a.stack_triggers,
+                                answer_max: a.answer_max,
+                                counter: global_counter,
+                                expires: a.ends_turn_effects,
+                            }
+                        }
+                        Stage::Window(w) => Op::Window {
+                            window: w,
+                            if_pending: spec.window(w).mode == WindowMode::IfPending,
+                            stage: i as u8,
+                        },
+                    };
+                    if !matches!(
+                        op,
+                        Op::Action {
+                            test: Test::Never,
+                            ..
+                        }
+                    ) {
+                        p.ops.push(op);
+                    }
+                }
+                let step_end = p.ops.len();
+                p.entries.stage_pc.push(step_end as u16);
+                p.ops.push(Op::StepEnd {
+                    step: step_id,
+                    repeat: test(step.repeat.map(|r| r.cond)),
+                    implicit: step.implicit,
+                    begin: step_begin as u16,
+                    stages: step.stages.len() as u8,
+                    ends_phase: None,
+                });
+                let here = p.ops.len() as u16;
+                if let Op::StepBegin { after, .. } = &mut p.ops[step_begin] {
+                    *after = here;
+                }
+                p.entries.step[step_id.index()] =
+                    Some((step_begin as u16, step_end as u16, stages_at));
+            }
+            let end = p.ops.len();
+            if let Some(Op::StepEnd { ends_phase, .. }) = p.ops.last_mut() {
+                *ends_phase = Some(phase_id);
+            }
+            p.ops.push(Op::PhaseEnd { phase: phase_id });
+            let here = p.ops.len() as u16;
+            if let Op::PhaseBegin { after, .. } = &mut p.ops[begin] {
+                *after = here;
+            }
+            p.entries.phase[phase_id.index()] = Some((begin as u16, end as u16));
+        }
+        p.entries.turn_end = p.ops.len() as u16;
+        p.ops.push(Op::TurnEnd);
+        if p.ops.len() > u16::MAX as usize {
+            p.usable = false;
+        }
+        for op in &mut p.ops {
+            *op = op.plain();
+        }
+        fuse(&mut p.ops);
+        p.pairs = pairs.into_inner();
+        Arc::new(p)
+    }
+
+    fn phase_entry(&self, phase: PhaseId) -> Option<(u16, u16)> {
+        self.entries.phase.get(phase.index()).copied().flatten()
+    }
+
+    /// Where the program goes on from the point the state is at, if the
+    /// program can run it: nothing structural going on and the point part
+    /// of the regular turn.
+    #[inline]
+    pub(crate) fn entry(&self, spec: &Spec, s: &GameState) -> Option<usize> {
+        if !self.usable
+            || s.returns_len != 0
+            || s.only_step.is_some()
+            || s.start_step.is_some()
+            || !s.modifiers_idle()
+        {
+            return None;
+        }
+        let regular_phase = || {
+            spec.turn()
+                .get(s.turn_pos as usize)
+                .is_some_and(|p| *p == s.phase)
+        };
+        let step_entry = || {
+            if s.anchor != s.step || !regular_phase() {
+                return None;
+            }
+            self.entries.step.get(s.step.index()).copied().flatten()
+        };
+        let pc = match s.point {
+            Point::TurnStart => 0,
+            Point::PhaseStart if regular_phase() => self.phase_entry(s.phase)?.0 as usize,
+            Point::PhaseEnd if regular_phase() => self.phase_entry(s.phase)?.1 as usize,
+            Point::StepStart => step_entry()?.0 as usize,
+            Point::Stage => {
+                let at = step_entry()?.2 as usize + s.stage as usize;
+                *self.entries.stage_pc.get(at)? as usize
+            }
+            Point::StepEnd => step_entry()?.1 as usize,
+            Point::TurnEnd => self.entries.turn_end as usize,
+            Point::PhaseStart | Point::PhaseEnd | Point::Reopen => return None,
+        };
+        Some(pc)
+    }
+}

@@ -1,0 +1,109 @@
+//! Counters that reset as a turn, a phase or a step begins (`reset =
+//! "turn" | "phase" | "step"`), worked out once per spec as masks, so a
+//! reset is a few masked stores whichever way the turn is run (the turn
+//! program or the interpreter).
+
+use turnspec_model::{MAX_COUNTERS, MAX_PLAYER_COUNTERS, Reset, Spec};
+
+use crate::game::Game;
+use crate::state::GameState;
+
+/// What each level of the turn resets.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct CounterResets {
+    pub turn: ResetKeep,
+    pub phase: ResetKeep,
+    pub step: ResetKeep,
+}
+
+impl CounterResets {
+    pub(crate) fn of(spec: &Spec) -> CounterResets {
+        CounterResets {
+            turn: ResetKeep::of(spec, Reset::Turn),
+            phase: ResetKeep::of(spec, Reset::Phase),
+            step: ResetKeep::of(spec, Reset::Step),
+        }
+    }
+}
+
+/// Which counters survive one level's beginning: a mask per counter and
+/// per per-player slot.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct ResetKeep {
+    /// Some counter resets here (per player or not: a per-player counter's
+    /// own slot in `counters` is zeroed too).
+    any: bool,
+    counters: [u16; MAX_COUNTERS],
+    /// Some per-player counter resets here.
+    players: bool,
+    player_slots: [u16; MAX_PLAYER_COUNTERS],
+    /// The counters that reset here, one bit each (to refill those with a
+    /// `start` value, resources.rs).
+    mask: u16,
+}
+
+impl ResetKeep {
+    fn of(spec: &Spec, level: Reset) -> ResetKeep {
+        let mut keep = ResetKeep {
+            any: false,
+            counters: [u16::MAX; MAX_COUNTERS],
+            players: false,
+            player_slots: [u16::MAX; MAX_PLAYER_COUNTERS],
+            mask: 0,
+        };
+        for (i, c) in spec.counters().iter().enumerate().take(MAX_COUNTERS) {
+            if c.reset != level {
+                continue;
+            }
+            keep.any = true;
+            keep.mask |= 1 << i;
+            keep.counters[i] = 0;
+            if c.per_player
+                && let Some(slot) = keep.player_slots.get_mut(c.slot as usize)
+            {
+                keep.players = true;
+                *slot = 0;
+            }
+        }
+        keep
+    }
+
+    /// Zeroes what resets. Counters with a `start` value are refilled by
+    /// [`Game::reset_counters`]; the turn program never meets them (such
+    /// specs run on the interpreter), so it calls this alone.
+    #[inline(always)]
+    pub(crate) fn apply(&self, state: &mut GameState) {
+        if !self.any {
+            return;
+        }
+        for (c, k) in state.counters.iter_mut().zip(self.counters) {
+            *c &= k;
+        }
+        if !self.players {
+            return;
+        }
+        for (row, k) in state.player_counters.iter_mut().zip(self.player_slots) {
+            for c in row {
+                *c &= k;
+            }
+        }
+    }
+}
+
+impl Game {
+    /// The counters that reset as a turn, phase or step begins go back to
+    /// 0, or to their `start` value.
+    pub(crate) fn reset_counters(&mut self, level: Reset) {
+        let keep = match level {
+            Reset::Turn => &self.program.resets.turn,
+            Reset::Phase => &self.program.resets.phase,
+            Reset::Step => &self.program.resets.step,
+            Reset::Game => return,
+        };
+        keep.apply(&mut self.state);
+        let mask = keep.mask;
+        if mask & self.features.starts != 0 {
+            self.refill(mask);
+        }
+    }
+}
