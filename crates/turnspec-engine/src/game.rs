@@ -468,9 +468,7 @@ impl Game {
                 at,
                 own_turn,
             } => {
-                if !self.state.is_in(controller) {
-                    return Err(RuleError::NoSuchPlayer { player: controller });
-                }
+                self.check_in_game(controller)?;
                 self.add_delayed(Delayed {
                     at,
                     controller,
@@ -485,9 +483,7 @@ impl Game {
                 label,
                 at,
             } => {
-                if !self.state.is_in(controller) {
-                    return Err(RuleError::NoSuchPlayer { player: controller });
-                }
+                self.check_in_game(controller)?;
                 self.add_delayed(Delayed {
                     at,
                     controller,
@@ -501,17 +497,14 @@ impl Game {
                 if let Scope::UntilNext { player, .. }
                 | Scope::EndOfNextTurn { player, .. }
                 | Scope::UntilTurnOf { player } = scope
-                    && !self.state.is_in(player)
                 {
-                    return Err(RuleError::NoSuchPlayer { player });
+                    self.check_in_game(player)?;
                 }
                 self.add_duration(label, scope);
                 return Ok(());
             }
             Action::Pending { controller, label } => {
-                if !self.state.is_in(controller) {
-                    return Err(RuleError::NoSuchPlayer { player: controller });
-                }
+                self.check_in_game(controller)?;
                 self.state.waiting.push(StackObject {
                     controller,
                     kind: ObjectKind::Trigger,
@@ -520,16 +513,12 @@ impl Game {
                 return Ok(());
             }
             Action::AddMana { player, amount } => {
-                if !self.state.is_in(player) {
-                    return Err(RuleError::NoSuchPlayer { player });
-                }
+                self.check_in_game(player)?;
                 self.add_mana(player, amount);
                 return Ok(());
             }
             Action::Trigger { controller, label } => {
-                if !self.state.is_in(controller) {
-                    return Err(RuleError::NoSuchPlayer { player: controller });
-                }
+                self.check_in_game(controller)?;
                 self.state.waiting.push(StackObject {
                     controller,
                     kind: ObjectKind::Trigger,
@@ -562,18 +551,14 @@ impl Game {
                 self.play(player, timing, label, host, sink);
             }
             Action::Effect { effect, player } => {
-                if !self.state.is_in(player) {
-                    return Err(RuleError::NoSuchPlayer { player });
-                }
+                self.check_in_game(player)?;
                 if effect.index() >= self.spec.effects().len() {
                     return Err(RuleError::NoSuchEffect);
                 }
                 self.apply_effect(effect, player, host, sink);
             }
             Action::Leave { player } => {
-                if !self.state.is_in(player) {
-                    return Err(RuleError::NoSuchPlayer { player });
-                }
+                self.check_in_game(player)?;
                 self.leave(player, host, sink);
             }
             Action::Choose { player, label } => {
@@ -598,9 +583,7 @@ impl Game {
                 target,
             } => {
                 for p in [player, target] {
-                    if !self.state.is_in(p) {
-                        return Err(RuleError::NoSuchPlayer { player: p });
-                    }
+                    self.check_in_game(p)?;
                 }
                 if effect.index() >= self.spec.effects().len() {
                     return Err(RuleError::NoSuchEffect);
@@ -619,10 +602,17 @@ impl Game {
         Ok(())
     }
 
-    fn check_holder(&self, player: PlayerId) -> Result<(), RuleError> {
-        if !self.state.is_in(player) {
-            return Err(RuleError::NoSuchPlayer { player });
+    /// `player` is seated and has not left (800.4a): else the action is
+    /// refused with `NoSuchPlayer`.
+    fn check_in_game(&self, player: PlayerId) -> Result<(), RuleError> {
+        match self.state.is_in(player) {
+            true => Ok(()),
+            false => Err(RuleError::NoSuchPlayer { player }),
         }
+    }
+
+    fn check_holder(&self, player: PlayerId) -> Result<(), RuleError> {
+        self.check_in_game(player)?;
         // With shared team turns any member acts for the team (805.5).
         let holds = match self.state.holder {
             Some(h) => {
