@@ -121,6 +121,30 @@ impl Canvas {
     }
 }
 
+/// The "next turn" box after the regular turn's last phase (before any
+/// on-demand phase), with the arrow into it.
+fn next_turn_box(c: &mut Canvas, diagram: &Value, phases: &[Value], previous_bottom: Option<u32>) {
+    let Some(next) = diagram["next_turn"].as_str() else {
+        return;
+    };
+    let name = phases
+        .iter()
+        .find(|p| p["id"] == next)
+        .map(|p| str_of(p, "name").to_string())
+        .unwrap_or_default();
+    let top = c.y + 18;
+    if let Some(b) = previous_bottom {
+        c.arrow(b, top, true);
+    }
+    c.y = top;
+    c.boxed(
+        WIDTH / 2 - 150,
+        300,
+        &[format!("next turn: {name}")],
+        "next",
+    );
+}
+
 /// The diagram of `spec` as an SVG document.
 pub fn render(spec: &Spec) -> String {
     let diagram = crate::catalog::diagram(spec);
@@ -138,24 +162,7 @@ pub fn render(spec: &Spec) -> String {
         let on_demand = phase["on_demand"] == true;
         if on_demand && !on_demand_started {
             on_demand_started = true;
-            if let Some(next) = diagram["next_turn"].as_str() {
-                let name = phases
-                    .iter()
-                    .find(|p| p["id"] == next)
-                    .map(|p| str_of(p, "name").to_string())
-                    .unwrap_or_default();
-                let top = c.y + 18;
-                if let Some(b) = previous_bottom {
-                    c.arrow(b, top, true);
-                }
-                c.y = top;
-                c.boxed(
-                    WIDTH / 2 - 150,
-                    300,
-                    &[format!("next turn: {name}")],
-                    "next",
-                );
-            }
+            next_turn_box(&mut c, &diagram, &phases, previous_bottom);
             previous_bottom = None;
             c.y += 24;
             c.text(20, c.y + 12, "Phases started by a play", "heading");
@@ -212,23 +219,8 @@ pub fn render(spec: &Spec) -> String {
         c.y = bottom;
         previous_bottom = Some(bottom);
     }
-    if !on_demand_started && let Some(next) = diagram["next_turn"].as_str() {
-        let name = phases
-            .iter()
-            .find(|p| p["id"] == next)
-            .map(|p| str_of(p, "name").to_string())
-            .unwrap_or_default();
-        let top = c.y + 18;
-        if let Some(b) = previous_bottom {
-            c.arrow(b, top, true);
-        }
-        c.y = top;
-        c.boxed(
-            WIDTH / 2 - 150,
-            300,
-            &[format!("next turn: {name}")],
-            "next",
-        );
+    if !on_demand_started {
+        next_turn_box(&mut c, &diagram, &phases, previous_bottom);
     }
     let height = c.y + 16;
     format!(
