@@ -40,13 +40,19 @@ after(async () => {
   if (profile) rmSync(profile, { recursive: true, force: true });
 });
 
-// Clicks and waits for the replay the click asks for.
-async function click(selector) {
-  await Promise.all([
-    page.waitForResponse((r) => r.url().endsWith("/api/play")),
-    page.click(selector),
-  ]);
+// Does `action` and waits until the page has finished the update it starts
+// (app.js counts finished updates on <body data-updates>). Waiting for the
+// server's response instead raced with the drawing, and with the second
+// replay the page sends after a refusal.
+async function settle(action) {
+  const before = Number((await page.getAttribute("body", "data-updates")) || 0);
+  await action();
+  await page.waitForFunction(
+    (n) => Number(document.body.dataset.updates || 0) > n, before);
 }
+
+// Clicks and waits for the replay the click asks for.
+const click = (selector) => settle(() => page.click(selector));
 
 const text = (selector) => page.textContent(selector);
 
@@ -54,22 +60,17 @@ const text = (selector) => page.textContent(selector);
 // as the picker lists it.
 async function open(specFile, compareFile) {
   await page.goto(URL);
-  // The page has loaded its first spec and replayed its start.
-  await page.waitForSelector("#traces .event");
+  // The page has loaded its first spec and drawn its start.
+  await page.waitForFunction(() => Number(document.body.dataset.updates || 0) >= 1);
   const pick = async (select, file) => {
     const value = await page.$$eval(`${select} option`, (os, f) =>
       os.find((o) => o.textContent.endsWith(f)).value, file);
     if ((await page.inputValue(select)) === value) return;
-    await Promise.all([
-      page.waitForResponse((r) => r.url().endsWith("/api/play")),
-      page.selectOption(select, value),
-    ]);
+    await settle(() => page.selectOption(select, value));
   };
   await pick("#spec", specFile);
   if (compareFile) {
     await pick("#compare", compareFile);
-    // The answer arrives before the page has drawn the second trace.
-    await page.waitForSelector('.trace[data-side="1"]');
   }
 }
 
@@ -85,10 +86,7 @@ async function passUntil(done, limit = 40) {
 async function saveAndTest(path) {
   await page.fill("#save-name", `browser test: ${path}`);
   await page.fill("#save-path", path);
-  await Promise.all([
-    page.waitForResponse((r) => r.url().endsWith("/api/scenario")),
-    page.click("#save"),
-  ]);
+  await click("#save");
   const result = await text("#save-result");
   assert.match(result, /passes \(\d+ checks\)/);
   assert.match(result, /written to/);

@@ -27,6 +27,13 @@ async function api(path, body) {
   return data;
 }
 
+// Counts finished updates (a replay drawn, or a save answered) on <body
+// data-updates>, so a test driver can wait for the page to settle instead
+// of for a response the page has not drawn yet.
+function settled() {
+  document.body.dataset.updates = String(Number(document.body.dataset.updates || 0) + 1);
+}
+
 function showError(message) {
   $("error").hidden = !message;
   $("error").textContent = message || "";
@@ -89,6 +96,7 @@ async function refresh() {
   } catch (e) {
     showError(e.message);
   }
+  settled();
 }
 
 function showRefusal(r) {
@@ -251,6 +259,7 @@ async function save() {
   } catch (e) {
     $("save-result").replaceChildren(el("span", { class: "bad" }, e.message));
   }
+  settled();
 }
 
 async function init() {
