@@ -212,11 +212,32 @@ impl Game {
     #[inline(always)]
     pub(crate) fn program_loop<H: Host, S: EventSink>(
         &mut self,
+        pc: usize,
+        host: &mut H,
+        sink: &mut S,
+    ) {
+        // `rebuild_program` sets the handle with the program, so a handle
+        // there is the program's. Put back unless the program was rebuilt
+        // meanwhile (then the new program's handle is there already).
+        let program = match self.program_handle.take() {
+            Some(handle) => handle,
+            None => Arc::clone(&self.program),
+        };
+        self.run_ops(&program, pc, host, sink);
+        if self.program_handle.is_none() {
+            self.program_handle = Some(program);
+        }
+    }
+
+    /// The loop itself, over the ops of `program` (the game's own, lent).
+    #[inline(always)]
+    fn run_ops<H: Host, S: EventSink>(
+        &mut self,
+        program: &Program,
         mut pc: usize,
         host: &mut H,
         sink: &mut S,
     ) {
-        let program = Arc::clone(&self.program);
         // Counted on the jumps back only (a new turn, a repeated step): a
         // program with no jump back ends at the next one.
         let mut budget = STALL_BUDGET / 32;
@@ -250,7 +271,7 @@ impl Game {
                     }
                     let kind = kind as usize & (MAX_PHASE_KINDS - 1);
                     self.state.kind_counts[kind] = self.state.kind_counts[kind].saturating_add(1);
-                    if let Some(rule) = self.first_skip(&program, skips) {
+                    if let Some(rule) = self.first_skip(program, skips) {
                         self.state.kind_counts[kind] -= 1;
                         sink.event(Event::Skipped {
                             skipped: Skipped::Phase(phase),
@@ -275,7 +296,7 @@ impl Game {
                         pc = after as usize;
                         continue;
                     }
-                    if let Some(rule) = self.first_skip(&program, skips) {
+                    if let Some(rule) = self.first_skip(program, skips) {
                         sink.event(Event::Skipped {
                             skipped: Skipped::Step(step),
                             rule,
