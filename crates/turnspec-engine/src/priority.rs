@@ -322,17 +322,18 @@ impl Game {
         }
     }
 
-    /// [`Game::give_priority`] when the caller knows the open window.
+    /// [`Game::give_priority`] as a window the program opened opens: the
+    /// window is known, and there is no bag to look at (a spec with one
+    /// never runs the program).
     #[inline(always)]
-    pub(crate) fn give_priority_in<S: EventSink>(
+    pub(crate) fn give_priority_from_program<S: EventSink>(
         &mut self,
         player: PlayerId,
-        window: Option<WindowId>,
-        because: Because,
+        window: WindowId,
         sink: &mut S,
     ) {
-        if self.features.bag || self.state.mods.is_some() {
-            self.give_priority_in_shaped_turn(player, window, because, sink);
+        if self.state.mods.is_some() {
+            self.give_priority_in_shaped_turn(player, Some(window), Because::WindowOpened, sink);
             return;
         }
         if !self.state.waiting.is_empty() {
@@ -341,12 +342,12 @@ impl Game {
         self.state.holder = Some(player);
         sink.event(Event::PriorityGiven {
             player,
-            window,
-            because,
+            window: Some(window),
+            because: Because::WindowOpened,
         });
     }
 
-    /// [`Game::give_priority_in`] with a bag, or with modifiers that may
+    /// [`Game::give_priority`] with a bag, or with modifiers that may
     /// hand the decisions to another player (722).
     #[inline(never)]
     fn give_priority_in_shaped_turn<S: EventSink>(

@@ -304,7 +304,9 @@ impl GameState {
 
     /// Whether `p` is still in the game (800.4).
     pub fn is_in(&self, p: PlayerId) -> bool {
-        p.0 < self.players && self.in_game & p.bit() != 0
+        // `in_game` has no bit at or above `players` (set so, then only
+        // cleared), so one bound, a constant, is enough.
+        p.0 < MAX_PLAYERS && self.in_game & p.bit() != 0
     }
 
     pub(crate) fn mark_had_turn(&mut self, p: PlayerId) -> bool {

@@ -8,7 +8,7 @@ use turnspec_model::{MAX_PHASE_KINDS, PhaseId, RuleRef, StepId, TurnActionId};
 
 use super::{FusedBegin, Op, Program, Skips, Test};
 use crate::endless::MAX_REPEATS_WITHOUT_PRIORITY;
-use crate::event::{Because, Event, EventSink, Skipped};
+use crate::event::{Event, EventSink, Skipped};
 use crate::flow::STALL_BUDGET;
 use crate::game::Game;
 use crate::host::Host;
@@ -157,7 +157,7 @@ impl Game {
         s.point = Point::Stage;
         self.resume = (pc + 1) as u16;
         let first = self.first_holder();
-        self.give_priority_in(first, Some(window), Because::WindowOpened, sink);
+        self.give_priority_from_program(first, window, sink);
         true
     }
 
@@ -344,7 +344,7 @@ impl Game {
                         s.point = Point::Stage;
                         self.resume = pc as u16;
                         let first = self.first_holder();
-                        self.give_priority_in(first, Some(window), Because::WindowOpened, sink);
+                        self.give_priority_from_program(first, window, sink);
                         return;
                     }
                     s.stage = stage + 1;
