@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# Wall clock per turn, engine against the hand-written machine, runs
+# interleaved so both see the same machine: min / median / max of N runs of
+# 200,000 turns each, for the four workloads of docs/performance.md.
+#
+#   crates/turnspec-bench/scripts/wall-clock.sh [WORKLOAD_BINARY] [N]
+#
+# The binary defaults to the dist build of the `workload` example
+# (cargo build --profile dist -p turnspec-bench --example workload). Check
+# that nothing else runs (uptime, ps) before trusting the figures.
+set -euo pipefail
+root=$(cd "$(dirname "$0")/../../.." && pwd)
+bin=${1:-${CARGO_TARGET_DIR:-$root/target}/dist/examples/workload}
+n=${2:-11}
+ns() { "$bin" "$@" 200000 | awk '{ print $(NF-1) }'; }
+stats() { sort -n | awk '{ v[NR] = $1 } END { printf "%s / %s / %s", v[1], v[int((NR + 1) / 2)], v[NR] }'; }
+echo "workload players | engine min / median / max | hand-written min / median / max | ratio of minimums / medians"
+for w in "all-pass 2" "all-pass 4" "busy 2" "busy 4"; do
+  set -- $w
+  engine=(); hand=()
+  for _ in $(seq "$n"); do
+    engine+=("$(ns engine "$1" "$2")"); hand+=("$(ns hand "$1" "$2")")
+  done
+  e=$(printf '%s\n' "${engine[@]}" | stats); h=$(printf '%s\n' "${hand[@]}" | stats)
+  ratio=$(awk -v e="$e" -v h="$h" 'BEGIN { split(e, a, " / "); split(h, b, " / ");
+    printf "%.1fx / %.1fx", a[1] / b[1], a[2] / b[2] }')
+  echo "$1 $2 | $e | $h | $ratio"
+done
