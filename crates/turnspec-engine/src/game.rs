@@ -49,6 +49,10 @@ pub struct Game {
     /// copied next to the state: the pass reads them without going through
     /// the program's pointer.
     pub(crate) sides_in: u8,
+    /// `sides_in`, or 0 in a spec whose passes are shaped (a bag, or
+    /// windows only the active player acts in): a pass that leaves fewer
+    /// passes than this in a row moves priority on the plain way.
+    pub(crate) plain_passes_below: u8,
     pub(crate) next_side: [PlayerId; MAX_PLAYERS as usize],
     pub(crate) state: GameState,
     pub(crate) features: crate::features::Features,
@@ -177,6 +181,7 @@ impl Game {
             program_handle: None,
             resume: NO_RESUME,
             sides_in: 0,
+            plain_passes_below: 0,
             next_side: [PlayerId(0); MAX_PLAYERS as usize],
             use_program: options.turn_program,
             state,
@@ -206,6 +211,10 @@ impl Game {
         self.program = Program::build(&self.spec, &self.state, enabled, |p| next[p.index() & 7]);
         self.program_handle = Some(Arc::clone(&self.program));
         self.sides_in = self.program.sides_in;
+        self.plain_passes_below = match self.features.shaped_pass {
+            true => 0,
+            false => self.sides_in,
+        };
         self.next_side = self.program.next_side;
     }
 

@@ -18,15 +18,13 @@ impl Game {
         host: &mut H,
         sink: &mut S,
     ) {
-        if self.features.shaped_pass {
-            self.pass_in_shaped_turn(player, host, sink);
-            return;
-        }
-        sink.event(Event::Passed { player });
+        // The most common action of all: a pass that moves priority on, in
+        // a spec whose passes are not shaped (`plain_passes_below` is 0 in
+        // one that is, so this is one test). Sides and seats come from the
+        // program's tables, rebuilt whenever a player leaves.
         self.state.passes += 1;
-        // Sides and seats come from the program's tables, rebuilt whenever
-        // a player leaves.
-        if self.state.passes < self.sides_in {
+        if self.state.passes < self.plain_passes_below {
+            sink.event(Event::Passed { player });
             let next = self.next_side[player.index() & 7];
             // No bag here (that pass is shaped): only modifiers may take
             // the slower way.
@@ -38,6 +36,14 @@ impl Game {
             self.give_priority_plainly(next, Because::Passed, sink);
             return;
         }
+        if self.features.shaped_pass {
+            // The shaped pass counts for itself.
+            self.state.passes -= 1;
+            self.pass_in_shaped_turn(player, host, sink);
+            return;
+        }
+        // Everyone has passed in succession.
+        sink.event(Event::Passed { player });
         // The window the program opened closes with nothing to resolve:
         // the program goes on where it stopped (as `round_complete` would,
         // without its lookups). The stage is not moved on: every op that
