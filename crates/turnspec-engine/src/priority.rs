@@ -68,7 +68,7 @@ impl Game {
                 // stack before anyone receives priority (117.3b, 117.5).
                 let ctx = self.hook_context();
                 host.resolved(&ctx, object, &mut self.state.triggers());
-                let to = self.holder_for(self.features.actor_after_resolve, player);
+                let to = self.holder_after_holder(self.features.actor_after_resolve, player);
                 self.give_priority(to, Because::Resolved, sink);
                 return;
             }
@@ -99,7 +99,7 @@ impl Game {
         sink.event(Event::Pushed { object });
         let ctx = self.hook_context();
         host.played(&ctx, player, timing, label, &mut self.state.triggers());
-        let to = self.holder_for(self.features.actor_after_action, player);
+        let to = self.holder_after_holder(self.features.actor_after_action, player);
         self.give_priority(to, Because::Acted, sink);
     }
 
@@ -277,6 +277,18 @@ impl Game {
     pub(crate) fn holder_for(&self, actor_holds: bool, actor: PlayerId) -> PlayerId {
         if actor_holds && self.state.is_in(actor) {
             actor
+        } else {
+            self.first_holder()
+        }
+    }
+
+    /// [`Game::holder_for`] when the actor held priority (the fast paths:
+    /// a plain play, a pass that resolves), so is in the game: a holder
+    /// always is.
+    #[inline(always)]
+    fn holder_after_holder(&self, actor_holds: bool, holder: PlayerId) -> PlayerId {
+        if actor_holds {
+            holder
         } else {
             self.first_holder()
         }
