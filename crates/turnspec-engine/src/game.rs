@@ -53,6 +53,11 @@ pub struct Game {
     /// windows only the active player acts in): a pass that leaves fewer
     /// passes than this in a row moves priority on the plain way.
     pub(crate) plain_passes_below: u8,
+    /// The active player may have left the game: set when the program is
+    /// rebuilt with the active player out, cleared when the program begins
+    /// a turn (whose active player is in). While it is false, a window the
+    /// program opens goes to the active player without asking.
+    pub(crate) active_may_be_out: bool,
     pub(crate) next_side: [PlayerId; MAX_PLAYERS as usize],
     pub(crate) state: GameState,
     pub(crate) features: crate::features::Features,
@@ -182,6 +187,7 @@ impl Game {
             resume: NO_RESUME,
             sides_in: 0,
             plain_passes_below: 0,
+            active_may_be_out: true,
             next_side: [PlayerId(0); MAX_PLAYERS as usize],
             use_program: options.turn_program,
             state,
@@ -211,6 +217,7 @@ impl Game {
         self.program = Program::build(&self.spec, &self.state, enabled, |p| next[p.index() & 7]);
         self.program_handle = Some(Arc::clone(&self.program));
         self.sides_in = self.program.sides_in;
+        self.active_may_be_out = !self.state.is_in(self.state.active);
         self.plain_passes_below = match self.features.shaped_pass {
             true => 0,
             false => self.sides_in,

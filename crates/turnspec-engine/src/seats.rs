@@ -18,6 +18,18 @@ impl Game {
         self.first_holder_after_leaving()
     }
 
+    /// [`Game::first_holder`] for a window the program opens: the active
+    /// player unless they may have left during this turn
+    /// (`Game::active_may_be_out`, set when the program was rebuilt for a
+    /// player leaving).
+    #[inline(always)]
+    pub(crate) fn first_holder_in_program(&self) -> PlayerId {
+        if self.active_may_be_out {
+            return self.first_holder();
+        }
+        self.state.active
+    }
+
     fn first_holder_after_leaving(&self) -> PlayerId {
         // The active team goes on with its other members (805); a player
         // alone who left is followed by the next player (800.4j).

@@ -42,6 +42,10 @@ impl Game {
             self.next_turn_player();
             return TurnBegin::Again;
         }
+        // The active player is in the game now (they can leave only
+        // through `leave`, which rebuilds the program and sets the flag).
+        self.active_may_be_out = false;
+        let s = &mut self.state;
         s.quiet_repeats = 0;
         s.turn += 1;
         if !s.extra_turn {
@@ -156,7 +160,7 @@ impl Game {
         s.passes = 0;
         s.point = Point::Stage;
         self.resume = (pc + 1) as u16;
-        let first = self.first_holder();
+        let first = self.first_holder_in_program();
         self.give_priority_from_program(first, window, sink);
         true
     }
@@ -343,7 +347,7 @@ impl Game {
                         s.passes = 0;
                         s.point = Point::Stage;
                         self.resume = pc as u16;
-                        let first = self.first_holder();
+                        let first = self.first_holder_in_program();
                         self.give_priority_from_program(first, window, sink);
                         return;
                     }
