@@ -32,6 +32,10 @@ pub(crate) struct Features {
     /// `GameOptions::turn_program` off, so the general path is checked
     /// against it; the same holds for `plain_timings`).
     pub fast_resolve: bool,
+    /// A pass that moves priority on in a game with no modifiers may take
+    /// the plain way (`Game::plain_passes_below`); off with the other fast
+    /// paths, so the general way is checked against it.
+    pub plain_passes: bool,
     /// `[priority] after_action = "actor"` and `after_resolve = "actor"`.
     pub actor_after_action: bool,
     pub actor_after_resolve: bool,
@@ -70,6 +74,7 @@ impl Features {
             solo,
             shaped_pass: bag || solo,
             fast_resolve: !closes_when_stack_empty,
+            plain_passes: !(bag || solo),
             plain_timings,
             actor_after_action: spec.priority().after_action == Holder::Actor,
             actor_after_resolve: spec.priority().after_resolve == Holder::Actor,
@@ -80,12 +85,14 @@ impl Features {
         }
     }
 
-    /// The same mechanisms with the fast paths for plain plays and
-    /// resolutions off: every play and resolution takes the general path.
+    /// The same mechanisms with the fast paths for plain plays, passes and
+    /// resolutions off: every play, pass and resolution takes the general
+    /// path.
     pub(crate) fn without_fast_paths(self) -> Features {
         Features {
             plain_timings: 0,
             fast_resolve: false,
+            plain_passes: false,
             ..self
         }
     }

@@ -40,6 +40,9 @@ impl Game {
     }
 
     pub(crate) fn mods(&mut self) -> &mut Modifiers {
+        // The only way modifiers come to be: from now on passes take the
+        // way that looks at them.
+        self.plain_passes_below = 0;
         self.state.mods.get_or_insert_with(Box::default)
     }
 

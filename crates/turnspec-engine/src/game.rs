@@ -50,8 +50,10 @@ pub struct Game {
     /// the program's pointer.
     pub(crate) sides_in: u8,
     /// `sides_in`, or 0 in a spec whose passes are shaped (a bag, or
-    /// windows only the active player acts in): a pass that leaves fewer
-    /// passes than this in a row moves priority on the plain way.
+    /// windows only the active player acts in), in a game with modifiers
+    /// (`Game::mods` zeroes it as it makes them) or with the fast paths off
+    /// (`Features::plain_passes`): a pass that leaves fewer passes than
+    /// this in a row moves priority on the plain way.
     pub(crate) plain_passes_below: u8,
     /// The active player may have left the game: set when the program is
     /// rebuilt with the active player out, cleared when the program begins
@@ -218,9 +220,9 @@ impl Game {
         self.program_handle = Some(Arc::clone(&self.program));
         self.sides_in = self.program.sides_in;
         self.active_may_be_out = !self.state.is_in(self.state.active);
-        self.plain_passes_below = match self.features.shaped_pass {
-            true => 0,
-            false => self.sides_in,
+        self.plain_passes_below = match self.features.plain_passes && self.state.mods.is_none() {
+            true => self.sides_in,
+            false => 0,
         };
         self.next_side = self.program.next_side;
     }

@@ -19,20 +19,14 @@ impl Game {
         sink: &mut S,
     ) {
         // The most common action of all: a pass that moves priority on, in
-        // a spec whose passes are not shaped (`plain_passes_below` is 0 in
-        // one that is, so this is one test). Sides and seats come from the
-        // program's tables, rebuilt whenever a player leaves.
+        // a spec whose passes are not shaped and a game with no modifiers
+        // (`plain_passes_below` is 0 otherwise, so this is one test). Sides
+        // and seats come from the program's tables, rebuilt whenever a
+        // player leaves.
         self.state.passes += 1;
         if self.state.passes < self.plain_passes_below {
             sink.event(Event::Passed { player });
             let next = self.next_side[player.index() & 7];
-            // No bag here (that pass is shaped): only modifiers may take
-            // the slower way.
-            if self.state.mods.is_some() {
-                let window = self.open_window();
-                self.give_priority_in_shaped_turn(next, window, Because::Passed, sink);
-                return;
-            }
             self.give_priority_plainly(next, Because::Passed, sink);
             return;
         }
@@ -42,8 +36,16 @@ impl Game {
             self.pass_in_shaped_turn(player, host, sink);
             return;
         }
-        // Everyone has passed in succession.
         sink.event(Event::Passed { player });
+        if self.state.passes < self.sides_in {
+            // Priority moves on, in a game with modifiers (which may hand
+            // the decisions to another player, 722).
+            let next = self.next_side[player.index() & 7];
+            let window = self.open_window();
+            self.give_priority_in_shaped_turn(next, window, Because::Passed, sink);
+            return;
+        }
+        // Everyone has passed in succession.
         // The window the program opened closes with nothing to resolve:
         // the program goes on where it stopped (as `round_complete` would,
         // without its lookups). The stage is not moved on: every op that
