@@ -178,10 +178,14 @@ impl Game {
             Self::position(spec, &mut state, at)?;
         }
         let program = Program::build(spec, &state, false, |p| p);
-        let features = match options.turn_program {
+        let mut features = match options.turn_program {
             true => crate::features::Features::of(spec),
             false => crate::features::Features::of(spec).without_fast_paths(),
         };
+        if state.has_teams {
+            // A team's members share priority: no play is plain.
+            features.plain_timings = 0;
+        }
         let mut game = Game {
             spec: spec.clone(),
             program,
@@ -668,8 +672,9 @@ impl Game {
     }
 
     /// A plain play (`Features::plain_timings`: anyone, onto the stack,
-    /// nothing required or paid) by the holder at a timing class the
-    /// current step allows. False means "ask `clearly_may_play`".
+    /// nothing required or paid; none in a game with teams) by the holder
+    /// at a timing class the current step allows. False means "ask
+    /// `clearly_may_play`".
     #[inline(always)]
     pub(crate) fn may_play_plainly(&self, player: PlayerId, timing: TimingId) -> bool {
         let s = &self.state;
@@ -677,7 +682,6 @@ impl Game {
             && self.features.plain_timings >> timing.index() & 1 != 0
             && s.holder == Some(player)
             && s.status == Status::Running
-            && !s.has_teams
             && self
                 .spec
                 .steps()
