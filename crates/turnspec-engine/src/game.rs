@@ -57,8 +57,8 @@ pub struct Game {
     pub(crate) plain_passes_below: u8,
     /// The active player may have left the game: set when the program is
     /// rebuilt with the active player out, cleared when the program begins
-    /// a turn (whose active player is in). While it is false, a window the
-    /// program opens goes to the active player without asking.
+    /// a turn (whose active player is in). While it is false, the fast
+    /// paths give the active player priority without asking.
     pub(crate) active_may_be_out: bool,
     pub(crate) next_side: [PlayerId; MAX_PLAYERS as usize],
     pub(crate) state: GameState,

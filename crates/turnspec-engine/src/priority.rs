@@ -292,7 +292,7 @@ impl Game {
         if actor_holds {
             holder
         } else {
-            self.first_holder()
+            self.first_holder_fast()
         }
     }
 

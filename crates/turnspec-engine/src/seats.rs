@@ -18,12 +18,14 @@ impl Game {
         self.first_holder_after_leaving()
     }
 
-    /// [`Game::first_holder`] for a window the program opens: the active
-    /// player unless they may have left during this turn
-    /// (`Game::active_may_be_out`, set when the program was rebuilt for a
-    /// player leaving).
+    /// [`Game::first_holder`] on the fast paths (a window the program
+    /// opens, a resolution in `Game::pass`): the active player unless they
+    /// may have left during this turn (`Game::active_may_be_out`, set when
+    /// the program was rebuilt for a player leaving). The general paths
+    /// ask [`Game::first_holder`], so the fuzzer's comparison of the two
+    /// checks the flag.
     #[inline(always)]
-    pub(crate) fn first_holder_in_program(&self) -> PlayerId {
+    pub(crate) fn first_holder_fast(&self) -> PlayerId {
         if self.active_may_be_out {
             return self.first_holder();
         }

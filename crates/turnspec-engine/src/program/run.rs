@@ -160,7 +160,7 @@ impl Game {
         s.passes = 0;
         s.point = Point::Stage;
         self.resume = (pc + 1) as u16;
-        let first = self.first_holder_in_program();
+        let first = self.first_holder_fast();
         self.give_priority_from_program(first, window, sink);
         true
     }
@@ -347,7 +347,7 @@ impl Game {
                         s.passes = 0;
                         s.point = Point::Stage;
                         self.resume = pc as u16;
-                        let first = self.first_holder_in_program();
+                        let first = self.first_holder_fast();
                         self.give_priority_from_program(first, window, sink);
                         return;
                     }
