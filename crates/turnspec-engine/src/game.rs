@@ -683,10 +683,10 @@ impl Game {
             && s.holder == Some(player)
             && s.status == Status::Running
             && self
-                .spec
-                .steps()
-                .get(s.step)
-                .is_some_and(|step| step.timing_mask >> timing.index() & 1 != 0)
+                .program
+                .step_timings
+                .get(s.step.index())
+                .is_some_and(|mask| mask >> timing.index() & 1 != 0)
     }
 
     /// The common case of [`Game::check_play`] in a few tests, with no

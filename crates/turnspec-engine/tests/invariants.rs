@@ -240,6 +240,43 @@ fn a_timing_refusal_names_the_first_failing_condition_and_its_rule() {
     t.play(P2, "slow", 7).unwrap();
 }
 
+/// A play anyone may make onto the stack, with nothing to pay or require,
+/// is a plain play (the fast path); one restricted to some steps must
+/// still be refused in the others.
+const STEP_BOUND: &str = r#"
+[game]
+name = "Step bound"
+players = { min = 2, max = 2 }
+
+[timing.main_only]
+rule = "R-MAIN-ONLY"
+who = "any"
+during = ["main"]
+during_rule = "R-MAIN-ONLY-WHEN"
+
+[[phase]]
+id = "start"
+priority = "always"
+
+[[phase]]
+id = "main"
+priority = "always"
+"#;
+
+static STEP_BOUND_SPEC: LazyLock<Spec> = LazyLock::new(|| load("step-bound.toml", STEP_BOUND));
+
+#[test]
+fn a_plain_play_outside_its_steps_is_refused_with_the_steps_rule() {
+    let spec: &'static Spec = &STEP_BOUND_SPEC;
+    let options = GameOptions::players(2).with_start_at(start_at(spec, 1, P1, "start"));
+    let mut t = Table::new(spec, options, TestHost::new(spec));
+    let err = t.play(P1, "main_only", 1).unwrap_err();
+    assert_eq!(failure(err), TimingFailure::WrongStep);
+    assert_eq!(spec.rule(err.rule()), Some("R-MAIN-ONLY-WHEN"));
+    t.pass_until_step("main");
+    t.play(P1, "main_only", 2).unwrap();
+}
+
 #[test]
 fn a_stopped_game_refuses_everything_with_not_running() {
     let mut t = Table::new(tiny(), GameOptions::players(2), TestHost::new(tiny()));

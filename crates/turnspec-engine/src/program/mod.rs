@@ -322,7 +322,15 @@ pub(crate) struct Program {
     pub usable: bool,
     /// What a turn, a phase and a step beginning reset.
     pub resets: CounterResets,
+    /// The timing classes each of the first [`TIMING_TABLE_STEPS`] steps
+    /// allows (`Step::timing_mask`), next to the program so checking a
+    /// plain play reads one table (later steps read 0: their plays take
+    /// the general check).
+    pub step_timings: [u32; TIMING_TABLE_STEPS],
 }
+
+/// How many steps [`Program::step_timings`] covers.
+pub(crate) const TIMING_TABLE_STEPS: usize = 64;
 
 impl Program {
     /// Compiles the regular turn of `spec` for the set-up in `state`.
@@ -409,7 +417,11 @@ impl Program {
             next_side: [PlayerId(0); MAX_PLAYERS as usize],
             usable: enabled,
             resets: CounterResets::of(spec),
+            step_timings: [0; TIMING_TABLE_STEPS],
         };
+        for (mask, step) in p.step_timings.iter_mut().zip(spec.steps().iter()) {
+            *mask = step.timing_mask;
+        }
         for (i, side) in p
             .next_side
             .iter_mut()
