@@ -181,7 +181,11 @@ impl Sink {
 }
 
 impl EventSink for Sink {
-    #[inline]
+    /// Always inline: a few additions, called on every event, from call
+    /// sites the compiler otherwise leaves out of line depending on how the
+    /// engine's code happens to be laid out (28 calls per all-pass turn,
+    /// 10 % of a simulation's instructions, after one engine change).
+    #[inline(always)]
     fn event(&mut self, event: Event) {
         let c = &mut self.counts;
         match event {
