@@ -24,7 +24,8 @@ pub(crate) struct Features {
     pub shaped_pass: bool,
     /// Timing classes (one bit each, the first 32) whose plays are plain:
     /// anyone may play them, onto the stack, with no requirement, cost,
-    /// limit, phase entered or turn ended. Checking such a play is the
+    /// limit, phase entered or turn ended, in a spec with no bag (and, set
+    /// by `Game::new`, a game with no teams). Checking such a play is the
     /// holder, the step's table and the stack; playing it is a push.
     pub plain_timings: u32,
     /// Resolutions may take the inline path in `Game::pass`: no window
@@ -75,7 +76,9 @@ impl Features {
             shaped_pass: bag || solo,
             fast_resolve: !closes_when_stack_empty,
             plain_passes: !(bag || solo),
-            plain_timings,
+            // With a bag, priority after a play goes to whoever resolves
+            // next (bag.rs): no play is plain.
+            plain_timings: if bag { 0 } else { plain_timings },
             actor_after_action: spec.priority().after_action == Holder::Actor,
             actor_after_resolve: spec.priority().after_resolve == Holder::Actor,
             elections: spec.phases().iter().any(|p| p.optional),

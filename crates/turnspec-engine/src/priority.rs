@@ -71,7 +71,9 @@ impl Game {
                 let ctx = self.hook_context();
                 host.resolved(&ctx, object, &mut self.state.triggers());
                 let to = self.holder_after_holder(self.features.actor_after_resolve, player);
-                self.give_priority(to, Because::Resolved, sink);
+                // No modifiers (tested above; a hook cannot make any) and
+                // no bag (a pass in a spec with one is shaped).
+                self.give_priority_plainly(to, Because::Resolved, sink);
                 return;
             }
         }
@@ -102,7 +104,13 @@ impl Game {
         let ctx = self.hook_context();
         host.played(&ctx, player, timing, label, &mut self.state.triggers());
         let to = self.holder_after_holder(self.features.actor_after_action, player);
-        self.give_priority(to, Because::Acted, sink);
+        // No bag: a spec with one has no plain plays.
+        if self.state.mods.is_some() {
+            let window = self.open_window();
+            self.give_priority_in_shaped_turn(to, window, Because::Acted, sink);
+            return;
+        }
+        self.give_priority_plainly(to, Because::Acted, sink);
     }
 
     /// [`Game::pass`] in a spec with a bag or windows only the active
