@@ -8,8 +8,8 @@
 //! knows any game.
 
 use turnspec_model::{
-    Condition, Effect, MAX_PHASE_KINDS, ManaEmpties, Reset, RuleRef, SkipTarget, Stage, TimingId,
-    TurnActionId, WindowMode,
+    Condition, Effect, ManaEmpties, Reset, RuleRef, SkipTarget, Stage, TimingId, TurnActionId,
+    WindowMode,
 };
 
 use crate::endless::MAX_REPEATS_WITHOUT_PRIORITY;
@@ -105,16 +105,8 @@ impl Game {
                         self.next_turn_player();
                         continue;
                     }
-                    let s = &mut self.state;
-                    s.quiet_repeats = 0;
-                    s.turn += 1;
-                    if !s.extra_turn {
-                        s.last_regular = s.active;
-                    }
-                    s.first_turn = s.mark_had_turn(s.active);
-                    s.kind_counts = [0; MAX_PHASE_KINDS];
-                    s.turn_pos = 0;
-                    s.returns_len = 0;
+                    self.state.count_turn();
+                    self.state.returns_len = 0;
                     self.reset_counters(Reset::Turn);
                     if self.features.elections {
                         self.forget_elections();

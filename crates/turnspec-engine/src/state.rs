@@ -315,6 +315,22 @@ impl GameState {
         first
     }
 
+    /// The active player's turn begins: counted, and what is tallied per
+    /// turn starts afresh (phases of each kind, the place in the turn,
+    /// repeats without priority, whether it is their first turn). The
+    /// same for the turn program and the interpreter.
+    #[inline(always)]
+    pub(crate) fn count_turn(&mut self) {
+        self.quiet_repeats = 0;
+        self.turn += 1;
+        if !self.extra_turn {
+            self.last_regular = self.active;
+        }
+        self.first_turn = self.mark_had_turn(self.active);
+        self.kind_counts = [0; MAX_PHASE_KINDS];
+        self.turn_pos = 0;
+    }
+
     /// Sides still in the game: teams when playing in teams, else players.
     /// Priority goes round these (805.5).
     pub(crate) fn sides_in_game(&self) -> u8 {

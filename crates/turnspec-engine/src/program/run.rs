@@ -45,15 +45,7 @@ impl Game {
         // The active player is in the game now (they can leave only
         // through `leave`, which rebuilds the program and sets the flag).
         self.active_may_be_out = false;
-        let s = &mut self.state;
-        s.quiet_repeats = 0;
-        s.turn += 1;
-        if !s.extra_turn {
-            s.last_regular = s.active;
-        }
-        s.first_turn = s.mark_had_turn(s.active);
-        s.kind_counts = [0; MAX_PHASE_KINDS];
-        s.turn_pos = 0;
+        self.state.count_turn();
         self.program.resets.turn.apply(&mut self.state);
         sink.event(Event::TurnBegan {
             turn: self.state.turn,
