@@ -94,6 +94,23 @@ impl Game {
         sink: &mut S,
     ) {
         self.state.passes = 0;
+        self.push_play(player, timing, label, sink);
+        let ctx = self.hook_context();
+        host.played(&ctx, player, timing, label, &mut self.state.triggers());
+        let to = self.holder_after_holder(self.features.actor_after_action, player);
+        // No bag: a spec with one has no plain plays.
+        self.give_priority_without_bag(to, Because::Acted, sink);
+    }
+
+    /// A play goes on the stack.
+    #[inline(always)]
+    fn push_play<S: EventSink>(
+        &mut self,
+        player: PlayerId,
+        timing: TimingId,
+        label: u32,
+        sink: &mut S,
+    ) {
         let object = StackObject {
             controller: player,
             kind: ObjectKind::Play(timing),
@@ -101,16 +118,6 @@ impl Game {
         };
         self.state.stack.push(object);
         sink.event(Event::Pushed { object });
-        let ctx = self.hook_context();
-        host.played(&ctx, player, timing, label, &mut self.state.triggers());
-        let to = self.holder_after_holder(self.features.actor_after_action, player);
-        // No bag: a spec with one has no plain plays.
-        if self.state.mods.is_some() {
-            let window = self.open_window();
-            self.give_priority_in_shaped_turn(to, window, Because::Acted, sink);
-            return;
-        }
-        self.give_priority_plainly(to, Because::Acted, sink);
     }
 
     /// [`Game::pass`] in a spec with a bag or windows only the active
@@ -218,15 +225,7 @@ impl Game {
         }
         self.state.passes = 0;
         match effect {
-            Effect::Stack => {
-                let object = StackObject {
-                    controller: player,
-                    kind: ObjectKind::Play(timing),
-                    label,
-                };
-                self.state.stack.push(object);
-                sink.event(Event::Pushed { object });
-            }
+            Effect::Stack => self.push_play(player, timing, label, sink),
             Effect::Special | Effect::StartPhase(_) => sink.event(Event::SpecialAction {
                 player,
                 timing,
@@ -312,7 +311,23 @@ impl Game {
         because: Because,
         sink: &mut S,
     ) {
-        if self.features.bag || self.state.mods.is_some() {
+        if self.features.bag {
+            let window = self.open_window();
+            self.give_priority_in_shaped_turn(player, window, because, sink);
+            return;
+        }
+        self.give_priority_without_bag(player, because, sink);
+    }
+
+    /// [`Game::give_priority`] where there is no bag.
+    #[inline(always)]
+    fn give_priority_without_bag<S: EventSink>(
+        &mut self,
+        player: PlayerId,
+        because: Because,
+        sink: &mut S,
+    ) {
+        if self.state.mods.is_some() {
             let window = self.open_window();
             self.give_priority_in_shaped_turn(player, window, because, sink);
             return;
