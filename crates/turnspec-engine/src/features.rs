@@ -70,12 +70,13 @@ impl Features {
         let bag = spec.priority().triggers == TriggerOrder::Bag;
         let closes_when_stack_empty = spec.windows().iter().any(|w| w.close_when_stack_empty);
         let solo = spec.windows().iter().any(|w| w.solo);
+        let shaped_pass = bag || solo;
         Features {
             bag,
             solo,
-            shaped_pass: bag || solo,
+            shaped_pass,
             fast_resolve: !closes_when_stack_empty,
-            plain_passes: !(bag || solo),
+            plain_passes: !shaped_pass,
             // With a bag, priority after a play goes to whoever resolves
             // next (bag.rs): no play is plain.
             plain_timings: if bag { 0 } else { plain_timings },
