@@ -331,6 +331,16 @@ impl GameState {
         self.turn_pos = 0;
     }
 
+    /// One more phase of this kind began this turn. Held at 255 rather
+    /// than wrapping; written as adding "not yet 255", which compiles to a
+    /// compare and an add with carry instead of a saturating add's five
+    /// instructions (it runs at every phase's beginning).
+    #[inline(always)]
+    pub(crate) fn count_phase_kind(&mut self, kind: usize) {
+        let count = &mut self.kind_counts[kind & (MAX_PHASE_KINDS - 1)];
+        *count += u8::from(*count != u8::MAX);
+    }
+
     /// Sides still in the game: teams when playing in teams, else players.
     /// Priority goes round these (805.5).
     pub(crate) fn sides_in_game(&self) -> u8 {

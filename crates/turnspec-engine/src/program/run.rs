@@ -215,7 +215,7 @@ impl Game {
         let s = &mut self.state;
         s.phase = phase;
         s.turn_pos = turn_pos;
-        s.kind_counts[kind] = s.kind_counts[kind].saturating_add(1);
+        s.count_phase_kind(kind);
         self.phase_began(phase, kind, first_step, sink);
         self.step_began(first_step, begins_implicit, host, sink);
         let s = &mut self.state;
@@ -338,7 +338,7 @@ impl Game {
                         continue;
                     }
                     let kind = kind as usize & (MAX_PHASE_KINDS - 1);
-                    self.state.kind_counts[kind] = self.state.kind_counts[kind].saturating_add(1);
+                    self.state.count_phase_kind(kind);
                     if let Some(rule) = self.first_skip(program, skips) {
                         self.state.kind_counts[kind] -= 1;
                         sink.event(Event::Skipped {
@@ -471,7 +471,7 @@ impl Game {
                     let s = &mut self.state;
                     s.phase = phase;
                     s.turn_pos = turn_pos;
-                    s.kind_counts[kind] = s.kind_counts[kind].saturating_add(1);
+                    s.count_phase_kind(kind);
                     self.phase_began(phase, kind, first_step, sink);
                     if let Some(next) = then {
                         pc += 1;
