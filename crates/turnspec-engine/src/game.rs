@@ -484,12 +484,16 @@ impl Game {
                     return Err(RuleError::NoSuchFact);
                 }
                 let bit = 1u64 << fact.index();
+                let before = self.state.facts;
                 if value {
                     self.state.facts |= bit
                 } else {
                     self.state.facts &= !bit
                 }
-                self.rebuild_program();
+                // Only a fact the compiled turn read can change it.
+                if (before ^ self.state.facts) & self.program.facts_read != 0 {
+                    self.rebuild_program();
+                }
                 sink.event(Event::FactChanged { fact, value });
                 return Ok(());
             }

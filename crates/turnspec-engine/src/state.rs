@@ -309,6 +309,12 @@ impl GameState {
         p.0 < MAX_PLAYERS && self.in_game & p.bit() != 0
     }
 
+    /// Whether `p` has begun a turn in this game.
+    #[inline(always)]
+    pub(crate) fn has_had_turn(&self, p: PlayerId) -> bool {
+        self.had_turn & p.bit() != 0
+    }
+
     pub(crate) fn mark_had_turn(&mut self, p: PlayerId) -> bool {
         let first = self.had_turn & p.bit() == 0;
         self.had_turn |= p.bit();

@@ -45,3 +45,61 @@ fn program_and_interpreter_emit_the_same_events() {
         }
     }
 }
+
+/// The program runs no first turn: when a turn it ran is followed by a
+/// player's first turn (an extra turn on turn 1 puts the first player's
+/// second turn before the second player's first), it hands that turn to
+/// the interpreter, which skips what a first turn skips. Played both ways,
+/// the games are the same, and both skip the phase on turns 1 and 3.
+#[test]
+fn a_first_turn_after_a_turn_the_program_ran_is_played_as_a_first_turn() {
+    let spec = load(
+        r#"
+[game]
+name = "first turns"
+players = { min = 2, max = 2 }
+
+[effects.extra_turn]
+kind = "extra_turn"
+rule = "1"
+
+[[phase]]
+id = "warm_up"
+priority = "always"
+skip = [{ if = "first_turn", rule = "2" }]
+
+[[phase]]
+id = "main"
+priority = "always"
+"#,
+    );
+    let extra = spec.effects().ids().next().unwrap();
+    let play = |program: bool| {
+        let options = GameOptions::players(2).with_turn_program(program);
+        let mut game = Game::new(&spec, &options).unwrap();
+        game.set_turn_limit(4);
+        let mut events = Vec::new();
+        let mut host = turnspec_engine::NoHost;
+        game.start(&mut host, &mut events);
+        game.apply_declared_effect(extra, turnspec_engine::PlayerId(0), &mut host, &mut events)
+            .unwrap();
+        play_out(
+            &mut game,
+            &mut turnspec_engine::policy::AllPass,
+            &mut events,
+        );
+        events
+    };
+    let compiled = play(true);
+    assert_eq!(compiled, play(false));
+    let mut turn = 0;
+    let mut skipped_on = Vec::new();
+    for event in &compiled {
+        match event {
+            Event::TurnBegan { turn: t, .. } => turn = *t,
+            Event::Skipped { .. } => skipped_on.push(turn),
+            _ => {}
+        }
+    }
+    assert_eq!(skipped_on, [1, 3]);
+}

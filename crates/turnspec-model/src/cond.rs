@@ -286,21 +286,30 @@ impl Conditions {
         (index as usize) < self.nodes.len() && self.value(index, source) != 0
     }
 
+    // `and` and `or` ask `known` about their right side only when the left
+    // does not decide them, so a caller that watches which atoms are asked
+    // (the engine's turn program) learns which ones the value depends on.
     fn partial_value(&self, index: u32, known: &impl Fn(Atom) -> Option<i32>) -> Option<i32> {
         let value = |i| self.partial_value(i, known);
         Some(match self.nodes[index as usize] {
             Node::Const(v) => v,
             Node::Atom(a) => return known(a),
             Node::Not(a) => (value(a)? == 0) as i32,
-            Node::And(a, b) => match (value(a), value(b)) {
-                (Some(0), _) | (_, Some(0)) => 0,
-                (Some(_), Some(_)) => 1,
-                _ => return None,
+            Node::And(a, b) => match value(a) {
+                Some(0) => 0,
+                left => match (left, value(b)) {
+                    (_, Some(0)) => 0,
+                    (Some(_), Some(_)) => 1,
+                    _ => return None,
+                },
             },
-            Node::Or(a, b) => match (value(a), value(b)) {
-                (Some(x), _) | (_, Some(x)) if x != 0 => 1,
-                (Some(_), Some(_)) => 0,
-                _ => return None,
+            Node::Or(a, b) => match value(a) {
+                Some(x) if x != 0 => 1,
+                left => match (left, value(b)) {
+                    (_, Some(x)) if x != 0 => 1,
+                    (Some(_), Some(_)) => 0,
+                    _ => return None,
+                },
             },
             Node::Compare(op, a, b) => op.apply(value(a)?, value(b)?) as i32,
         })

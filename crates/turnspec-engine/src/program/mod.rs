@@ -1,7 +1,8 @@
 //! The turn program: the regular turn of one game set-up, compiled into a
 //! flat list of ops with explicit jumps, so that walking an ordinary turn
 //! does no spec lookups and evaluates no condition whose answer the set-up
-//! already decides.
+//! already decides. It runs every turn but a player's first (a few per
+//! game, which the interpreter runs), so `first_turn` is decided too.
 //!
 //! The program is built when a game is set up and again on the rare events
 //! that change what it folds (a fact set, a player leaving). It runs only
@@ -312,6 +313,10 @@ pub(crate) struct Program {
     /// The two halves of each [`Test::Pair`].
     pub pairs: Vec<(Test, Test)>,
     entries: Entries,
+    /// The facts (one bit each) that some condition of the turn read while
+    /// it was compiled: setting any other fact leaves the program as it is,
+    /// since no compiled test could come out differently.
+    pub facts_read: u64,
     /// Sides still in the game (players, or teams with shared turns).
     pub sides_in: u8,
     /// The side after each seat in turn order (who receives priority after
@@ -343,12 +348,20 @@ impl Program {
         enabled: bool,
         next_side: impl Fn(PlayerId) -> PlayerId,
     ) -> Arc<Program> {
+        let facts_read = std::cell::Cell::new(0u64);
         let known = |atom: Atom| -> Option<i32> {
             match atom {
                 Atom::Variant(v) => Some((state.variants >> (v.index() & 63) & 1) as i32),
-                Atom::Fact(f) => Some((state.facts >> (f.index() & 63) & 1) as i32),
+                Atom::Fact(f) => {
+                    facts_read.set(facts_read.get() | 1 << (f.index() & 63));
+                    Some((state.facts >> (f.index() & 63) & 1) as i32)
+                }
                 Atom::Players => Some(state.players_in_game() as i32),
                 Atom::Teams => Some(state.sides_in_game() as i32),
+                // The program runs no first turn (`Program::entry`): a
+                // first turn's rule (Magic's skipped first draw) costs the
+                // later turns no test.
+                Atom::FirstTurn => Some(0),
                 _ => None,
             }
         };
@@ -407,6 +420,7 @@ impl Program {
             ops: Vec::new(),
             skips: Vec::new(),
             pairs: Vec::new(),
+            facts_read: 0,
             entries: Entries {
                 phase: vec![None; spec.phases().len()],
                 step: vec![None; spec.steps().len()],
@@ -568,6 +582,7 @@ impl Program {
         }
         fuse(&mut p.ops);
         p.pairs = pairs.into_inner();
+        p.facts_read = facts_read.get();
         Arc::new(p)
     }
 
@@ -599,6 +614,15 @@ impl Program {
             }
             self.entries.step.get(s.step.index()).copied().flatten()
         };
+        // First turns are the interpreter's: at a turn's beginning (not
+        // counted yet) the next turn's, else the current one.
+        let first_turn = match s.point {
+            Point::TurnStart => !s.has_had_turn(s.active),
+            _ => s.first_turn,
+        };
+        if first_turn {
+            return None;
+        }
         let pc = match s.point {
             Point::TurnStart => 0,
             Point::PhaseStart if regular_phase() => self.phase_entry(s.phase)?.0 as usize,

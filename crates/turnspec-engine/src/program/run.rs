@@ -17,6 +17,8 @@ use crate::state::{Point, Scope, Status};
 /// What happened at a turn's beginning.
 enum TurnBegin {
     Began,
+    /// The active player's first turn: the interpreter runs it.
+    FirstTurn,
     /// The active player had left: the next player's turn, from op 0.
     Again,
     Stopped,
@@ -42,6 +44,9 @@ impl Game {
             self.next_turn_player();
             return TurnBegin::Again;
         }
+        if !s.has_had_turn(s.active) {
+            return TurnBegin::FirstTurn;
+        }
         // The active player is in the game now (they can leave only
         // through `leave`, which rebuilds the program and sets the flag).
         self.active_may_be_out = false;
@@ -52,6 +57,16 @@ impl Game {
             player: self.state.active,
         });
         TurnBegin::Began
+    }
+
+    /// A first turn begins, which the program does not run: the
+    /// interpreter runs it, until a player must decide (or, if nobody does
+    /// before it ends, into the next turn, which the program may run
+    /// again). Out of line and cold: a few times per game.
+    #[cold]
+    #[inline(never)]
+    fn run_first_turn<H: Host, S: EventSink>(&mut self, host: &mut H, sink: &mut S) {
+        self.run(host, sink);
     }
 
     /// `answer_turn_action` for an action that only asks the host, stores
@@ -233,7 +248,12 @@ impl Game {
     /// when the game stopped. Jumps back to a new turn count against the
     /// loop's budget.
     #[inline(always)]
-    fn begin_next_turn<S: EventSink>(&mut self, budget: &mut u32, sink: &mut S) -> Option<usize> {
+    fn begin_next_turn<H: Host, S: EventSink>(
+        &mut self,
+        budget: &mut u32,
+        host: &mut H,
+        sink: &mut S,
+    ) -> Option<usize> {
         *budget -= 1;
         if *budget == 0 {
             self.state.status = Status::Stalled;
@@ -242,6 +262,10 @@ impl Game {
         match self.program_turn_begin(sink) {
             TurnBegin::Began => Some(1),
             TurnBegin::Again => Some(0),
+            TurnBegin::FirstTurn => {
+                self.run_first_turn(host, sink);
+                None
+            }
             TurnBegin::Stopped => None,
         }
     }
@@ -317,7 +341,7 @@ impl Game {
             };
             pc += 1;
             match *op {
-                Op::TurnBegin => match self.begin_next_turn(&mut budget, sink) {
+                Op::TurnBegin => match self.begin_next_turn(&mut budget, host, sink) {
                     Some(next) => pc = next,
                     None => return,
                 },
@@ -546,7 +570,7 @@ impl Game {
                     }
                     // The next turn begins here (the TurnBegin op at 0,
                     // without its dispatch).
-                    match self.begin_next_turn(&mut budget, sink) {
+                    match self.begin_next_turn(&mut budget, host, sink) {
                         Some(next) => pc = next,
                         None => return,
                     }
