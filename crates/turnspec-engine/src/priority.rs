@@ -56,7 +56,7 @@ impl Game {
             s.passes = 0;
             s.holder = None;
             let pc = std::mem::replace(&mut self.resume, NO_RESUME);
-            if self.hop_to_next_phase(pc as usize, host, sink) {
+            if self.hop(pc as usize, host, sink) {
                 return;
             }
             self.program_loop(pc as usize, host, sink);

@@ -173,72 +173,175 @@ impl Game {
     }
 
     /// The pass that closed a window the program opened goes on at `pc`:
-    /// when the ops there end the step and its phase, and the next phase
-    /// begins with a step whose window opens at once (`StepEndPlain` with
-    /// `ends_phase`, then `PhaseBeginPlain` fused with its first step and
-    /// that step's window: Magic's main phases, combat and ending phase),
-    /// all of it is done here, as those ops would, without entering the
-    /// loop (two dispatches and the loop's way in and out fewer, four
-    /// times per Magic turn). False, with nothing done, for any other ops.
+    /// when the ops there end the step and begin another whose window
+    /// opens at once or after one plain turn-based action, all of it is
+    /// done here, as those ops would, without entering the loop (its way in
+    /// and out and two or three dispatches fewer). Two shapes, six times
+    /// per Magic turn: the step's phase ends and the next phase begins
+    /// with its first step's window (`StepEndPlain` with `ends_phase`,
+    /// `PhaseEnd`, `PhaseBeginPlain` fused with the step and its window:
+    /// the main phases, combat, the ending phase), or the next step of
+    /// the phase begins with one action, then its window
+    /// (`StepEndPlain` fused with the next step's beginning,
+    /// `ActionPlain`, `Window`: the draw step, declare attackers). False,
+    /// with nothing done, for any other ops.
     ///
     /// The window's opening is written out again rather than through
     /// `begin_fused`: calling it measured 57 more instructions per
     /// all-pass turn (docs/performance.md, fourth round).
     #[inline(always)]
-    pub(crate) fn hop_to_next_phase<H: Host, S: EventSink>(
+    pub(crate) fn hop<H: Host, S: EventSink>(
         &mut self,
         pc: usize,
         host: &mut H,
         sink: &mut S,
     ) -> bool {
-        let program = &*self.program;
-        let (
-            Some(&Op::StepEndPlain {
-                step,
-                implicit,
-                stages,
-                ends_phase: Some(ended),
-                ..
-            }),
-            Some(&Op::PhaseBeginPlain {
-                phase,
-                turn_pos,
-                kind,
-                first_step,
-                then:
-                    Some(FusedBegin {
-                        implicit: begins_implicit,
-                        window: Some((window, stage)),
-                    }),
-            }),
-        ) = (program.ops.get(pc), program.ops.get(pc + 2))
+        /// What follows the step's end.
+        enum Then {
+            Phase {
+                ended: PhaseId,
+                phase: PhaseId,
+                turn_pos: u8,
+                kind: u8,
+                first_step: StepId,
+                implicit: bool,
+            },
+            Step {
+                next: StepId,
+                implicit: bool,
+                action: TurnActionId,
+                answer_max: u16,
+                counter: Option<u8>,
+                expires: bool,
+            },
+        }
+        let ops = &self.program.ops;
+        let Some(&Op::StepEndPlain {
+            step,
+            implicit,
+            stages,
+            ends_phase,
+            then,
+        }) = ops.get(pc)
         else {
             return false;
         };
-        // `Op::StepEndPlain` at `pc` (the `PhaseEnd` at `pc + 1` skipped,
-        // as it does)...
+        let (then, window, stage, resume) = match (ends_phase, then) {
+            // `PhaseEnd` at `pc + 1`, skipped as `StepEndPlain` does, then
+            // `PhaseBeginPlain` at `pc + 2`, the first step's
+            // `StepBeginPlain` at `pc + 3` and the window at `pc + 4`.
+            (Some(ended), _) => match ops.get(pc + 2) {
+                Some(&Op::PhaseBeginPlain {
+                    phase,
+                    turn_pos,
+                    kind,
+                    first_step,
+                    then:
+                        Some(FusedBegin {
+                            implicit,
+                            window: Some((window, stage)),
+                        }),
+                }) => (
+                    Then::Phase {
+                        ended,
+                        phase,
+                        turn_pos,
+                        kind,
+                        first_step,
+                        implicit,
+                    },
+                    window,
+                    stage,
+                    pc + 5,
+                ),
+                _ => return false,
+            },
+            // The next step's `StepBeginPlain` at `pc + 1`, done by this
+            // op, then `ActionPlain` at `pc + 2` and `Window` at `pc + 3`.
+            (
+                None,
+                Some((
+                    next,
+                    FusedBegin {
+                        implicit,
+                        window: None,
+                    },
+                )),
+            ) => match (ops.get(pc + 2), ops.get(pc + 3)) {
+                (
+                    Some(&Op::ActionPlain {
+                        id,
+                        answer_max,
+                        counter,
+                        expires,
+                        ..
+                    }),
+                    Some(&Op::Window {
+                        window,
+                        if_pending: false,
+                        stage,
+                    }),
+                ) => (
+                    Then::Step {
+                        next,
+                        implicit,
+                        action: id,
+                        answer_max,
+                        counter,
+                        expires,
+                    },
+                    window,
+                    stage,
+                    pc + 4,
+                ),
+                _ => return false,
+            },
+            _ => return false,
+        };
         let s = &mut self.state;
         s.stage = stages;
         s.repeat = 0;
         if !implicit {
             sink.event(Event::StepEnded { step });
         }
-        sink.event(Event::PhaseEnded { phase: ended });
-        // ...`Op::PhaseBeginPlain` at `pc + 2`, its first step's
-        // `StepBeginPlain` at `pc + 3` and the window at `pc + 4`.
-        let kind = kind as usize & (MAX_PHASE_KINDS - 1);
-        let s = &mut self.state;
-        s.phase = phase;
-        s.turn_pos = turn_pos;
-        s.count_phase_kind(kind);
-        self.phase_began(phase, kind, first_step, sink);
-        self.step_began(first_step, begins_implicit, host, sink);
+        match then {
+            Then::Phase {
+                ended,
+                phase,
+                turn_pos,
+                kind,
+                first_step,
+                implicit,
+            } => {
+                sink.event(Event::PhaseEnded { phase: ended });
+                let kind = kind as usize & (MAX_PHASE_KINDS - 1);
+                let s = &mut self.state;
+                s.phase = phase;
+                s.turn_pos = turn_pos;
+                s.count_phase_kind(kind);
+                self.phase_began(phase, kind, first_step, sink);
+                self.step_began(first_step, implicit, host, sink);
+            }
+            Then::Step {
+                next,
+                implicit,
+                action,
+                answer_max,
+                counter,
+                expires,
+            } => {
+                self.state.step = next;
+                self.state.anchor = next;
+                self.step_began(next, implicit, host, sink);
+                self.plain_turn_action(action, answer_max, counter, expires, host, sink);
+            }
+        }
         let s = &mut self.state;
         s.stage = stage;
         s.window_opened = true;
         s.passes = 0;
         s.point = Point::Stage;
-        self.resume = (pc + 5) as u16;
+        self.resume = resume as u16;
         let first = self.first_holder_fast();
         self.give_priority_from_program(first, window, sink);
         true
