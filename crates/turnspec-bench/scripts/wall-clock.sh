@@ -23,6 +23,6 @@ for w in "all-pass 2" "all-pass 4" "busy 2" "busy 4"; do
   done
   e=$(printf '%s\n' "${engine[@]}" | stats); h=$(printf '%s\n' "${hand[@]}" | stats)
   ratio=$(awk -v e="$e" -v h="$h" 'BEGIN { split(e, a, " / "); split(h, b, " / ");
-    printf "%.1fx / %.1fx", a[1] / b[1], a[2] / b[2] }')
+    printf "%.2fx / %.2fx", a[1] / b[1], a[2] / b[2] }')
   echo "$1 $2 | $e | $h | $ratio"
 done
