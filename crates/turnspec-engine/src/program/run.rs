@@ -14,6 +14,10 @@ use crate::game::Game;
 use crate::host::Host;
 use crate::state::{Point, Scope, Status};
 
+/// The most skipped steps [`Game::hop`] goes past (Magic's 508.8 skips
+/// two).
+const MAX_HOP_SKIPS: usize = 3;
+
 /// What happened at a turn's beginning.
 enum TurnBegin {
     Began,
@@ -176,15 +180,24 @@ impl Game {
     /// when the ops there end the step and begin another whose window
     /// opens at once or after one plain turn-based action, all of it is
     /// done here, as those ops would, without entering the loop (its way in
-    /// and out and two or three dispatches fewer). Two shapes, six times
-    /// per Magic turn: the step's phase ends and the next phase begins
-    /// with its first step's window (`StepEndPlain` with `ends_phase`,
-    /// `PhaseEnd`, `PhaseBeginPlain` fused with the step and its window:
-    /// the main phases, combat, the ending phase), or the next step of
-    /// the phase begins with one action, then its window
-    /// (`StepEndPlain` fused with the next step's beginning,
-    /// `ActionPlain`, `Window`: the draw step, declare attackers). False,
-    /// with nothing done, for any other ops.
+    /// and out and two to four dispatches fewer). Three shapes, seven of
+    /// the eight windows of an all-pass Magic turn:
+    /// - the step's phase ends and the next phase begins with its first
+    ///   step's window (`StepEndPlain` with `ends_phase`, `PhaseEnd`,
+    ///   `PhaseBeginPlain` fused with the step and its window: the main
+    ///   phases, combat, the ending phase);
+    /// - the next step of the phase begins with one action, then its
+    ///   window (`StepEndPlain` fused with the next step's beginning,
+    ///   `ActionPlain`, `Window`: the draw step, declare attackers);
+    /// - the next steps are skipped by their `skip`, and the one after
+    ///   opens its window at once (`StepEndPlain`, `StepBegin`s whose skip
+    ///   holds, `StepBeginPlain` fused with its window: 508.8's skipped
+    ///   blockers and damage steps, then end of combat).
+    ///
+    /// False, with nothing done, for any other ops (or when a skip does
+    /// not hold: the loop then tests it again). Nothing the hop writes
+    /// twice would be read in between, so the state after it is the
+    /// loop's; the fuzzer's program-against-interpreter run checks it.
     ///
     /// The window's opening is written out again rather than through
     /// `begin_fused`: calling it measured 57 more instructions per
@@ -213,6 +226,12 @@ impl Game {
                 answer_max: u16,
                 counter: Option<u8>,
                 expires: bool,
+            },
+            Skips {
+                skipped: [(StepId, RuleRef); MAX_HOP_SKIPS],
+                count: usize,
+                next: StepId,
+                implicit: bool,
             },
         }
         let ops = &self.program.ops;
@@ -296,6 +315,52 @@ impl Game {
                 ),
                 _ => return false,
             },
+            // Steps whose skip holds, each a `StepBegin` jumping to the
+            // next, then a step whose window opens at once.
+            (None, None) => {
+                // The step's end zeroes the repeat count before the tests
+                // read it (and the loop does the same if this gives up).
+                self.state.repeat = 0;
+                let mut skipped = [(step, RuleRef::default()); MAX_HOP_SKIPS];
+                let mut count = 0;
+                let mut at = pc + 1;
+                loop {
+                    match ops.get(at) {
+                        Some(&Op::StepBegin {
+                            step,
+                            only_if: Test::Always,
+                            skips,
+                            after,
+                            ..
+                        }) if count < MAX_HOP_SKIPS => {
+                            let Some(rule) = self.first_skip(&self.program, skips) else {
+                                return false;
+                            };
+                            skipped[count] = (step, rule);
+                            count += 1;
+                            at = after as usize;
+                        }
+                        Some(&Op::StepBeginPlain {
+                            step: next,
+                            implicit,
+                            window: Some((window, stage)),
+                        }) if count > 0 => {
+                            break (
+                                Then::Skips {
+                                    skipped,
+                                    count,
+                                    next,
+                                    implicit,
+                                },
+                                window,
+                                stage,
+                                at + 2,
+                            );
+                        }
+                        _ => return false,
+                    }
+                }
+            }
             _ => return false,
         };
         let s = &mut self.state;
@@ -334,6 +399,24 @@ impl Game {
                 self.state.anchor = next;
                 self.step_began(next, implicit, host, sink);
                 self.plain_turn_action(action, answer_max, counter, expires, host, sink);
+            }
+            Then::Skips {
+                skipped,
+                count,
+                next,
+                implicit,
+            } => {
+                for &(step, rule) in skipped.iter().take(count) {
+                    self.state.step = step;
+                    self.state.anchor = step;
+                    sink.event(Event::Skipped {
+                        skipped: Skipped::Step(step),
+                        rule,
+                    });
+                }
+                self.state.step = next;
+                self.state.anchor = next;
+                self.step_began(next, implicit, host, sink);
             }
         }
         let s = &mut self.state;
