@@ -3,23 +3,29 @@
 # interleaved so both see the same machine: min / median / max of N runs of
 # 200,000 turns each, for the four workloads of docs/performance.md.
 #
-#   crates/turnspec-bench/scripts/wall-clock.sh [WORKLOAD_BINARY] [N]
+#   crates/turnspec-bench/scripts/wall-clock.sh [ENGINE_BINARY] [N] [PEER_BINARY]
 #
-# The binary defaults to the dist build of the `workload` example
-# (cargo build --profile dist -p turnspec-bench --example workload). Check
-# that nothing else runs (uptime, ps) before trusting the figures.
+# Both binaries are builds of the `workload` example: the engine's is run
+# with `engine`, the peer's with `hand`. The engine's defaults to the dist
+# build (cargo build --profile dist -p turnspec-bench --example workload),
+# the peer's to the engine's binary (both machines built alike); the
+# targets compare with the peer built as the `peer` profile
+# (target/peer/examples/workload: fat LTO, one codegen unit, panic =
+# "abort"). Check that nothing else runs (uptime, ps) before trusting the
+# figures.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../../.." && pwd)
 bin=${1:-${CARGO_TARGET_DIR:-$root/target}/dist/examples/workload}
 n=${2:-11}
-ns() { "$bin" "$@" 200000 | awk '{ print $(NF-1) }'; }
+peer=${3:-$bin}
+ns() { "$@" 200000 | awk '{ print $(NF-1) }'; }
 stats() { sort -n | awk '{ v[NR] = $1 } END { printf "%s / %s / %s", v[1], v[int((NR + 1) / 2)], v[NR] }'; }
 echo "workload players | engine min / median / max | hand-written min / median / max | ratio of minimums / medians"
 for w in "all-pass 2" "all-pass 4" "busy 2" "busy 4"; do
   set -- $w
   engine=(); hand=()
   for _ in $(seq "$n"); do
-    engine+=("$(ns engine "$1" "$2")"); hand+=("$(ns hand "$1" "$2")")
+    engine+=("$(ns "$bin" engine "$1" "$2")"); hand+=("$(ns "$peer" hand "$1" "$2")")
   done
   e=$(printf '%s\n' "${engine[@]}" | stats); h=$(printf '%s\n' "${hand[@]}" | stats)
   ratio=$(awk -v e="$e" -v h="$h" 'BEGIN { split(e, a, " / "); split(h, b, " / ");
