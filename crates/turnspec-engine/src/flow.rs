@@ -139,7 +139,7 @@ impl Game {
                         continue;
                     }
                     let kind = phase.kind as usize;
-                    self.state.kind_counts[kind] = self.state.kind_counts[kind].saturating_add(1);
+                    self.state.count_phase_kind(kind);
                     let skip = self
                         .skip_rule(&phase.skip)
                         .or_else(|| self.take_skip(SkipTarget::Phase(phase_id)));

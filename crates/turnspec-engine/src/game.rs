@@ -269,7 +269,7 @@ impl Game {
         state.last_regular = at.active;
         for earlier in &spec.turn()[..pos] {
             let k = spec.phase(*earlier).kind as usize;
-            state.kind_counts[k] = state.kind_counts[k].saturating_add(1);
+            state.count_phase_kind(k);
         }
         state.turn_pos = pos as u8;
         state.phase = at.phase;
@@ -280,7 +280,7 @@ impl Game {
             state.anchor = step;
             state.point = Point::StepStart;
             let k = spec.phase(at.phase).kind as usize;
-            state.kind_counts[k] = state.kind_counts[k].saturating_add(1);
+            state.count_phase_kind(k);
         }
         Ok(())
     }

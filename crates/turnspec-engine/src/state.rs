@@ -337,7 +337,8 @@ impl GameState {
         self.turn_pos = 0;
     }
 
-    /// One more phase of this kind began this turn. Held at 255 rather
+    /// One more phase of this kind began this turn (every way a phase
+    /// begins counts it here). Held at 255 rather
     /// than wrapping; written as adding "not yet 255", which compiles to a
     /// compare and an add with carry instead of a saturating add's five
     /// instructions (it runs at every phase's beginning).

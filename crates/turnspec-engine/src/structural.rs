@@ -351,7 +351,7 @@ impl Game {
                 self.state.turn_pos = pos as u8;
             }
             let k = self.spec.phase(target).kind as usize;
-            self.state.kind_counts[k] = self.state.kind_counts[k].saturating_add(1);
+            self.state.count_phase_kind(k);
             sink.event(Event::PhaseBegan {
                 phase: target,
                 number: self.state.kind_counts[k],

@@ -5,7 +5,7 @@
 //! game, which the interpreter runs), so `first_turn` is decided too.
 //!
 //! The program is built when a game is set up and again on the rare events
-//! that change what it folds (a fact set, a player leaving). It runs only
+//! that change what it folds (a fact it read set, a player leaving). It runs only
 //! while nothing structural is going on: no modifiers (extra turns, phases
 //! or steps, counted skips, delayed triggers, durations, mana), no
 //! on-demand phase, no "this phase holds only that step". Otherwise the
