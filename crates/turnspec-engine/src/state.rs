@@ -316,7 +316,7 @@ impl GameState {
     }
 
     pub(crate) fn mark_had_turn(&mut self, p: PlayerId) -> bool {
-        let first = self.had_turn & p.bit() == 0;
+        let first = !self.has_had_turn(p);
         self.had_turn |= p.bit();
         first
     }

@@ -4,8 +4,8 @@
 //! event by event. (The fuzzer's `actions` target does the same with any
 //! action at all, legal or not, players leaving and facts changing.)
 
-use turnspec_engine::policy::{RandomPolicy, play_out};
-use turnspec_engine::{Event, Game, GameOptions};
+use turnspec_engine::policy::{AllPass, RandomPolicy, play_out};
+use turnspec_engine::{Event, Game, GameOptions, NoHost, PlayerId};
 use turnspec_spec::Spec;
 
 fn load(src: &str) -> Spec {
@@ -79,15 +79,11 @@ priority = "always"
         let mut game = Game::new(&spec, &options).unwrap();
         game.set_turn_limit(4);
         let mut events = Vec::new();
-        let mut host = turnspec_engine::NoHost;
+        let mut host = NoHost;
         game.start(&mut host, &mut events);
-        game.apply_declared_effect(extra, turnspec_engine::PlayerId(0), &mut host, &mut events)
+        game.apply_declared_effect(extra, PlayerId(0), &mut host, &mut events)
             .unwrap();
-        play_out(
-            &mut game,
-            &mut turnspec_engine::policy::AllPass,
-            &mut events,
-        );
+        play_out(&mut game, &mut AllPass, &mut events);
         events
     };
     let compiled = play(true);

@@ -591,8 +591,8 @@ impl Program {
     }
 
     /// Where the program goes on from the point the state is at, if the
-    /// program can run it: nothing structural going on and the point part
-    /// of the regular turn.
+    /// program can run it: nothing structural going on, the point part of
+    /// the regular turn, and not a player's first turn.
     #[inline]
     pub(crate) fn entry(&self, spec: &Spec, s: &GameState) -> Option<usize> {
         if !self.usable
