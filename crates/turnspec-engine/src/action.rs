@@ -1,9 +1,7 @@
-//! What a player or the host does ([`Action`]), and the actions a player
-//! may take now ([`LegalActions`]).
+//! What a player or the host does ([`Action`]).
 
 use turnspec_model::{EffectId, FactId, TimingId};
 
-use crate::game::Game;
 use crate::state::{Place, PlayerId, Scope};
 
 /// Something a player or the host does.
@@ -128,39 +126,4 @@ pub enum Action {
         /// The phase or step at whose beginning it triggers.
         at: Place,
     },
-}
-
-/// Iterator over a player's legal actions; see [`Game::legal_actions`].
-pub struct LegalActions<'g> {
-    pub(crate) game: &'g Game,
-    pub(crate) player: PlayerId,
-    pub(crate) next: u16,
-}
-
-impl Iterator for LegalActions<'_> {
-    type Item = Action;
-
-    fn next(&mut self) -> Option<Action> {
-        let timing_count = self.game.spec.timing().len() as u16;
-        while self.next != u16::MAX && self.next <= timing_count {
-            let i = self.next;
-            self.next += 1;
-            if i == 0 {
-                return Some(Action::Pass {
-                    player: self.player,
-                });
-            }
-            let Some(timing) = self.game.spec.timing().ids().nth(i as usize - 1) else {
-                break;
-            };
-            if self.game.check_play(self.player, timing).is_ok() {
-                return Some(Action::Play {
-                    player: self.player,
-                    timing,
-                    label: 0,
-                });
-            }
-        }
-        None
-    }
 }

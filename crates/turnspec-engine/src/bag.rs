@@ -77,7 +77,7 @@ impl Game {
     /// Whether `player` may choose to resolve `label` from the bag now.
     pub(crate) fn check_bag_choice(&self, player: PlayerId, label: u32) -> bool {
         let s = &self.state;
-        self.features.bag
+        self.cached.features().bag
             && s.holder == Some(player)
             && s.stack
                 .iter()

@@ -5,7 +5,7 @@
 use turnspec_model::{Effect, Holder, Spec, StackRequirement, TriggerOrder, Who};
 
 /// The mechanisms beyond Magic's priority loop that a spec uses.
-#[derive(Debug, Clone, Copy, Default)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub(crate) struct Features {
     /// `[priority] triggers = "bag"` (bag.rs).
     pub bag: bool,

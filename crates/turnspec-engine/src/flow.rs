@@ -8,15 +8,13 @@
 //! knows any game.
 
 use turnspec_model::{
-    Condition, Effect, ManaEmpties, Reset, RuleRef, SkipTarget, Stage, TimingId, TurnActionId,
-    WindowMode,
+    Condition, Effect, ManaEmpties, RuleRef, SkipTarget, Stage, TimingId, TurnActionId, WindowMode,
 };
 
 use crate::endless::MAX_REPEATS_WITHOUT_PRIORITY;
 use crate::event::{Because, Event, EventSink, Skipped};
 use crate::game::Game;
 use crate::host::{HookContext, Host};
-use crate::program::NO_RESUME;
 use crate::state::{
     Duration, Modifiers, ObjectKind, Place, PlayerId, Point, Scope, StackObject, Status,
 };
@@ -42,7 +40,7 @@ impl Game {
     pub(crate) fn mods(&mut self) -> &mut Modifiers {
         // The only way modifiers come to be: from now on passes take the
         // way that looks at them.
-        self.plain_passes_below = 0;
+        self.cached.modifiers_made();
         self.state.mods.get_or_insert_with(Box::default)
     }
 
@@ -51,13 +49,13 @@ impl Game {
     /// something structural is going on, each handing over to the other.
     #[inline]
     pub(crate) fn run<H: Host, S: EventSink>(&mut self, host: &mut H, sink: &mut S) {
-        let resume = std::mem::replace(&mut self.resume, NO_RESUME);
-        if resume != NO_RESUME {
-            self.run_program(resume as usize, host, sink);
+        if self.cached.resume_pending() {
+            let pc = self.cached.take_resume();
+            self.run_program(pc, host, sink);
             return;
         }
         loop {
-            if let Some(pc) = self.program.entry(&self.spec, &self.state) {
+            if let Some(pc) = self.cached.program().entry(&self.spec, &self.state) {
                 self.run_program(pc, host, sink);
                 return;
             }
@@ -81,7 +79,7 @@ impl Game {
             }
             match self.state.point {
                 Point::TurnStart => {
-                    if self.program.entry(&spec, &self.state).is_some() {
+                    if self.cached.program().entry(&spec, &self.state).is_some() {
                         return true;
                     }
                     if self.state.in_game == 0 {
@@ -98,26 +96,11 @@ impl Game {
                         continue;
                     }
                     if let Some(rule) = self.take_skip(SkipTarget::Turn) {
-                        sink.event(Event::Skipped {
-                            skipped: Skipped::Turn(self.state.active),
-                            rule,
-                        });
+                        self.skipped(Skipped::Turn(self.state.active), rule, sink);
                         self.next_turn_player();
                         continue;
                     }
-                    self.state.count_turn();
-                    self.state.returns_len = 0;
-                    self.reset_counters(Reset::Turn);
-                    if self.features.elections {
-                        self.forget_elections();
-                    }
-                    sink.event(Event::TurnBegan {
-                        turn: self.state.turn,
-                        player: self.state.active,
-                    });
-                    if self.state.mods.is_some() {
-                        self.turn_began_mods(sink);
-                    }
+                    self.turn_began::<true, S>(sink);
                     match spec.turn().first() {
                         Some(p) => {
                             self.state.phase = *p;
@@ -146,30 +129,12 @@ impl Game {
                     if let Some(rule) = skip {
                         self.state.kind_counts[kind] -= 1;
                         self.state.start_step = None;
-                        sink.event(Event::Skipped {
-                            skipped: Skipped::Phase(phase_id),
-                            rule,
-                        });
+                        self.skipped(Skipped::Phase(phase_id), rule, sink);
                         self.after_phase();
                         continue;
                     }
-                    // A phase started by an action shares its caller's
-                    // per-phase counters (a per-Main-phase limit survives an
-                    // attack); only regular phases reset them.
-                    if self.state.returns_len == 0 {
-                        self.reset_counters(Reset::Phase);
-                    }
-                    sink.event(Event::PhaseBegan {
-                        phase: phase_id,
-                        number: self.state.kind_counts[kind],
-                    });
-                    if self.state.mods.is_some() {
-                        self.began_mods(Place::Phase(phase_id), sink);
-                    }
                     let first = self.state.start_step.take().unwrap_or(phase.first_step);
-                    self.state.step = first;
-                    self.state.anchor = first;
-                    self.state.repeat = 0;
+                    self.phase_began::<true, S>(phase_id, kind, first, sink);
                     self.state.point = Point::StepStart;
                 }
                 Point::StepStart => {
@@ -194,27 +159,11 @@ impl Game {
                         }
                     });
                     if let Some(rule) = skip {
-                        sink.event(Event::Skipped {
-                            skipped: Skipped::Step(step_id),
-                            rule,
-                        });
+                        self.skipped(Skipped::Step(step_id), rule, sink);
                         self.after_step();
                         continue;
                     }
-                    self.reset_counters(Reset::Step);
-                    self.state.window_opened = false;
-                    self.state.stage = 0;
-                    if !step.implicit {
-                        sink.event(Event::StepBegan {
-                            step: step_id,
-                            repeat: self.state.repeat,
-                        });
-                        if self.state.mods.is_some() {
-                            self.began_mods(Place::Step(step_id), sink);
-                        }
-                    }
-                    let ctx = self.hook_context();
-                    host.step_began(&ctx, &mut self.state.triggers());
+                    self.step_began::<true, H, S>(step_id, step.implicit, host, sink);
                     self.state.point = Point::Stage;
                 }
                 Point::Stage => {
@@ -236,10 +185,7 @@ impl Game {
                                 }
                             };
                             if open {
-                                self.state.window_opened = true;
-                                self.state.passes = 0;
-                                let first = self.first_holder();
-                                self.give_priority(first, Because::WindowOpened, sink);
+                                self.window_opens::<true, S>(w, sink);
                                 return false;
                             }
                             self.state.stage += 1;
@@ -252,12 +198,7 @@ impl Game {
                         Some(r) => spec.conditions().eval(r.cond, self),
                         None => false,
                     };
-                    if !step.implicit {
-                        sink.event(Event::StepEnded {
-                            step: self.state.step,
-                        });
-                    }
-                    self.end_of(Scope::Step, sink);
+                    self.step_ended::<true, S>(self.state.step, step.implicit, sink);
                     if again {
                         self.state.repeat = self.state.repeat.saturating_add(1);
                         self.state.point = Point::StepStart;
@@ -275,10 +216,7 @@ impl Game {
                     }
                 }
                 Point::PhaseEnd => {
-                    sink.event(Event::PhaseEnded {
-                        phase: self.state.phase,
-                    });
-                    self.end_of(Scope::Phase, sink);
+                    self.phase_ended::<true, S>(self.state.phase, sink);
                     self.after_phase();
                 }
                 Point::Reopen => {
@@ -290,11 +228,7 @@ impl Game {
                 }
                 Point::TurnEnd => {
                     if !self.state.between {
-                        sink.event(Event::TurnEnded {
-                            turn: self.state.turn,
-                            player: self.state.active,
-                        });
-                        self.end_of(Scope::Turn, sink);
+                        self.turn_ended::<true, S>(sink);
                         if self.enter_between_turns() {
                             continue;
                         }
@@ -580,31 +514,5 @@ impl Game {
             }
             None => s.point = Point::TurnEnd,
         }
-    }
-
-    /// Chooses who takes the next turn: the latest extra turn first (500.7),
-    /// else the next player after the latest regular turn.
-    pub(crate) fn next_turn_player(&mut self) {
-        let s = &mut self.state;
-        s.returns_len = 0;
-        s.only_step = None;
-        s.start_step = None;
-        if let Some(mods) = s.mods.as_mut() {
-            mods.upcoming_phases.clear();
-            mods.upcoming_steps.clear();
-            if let Some(p) = mods.extra_turns.pop() {
-                s.active = p;
-                s.extra_turn = true;
-                s.point = Point::TurnStart;
-                return;
-            }
-        }
-        if !s.extra_turn {
-            s.last_regular = s.active;
-        }
-        s.extra_turn = false;
-        let from = s.last_regular;
-        self.state.active = self.next_in_game(from);
-        self.state.point = Point::TurnStart;
     }
 }

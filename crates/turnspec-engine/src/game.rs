@@ -11,18 +11,17 @@ use turnspec_model::{
     StackRequirement, Stage, StepId, TimingId, VariantId, Who, WindowId,
 };
 
-use crate::action::{Action, LegalActions};
+use crate::action::Action;
+use crate::cached::Cached;
 use crate::error::{RuleError, TimingFailure};
 use crate::event::{Event, EventSink};
 use crate::host::Host;
-use crate::program::{NO_RESUME, Program};
 use crate::seats::{next_seat, seat_distance};
 use crate::setup::{GameOptions, MAX_STACK_RESERVE, SetupError, StartAt};
 use crate::state::{
     Delayed, GameState, MAX_NESTING, ObjectKind, PlayerId, Point, ReturnPoint, Scope, StackObject,
     Status,
 };
-use std::sync::Arc;
 
 /// A game in progress: the compiled spec it follows (a cheap clone: the
 /// game owns it, so a game can outlive the `Spec` it was made from and live
@@ -30,39 +29,11 @@ use std::sync::Arc;
 #[derive(Debug, Clone)]
 pub struct Game {
     pub(crate) spec: Spec,
-    /// The regular turn compiled for this set-up; clones share it.
-    pub(crate) program: Arc<Program>,
-    /// A second handle on [`Game::program`], lent to the program's loop
-    /// while it runs (`Option::take`, then put back): the loop reads its
-    /// ops through its own handle while it changes the game, and lending
-    /// an existing handle costs no atomic reference count, which a clone
-    /// of the `Arc` on each way into the loop did (about 45 % of an
-    /// all-pass turn's wall clock, for 1 % of its instructions).
-    pub(crate) program_handle: Option<Arc<Program>>,
-    /// [`GameOptions::turn_program`].
-    pub(crate) use_program: bool,
-    /// Where the program goes on when the window it opened closes, or
-    /// [`NO_RESUME`]: kept out of [`GameState`], so the same game state
-    /// hashes the same whichever path reached it.
-    pub(crate) resume: u16,
-    /// The program's [`Program::sides_in`] and [`Program::next_side`],
-    /// copied next to the state: the pass reads them without going through
-    /// the program's pointer.
-    pub(crate) sides_in: u8,
-    /// `sides_in`, or 0 in a spec whose passes are shaped (a bag, or
-    /// windows only the active player acts in), in a game with modifiers
-    /// (`Game::mods` zeroes it as it makes them) or with the fast paths off
-    /// (`Features::plain_passes`): a pass that leaves fewer passes than
-    /// this in a row moves priority on the plain way.
-    pub(crate) plain_passes_below: u8,
-    /// The active player may have left the game: set when the program is
-    /// rebuilt with the active player out, cleared when the program begins
-    /// a turn (whose active player is in). While it is false, the fast
-    /// paths give the active player priority without asking.
-    pub(crate) active_may_be_out: bool,
-    pub(crate) next_side: [PlayerId; MAX_PLAYERS as usize],
     pub(crate) state: GameState,
-    pub(crate) features: crate::features::Features,
+    /// The turn program, the side tables and the fast paths' flags: each
+    /// refreshed in one place and checked against the state in debug
+    /// builds (`cached.rs`).
+    pub(crate) cached: Cached,
 }
 
 impl Game {
@@ -177,29 +148,12 @@ impl Game {
         if let Some(at) = options.start_at {
             Self::position(spec, &mut state, at)?;
         }
-        let program = Program::build(spec, &state, false, |p| p);
-        let mut features = match options.turn_program {
-            true => crate::features::Features::of(spec),
-            false => crate::features::Features::of(spec).without_fast_paths(),
-        };
-        if state.has_teams {
-            // A team's members share priority: no play is plain.
-            features.plain_timings = 0;
-        }
+        let cached = Cached::new(spec, &state, options);
         let mut game = Game {
             spec: spec.clone(),
-            program,
-            program_handle: None,
-            resume: NO_RESUME,
-            sides_in: 0,
-            plain_passes_below: 0,
-            active_may_be_out: true,
-            next_side: [PlayerId(0); MAX_PLAYERS as usize],
-            use_program: options.turn_program,
             state,
-            features,
+            cached,
         };
-        game.rebuild_program();
         game.refill(u16::MAX);
         for (c, v) in &options.counters {
             let active = game.state.active;
@@ -209,26 +163,60 @@ impl Game {
     }
 
     /// Compiles the turn program again for what it folds: the facts set, the
-    /// players and sides still in the game.
+    /// players and sides still in the game, the turn order.
     pub(crate) fn rebuild_program(&mut self) {
-        let mut next = [PlayerId(0); MAX_PLAYERS as usize];
-        for (i, n) in next
-            .iter_mut()
-            .enumerate()
-            .take(self.state.players as usize)
-        {
-            *n = self.next_in_game(PlayerId(i as u8));
+        self.cached.refresh(&self.spec, &self.state);
+    }
+
+    /// The active player, or the next player still in the game (800.4j).
+    #[inline]
+    pub(crate) fn first_holder(&self) -> PlayerId {
+        self.state.first_holder(self.spec.game().turn_order)
+    }
+
+    /// [`Game::first_holder`] on the fast paths (a window the program
+    /// opens, a resolution in `Game::pass`): the active player unless they
+    /// may have left during this turn (`Cached::active_may_be_out`). The
+    /// general paths ask [`Game::first_holder`], so the fuzzer's comparison
+    /// of the two checks the flag, and so does `Cached::assert_consistent`.
+    #[inline(always)]
+    pub(crate) fn first_holder_fast(&self) -> PlayerId {
+        if self.cached.active_may_be_out() {
+            return self.first_holder();
         }
-        let enabled = self.use_program && !self.features.need_interpreter();
-        self.program = Program::build(&self.spec, &self.state, enabled, |p| next[p.index() & 7]);
-        self.program_handle = Some(Arc::clone(&self.program));
-        self.sides_in = self.program.sides_in;
-        self.active_may_be_out = !self.state.is_in(self.state.active);
-        self.plain_passes_below = match self.features.plain_passes && self.state.mods.is_none() {
-            true => self.sides_in,
-            false => 0,
-        };
-        self.next_side = self.program.next_side;
+        self.state.active
+    }
+
+    /// The next side in turn order after `from`.
+    pub(crate) fn next_in_game(&self, from: PlayerId) -> PlayerId {
+        self.state.next_in_game(self.spec.game().turn_order, from)
+    }
+
+    /// How many sides after the active player's side `p` sits (APNAP).
+    pub(crate) fn side_distance(&self, p: PlayerId) -> u8 {
+        self.state.side_distance(self.spec.game().turn_order, p)
+    }
+
+    /// The compiled turn program of this game, one op per line (for
+    /// snapshot tests of what a spec compiles to; the format may change).
+    #[doc(hidden)]
+    pub fn program_listing(&self) -> String {
+        self.cached.program().listing(&self.spec)
+    }
+
+    /// How many superinstructions the program ran in this game, so tests
+    /// can tell that a fused path fires. Counted in debug builds only:
+    /// release builds answer 0.
+    #[doc(hidden)]
+    pub fn fused_transitions(&self) -> u64 {
+        self.cached.fused()
+    }
+
+    /// Checks the cached answers against the state (debug builds only).
+    #[inline(always)]
+    pub(crate) fn debug_check(&self) {
+        #[cfg(debug_assertions)]
+        self.cached.assert_consistent(&self.spec, &self.state);
     }
 
     /// Places a fresh state at a scenario's starting point, as if the earlier
@@ -290,6 +278,7 @@ impl Game {
         if self.state.holder.is_none() && self.state.status == Status::Running {
             self.run(host, sink);
         }
+        self.debug_check();
     }
 
     /// Stops the game when turn `turn` is over: the next turn does not begin
@@ -438,6 +427,18 @@ impl Game {
         host: &mut H,
         sink: &mut S,
     ) -> Result<(), RuleError> {
+        let result = self.apply_checked(action, host, sink);
+        self.debug_check();
+        result
+    }
+
+    #[inline(always)]
+    fn apply_checked<H: Host, S: EventSink>(
+        &mut self,
+        action: Action,
+        host: &mut H,
+        sink: &mut S,
+    ) -> Result<(), RuleError> {
         // The common case first: the holder passes in a running game (the
         // holder is always a player still in the game).
         if let Action::Pass { player } = action
@@ -476,7 +477,7 @@ impl Game {
         // Anything but a pass or a play may change where the turn goes on:
         // the program finds its place again from the state.
         if !matches!(action, Action::Pass { .. } | Action::Play { .. }) {
-            self.resume = NO_RESUME;
+            self.cached.forget_resume();
         }
         match action {
             Action::SetFact { fact, value } => {
@@ -491,7 +492,7 @@ impl Game {
                     self.state.facts &= !bit
                 }
                 // Only a fact the compiled turn read can change it.
-                if (before ^ self.state.facts) & self.program.facts_read != 0 {
+                if (before ^ self.state.facts) & self.cached.program().facts_read != 0 {
                     self.rebuild_program();
                 }
                 sink.event(Event::FactChanged { fact, value });
@@ -683,11 +684,12 @@ impl Game {
     pub(crate) fn may_play_plainly(&self, player: PlayerId, timing: TimingId) -> bool {
         let s = &self.state;
         timing.index() < 32
-            && self.features.plain_timings >> timing.index() & 1 != 0
+            && self.cached.features().plain_timings >> timing.index() & 1 != 0
             && s.holder == Some(player)
             && s.status == Status::Running
             && self
-                .program
+                .cached
+                .program()
                 .step_timings
                 .get(s.step.index())
                 .is_some_and(|mask| mask >> timing.index() & 1 != 0)
@@ -772,20 +774,6 @@ impl Game {
             return fail(TimingFailure::CannotPay { need, have }, rule);
         }
         Ok(())
-    }
-
-    /// Every action `player` could take now: pass first, then each timing
-    /// class they may use. Allocates nothing.
-    pub fn legal_actions(&self, player: PlayerId) -> LegalActions<'_> {
-        LegalActions {
-            game: self,
-            player,
-            next: if self.state.holder == Some(player) {
-                0
-            } else {
-                u16::MAX
-            },
-        }
     }
 }
 

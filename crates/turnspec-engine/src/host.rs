@@ -8,7 +8,7 @@
 
 use turnspec_model::{FactId, PhaseId, StepId, TimingId, TurnActionId};
 
-use crate::state::{ObjectKind, PlayerId, StackObject};
+use crate::state::{GameState, ObjectKind, PlayerId, StackObject};
 
 /// What a hook may know about the moment it is called.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -75,6 +75,19 @@ impl std::fmt::Display for NotInGame {
 }
 
 impl std::error::Error for NotInGame {}
+
+impl GameState {
+    /// Where hooks report triggered abilities: the waiting list, refusing
+    /// controllers who are not in the game.
+    #[inline]
+    pub(crate) fn triggers(&mut self) -> Triggers<'_> {
+        Triggers {
+            waiting: &mut self.waiting,
+            players: self.players,
+            in_game: self.in_game,
+        }
+    }
+}
 
 impl Triggers<'_> {
     /// Reports a triggered ability controlled by `controller`; it waits and

@@ -14,7 +14,9 @@
 
 mod action;
 mod bag;
+mod cached;
 mod commands;
+mod compiled;
 mod endless;
 mod error;
 mod event;
@@ -22,6 +24,7 @@ mod features;
 mod flow;
 mod game;
 mod host;
+mod legal;
 pub mod policy;
 mod priority;
 mod program;
@@ -32,12 +35,14 @@ mod setup;
 mod shape;
 mod state;
 mod structural;
+mod turn;
 
-pub use action::{Action, LegalActions};
+pub use action::Action;
 pub use endless::{EndlessTurn, MAX_REPEATS_WITHOUT_PRIORITY};
 pub use error::{RuleError, TimingFailure};
 pub use event::{Because, Event, EventCounts, EventSink, Skipped};
 pub use game::Game;
 pub use host::{HookContext, Host, NoHost, NotInGame, Triggers};
+pub use legal::LegalActions;
 pub use setup::{GameOptions, MAX_STACK_RESERVE, SetupError, StartAt};
 pub use state::{GameState, ObjectKind, Place, PlayerId, Scope, StackObject, Status};

@@ -7,7 +7,6 @@ use turnspec_model::{Effect, Stage, TimingId, WindowId};
 use crate::event::{Because, Event, EventSink};
 use crate::game::Game;
 use crate::host::Host;
-use crate::program::NO_RESUME;
 use crate::state::{MAX_NESTING, ObjectKind, PlayerId, Point, ReturnPoint, StackObject};
 
 impl Game {
@@ -24,23 +23,23 @@ impl Game {
         // and seats come from the program's tables, rebuilt whenever a
         // player leaves.
         self.state.passes += 1;
-        if self.state.passes < self.plain_passes_below {
+        if self.state.passes < self.cached.plain_passes_below() {
             sink.event(Event::Passed { player });
-            let next = self.next_side[player.index() & 7];
+            let next = self.cached.next_side(player);
             self.give_priority_plainly(next, Because::Passed, sink);
             return;
         }
-        if self.features.shaped_pass {
+        if self.cached.features().shaped_pass {
             // The shaped pass counts for itself.
             self.state.passes -= 1;
             self.pass_in_shaped_turn(player, host, sink);
             return;
         }
         sink.event(Event::Passed { player });
-        if self.state.passes < self.sides_in {
+        if self.state.passes < self.cached.sides_in() {
             // Priority moves on, in a game with modifiers (which may hand
             // the decisions to another player, 722).
-            let next = self.next_side[player.index() & 7];
+            let next = self.cached.next_side(player);
             let window = self.open_window();
             self.give_priority_in_shaped_turn(next, window, Because::Passed, sink);
             return;
@@ -51,21 +50,21 @@ impl Game {
         // without its lookups). The stage is not moved on: every op that
         // can follow a window (a turn-based action, a window, a step's end)
         // sets it before anything could read it.
-        if self.resume != NO_RESUME && self.state.stack.is_empty() {
+        if self.cached.resume_pending() && self.state.stack.is_empty() {
             let s = &mut self.state;
             s.passes = 0;
             s.holder = None;
-            let pc = std::mem::replace(&mut self.resume, NO_RESUME);
-            if self.hop(pc as usize, host, sink) {
+            let pc = self.cached.take_resume();
+            if self.hop(pc, host, sink) {
                 return;
             }
-            self.program_loop(pc as usize, host, sink);
+            self.program_loop(pc, host, sink);
             return;
         }
         // The top object resolves, in a spec and a turn where nothing else
         // can follow from that (no modifiers, no window that closes when
         // the stack empties): `round_complete` without its lookups.
-        if self.features.fast_resolve && self.state.mods.is_none() {
+        if self.cached.features().fast_resolve && self.state.mods.is_none() {
             self.state.passes = 0;
             if let Some(object) = self.state.stack.pop() {
                 sink.event(Event::Resolved { object });
@@ -73,7 +72,8 @@ impl Game {
                 // stack before anyone receives priority (117.3b, 117.5).
                 let ctx = self.hook_context();
                 host.resolved(&ctx, object, &mut self.state.triggers());
-                let to = self.holder_after_holder(self.features.actor_after_resolve, player);
+                let to =
+                    self.holder_after_holder(self.cached.features().actor_after_resolve, player);
                 // No modifiers (tested above; a hook cannot make any) and
                 // no bag (a pass in a spec with one is shaped).
                 self.give_priority_plainly(to, Because::Resolved, sink);
@@ -100,7 +100,7 @@ impl Game {
         self.push_play(player, timing, label, sink);
         let ctx = self.hook_context();
         host.played(&ctx, player, timing, label, &mut self.state.triggers());
-        let to = self.holder_after_holder(self.features.actor_after_action, player);
+        let to = self.holder_after_holder(self.cached.features().actor_after_action, player);
         // No bag: a spec with one has no plain plays.
         self.give_priority_without_bag(to, Because::Acted, sink);
     }
@@ -132,7 +132,7 @@ impl Game {
         host: &mut H,
         sink: &mut S,
     ) {
-        if self.features.bag && !self.state.stack.is_empty() {
+        if self.cached.features().bag && !self.state.stack.is_empty() {
             // In the bag, passing resolves the holder's oldest trigger.
             self.bag_resolve(player, None, host, sink);
             return;
@@ -142,13 +142,13 @@ impl Game {
         // In a window only the active player acts in, their pass is
         // enough. Sides and seats come from the program's tables, rebuilt
         // whenever a player leaves.
-        let needed = if self.features.solo && self.solo_window() {
+        let needed = if self.cached.features().solo && self.solo_window() {
             1
         } else {
-            self.sides_in
+            self.cached.sides_in()
         };
         if self.state.passes < needed {
-            let next = self.next_side[player.index() & 7];
+            let next = self.cached.next_side(player);
             self.give_priority(next, Because::Passed, sink);
             return;
         }
@@ -181,7 +181,7 @@ impl Game {
                     self.end_turn(goto, host, sink);
                     return;
                 }
-                if self.features.closes_when_stack_empty
+                if self.cached.features().closes_when_stack_empty
                     && self.state.stack.is_empty()
                     && self.state.waiting.is_empty()
                     && self.closes_when_stack_empty()
@@ -191,7 +191,7 @@ impl Game {
                     self.run(host, sink);
                     return;
                 }
-                let to = self.holder_for(self.features.actor_after_resolve, last);
+                let to = self.holder_for(self.cached.features().actor_after_resolve, last);
                 self.give_priority(to, Because::Resolved, sink);
             }
             None => {
@@ -258,12 +258,12 @@ impl Game {
                 s.holder = None;
                 s.phase = phase;
                 s.point = Point::PhaseStart;
-                self.resume = NO_RESUME;
+                self.cached.forget_resume();
                 self.run(host, sink);
                 return;
             }
         }
-        let to = self.holder_for(self.features.actor_after_action, player);
+        let to = self.holder_for(self.cached.features().actor_after_action, player);
         self.give_priority(to, Because::Acted, sink);
     }
 
@@ -314,7 +314,7 @@ impl Game {
         because: Because,
         sink: &mut S,
     ) {
-        if self.features.bag {
+        if self.cached.features().bag {
             let window = self.open_window();
             self.give_priority_in_shaped_turn(player, window, because, sink);
             return;
@@ -407,7 +407,7 @@ impl Game {
             self.put_waiting(sink);
         }
         // In the bag, whoever resolves next holds priority (Lorcana 7.7.4).
-        let player = if self.features.bag && !self.state.stack.is_empty() {
+        let player = if self.cached.features().bag && !self.state.stack.is_empty() {
             self.bag_resolver(player).unwrap_or(player)
         } else {
             player
@@ -439,7 +439,7 @@ impl Game {
         {
             *d = self.side_distance(PlayerId(i as u8));
         }
-        let bag = self.features.bag;
+        let bag = self.cached.features().bag;
         let s = &mut self.state;
         let distance = |p: PlayerId| distances[p.index() & 7];
         // Stable insertion sort by APNAP distance: no allocation. Triggers

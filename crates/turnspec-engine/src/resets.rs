@@ -5,7 +5,6 @@
 
 use turnspec_model::{MAX_COUNTERS, MAX_PLAYER_COUNTERS, Reset, Spec};
 
-use crate::game::Game;
 use crate::state::GameState;
 
 /// What each level of the turn resets.
@@ -39,7 +38,7 @@ pub(crate) struct ResetKeep {
     player_slots: [u16; MAX_PLAYER_COUNTERS],
     /// The counters that reset here, one bit each (to refill those with a
     /// `start` value, resources.rs).
-    mask: u16,
+    pub(crate) mask: u16,
 }
 
 impl ResetKeep {
@@ -86,24 +85,6 @@ impl ResetKeep {
             for c in row {
                 *c &= k;
             }
-        }
-    }
-}
-
-impl Game {
-    /// The counters that reset as a turn, phase or step begins go back to
-    /// 0, or to their `start` value.
-    pub(crate) fn reset_counters(&mut self, level: Reset) {
-        let keep = match level {
-            Reset::Turn => &self.program.resets.turn,
-            Reset::Phase => &self.program.resets.phase,
-            Reset::Step => &self.program.resets.step,
-            Reset::Game => return,
-        };
-        keep.apply(&mut self.state);
-        let mask = keep.mask;
-        if mask & self.features.starts != 0 {
-            self.refill(mask);
         }
     }
 }

@@ -11,7 +11,7 @@ impl Game {
     /// Counters in `mask` that have a `start` go back to it, for every
     /// player (called after they were reset to 0).
     pub(crate) fn refill(&mut self, mask: u16) {
-        let mut m = mask & self.features.starts;
+        let mut m = mask & self.cached.features().starts;
         while m != 0 {
             let i = m.trailing_zeros() as usize;
             m &= m - 1;

@@ -5,10 +5,10 @@
 
 use turnspec_model::{PhaseId, PlayEnds};
 
-use crate::event::{Event, EventSink};
+use crate::event::EventSink;
 use crate::game::Game;
 use crate::host::Host;
-use crate::state::{Point, Scope};
+use crate::state::Point;
 
 impl Game {
     /// A play at a class with `ends`: the stack and waiting triggers go
@@ -27,10 +27,7 @@ impl Game {
         self.clear_pending(sink);
         self.end_current_step(sink);
         loop {
-            sink.event(Event::PhaseEnded {
-                phase: self.state.phase,
-            });
-            self.end_of(Scope::Phase, sink);
+            self.phase_ended::<true, S>(self.state.phase, sink);
             if self.state.returns_len == 0 {
                 break;
             }

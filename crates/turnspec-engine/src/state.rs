@@ -268,17 +268,6 @@ pub(crate) struct Modifiers {
 }
 
 impl GameState {
-    /// Where hooks report triggered abilities: the waiting list, refusing
-    /// controllers who are not in the game.
-    #[inline]
-    pub(crate) fn triggers(&mut self) -> crate::host::Triggers<'_> {
-        crate::host::Triggers {
-            waiting: &mut self.waiting,
-            players: self.players,
-            in_game: self.in_game,
-        }
-    }
-
     /// No extra turn, phase or step is coming, no skip, delayed trigger or
     /// duration is pending and no mana is in a pool: the turn runs as the
     /// spec's regular turn (the turn program may run it).

@@ -2,12 +2,11 @@
 //! counted skips, ending the turn or a phase, players leaving, delayed
 //! triggers, durations and mana pools (500.7–500.10, 614.10, 723, 800.4).
 
-use turnspec_model::{EffectId, EffectKind, PhaseId, StepId, TurnOrder};
+use turnspec_model::{EffectId, EffectKind, PhaseId, StepId};
 
 use crate::event::{Because, Event, EventSink};
 use crate::game::Game;
 use crate::host::Host;
-use crate::program::NO_RESUME;
 use crate::state::{Delayed, Duration, Place, PlayerId, Point, Scope, SkipEntry, Status, Upcoming};
 
 impl Game {
@@ -207,20 +206,6 @@ impl Game {
         }
     }
 
-    /// The spec's turn order, or the other way after an odd number of
-    /// `reverse_turn_order` effects (101.4).
-    #[inline]
-    pub(crate) fn turn_order(&self) -> TurnOrder {
-        let order = self.spec.game().turn_order;
-        match self.state.mods.as_ref() {
-            Some(m) if m.reversed => match order {
-                TurnOrder::Clockwise => TurnOrder::Counterclockwise,
-                TurnOrder::Counterclockwise => TurnOrder::Clockwise,
-            },
-            _ => order,
-        }
-    }
-
     /// What a turn's beginning ends or starts among the modifiers: "until
     /// that player's next turn" ends (500.5), and a pending control of
     /// this player's turn takes effect (722.1). Called only with modifiers.
@@ -309,12 +294,8 @@ impl Game {
     }
 
     pub(crate) fn end_current_step<S: EventSink>(&mut self, sink: &mut S) {
-        if !self.spec.step(self.state.step).implicit {
-            sink.event(Event::StepEnded {
-                step: self.state.step,
-            });
-        }
-        self.end_of(Scope::Step, sink);
+        let implicit = self.spec.step(self.state.step).implicit;
+        self.step_ended::<true, S>(self.state.step, implicit, sink);
     }
 
     /// "End the turn": straight to `goto` (the cleanup step), ending every
@@ -336,10 +317,7 @@ impl Game {
             };
         } else {
             loop {
-                sink.event(Event::PhaseEnded {
-                    phase: self.state.phase,
-                });
-                self.end_of(Scope::Phase, sink);
+                self.phase_ended::<true, S>(self.state.phase, sink);
                 if self.state.returns_len == 0 {
                     break;
                 }
@@ -350,13 +328,7 @@ impl Game {
             if let Some(pos) = self.spec.turn().iter().position(|p| *p == target) {
                 self.state.turn_pos = pos as u8;
             }
-            let k = self.spec.phase(target).kind as usize;
-            self.state.count_phase_kind(k);
-            sink.event(Event::PhaseBegan {
-                phase: target,
-                number: self.state.kind_counts[k],
-            });
-            self.state.repeat = 0;
+            self.phase_entered_late(target, sink);
         }
         if let Some(mods) = self.state.mods.as_mut() {
             mods.upcoming_phases.clear();
@@ -366,7 +338,7 @@ impl Game {
         self.state.step = goto;
         self.state.anchor = goto;
         self.state.point = Point::StepStart;
-        self.resume = NO_RESUME;
+        self.cached.forget_resume();
         self.run(host, sink);
     }
 
@@ -393,7 +365,7 @@ impl Game {
             }
             None => self.state.point = Point::PhaseEnd,
         }
-        self.resume = NO_RESUME;
+        self.cached.forget_resume();
         self.run(host, sink);
     }
 

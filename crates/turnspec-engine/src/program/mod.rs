@@ -16,8 +16,7 @@
 //! `mod.rs` compiles the program (ops, tests, the fusing of plain ops);
 //! `conditions.rs` evaluates the tests the set-up left; `run.rs` runs it.
 
-mod conditions;
-mod run;
+mod listing;
 
 use std::sync::Arc;
 
@@ -29,7 +28,7 @@ use turnspec_model::{
 use crate::resets::CounterResets;
 use crate::state::{GameState, PlayerId, Point};
 
-/// [`Game::resume`](crate::game::Game) when the program did not open the
+/// The resume point (`Cached::take_resume`) when the program did not open the
 /// window that is open.
 pub(crate) const NO_RESUME: u16 = u16::MAX;
 
@@ -172,14 +171,236 @@ pub(crate) enum Op {
     },
     /// The turn ends; the next begins at op 0.
     TurnEnd,
+    /// [`Op::StepEndPlain`] whose following ops, up to the next window
+    /// that always opens, are one of the shapes of [`StepEndInto`] (the
+    /// one at this index of [`Program::hops`]): done by this op, as those
+    /// ops would, in one dispatch. Decided when the program is built; the
+    /// ops it covers stay in place for entries and jumps.
+    StepEndInto(u16),
+}
+
+/// The most skipped steps one [`StepEndInto`] goes past (Magic's 508.8
+/// skips two).
+pub(crate) const MAX_HOP_SKIPS: usize = 3;
+
+/// A plain step's end, and what always follows it up to the next window:
+/// the work of several ops as one superinstruction ([`Op::StepEndInto`]).
+/// Seven of the eight windows of an all-pass Magic turn close into the
+/// next through one.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct StepEndInto {
+    /// The step that ends (as in [`Op::StepEndPlain`]).
+    pub step: StepId,
+    pub implicit: bool,
+    pub stages: u8,
+    /// What follows the step's end.
+    pub then: Then,
+    /// The window that opens at the end, its stage, and the op after the
+    /// window's op (where the program goes on when it closes).
+    pub window: WindowId,
+    pub stage: u8,
+    pub resume: u16,
+}
+
+/// The three shapes a [`StepEndInto`] covers.
+#[derive(Debug, Clone, Copy)]
+pub(crate) enum Then {
+    /// The step's phase ends and the next phase begins with its first
+    /// step's window (`PhaseEnd`, then `PhaseBeginPlain` fused with the
+    /// step and its window: Magic's main phases, combat, the ending phase).
+    Phase {
+        ended: PhaseId,
+        phase: PhaseId,
+        turn_pos: u8,
+        kind: u8,
+        first_step: StepId,
+        implicit: bool,
+    },
+    /// The next step of the phase begins with one plain turn-based action,
+    /// then its window (`StepBeginPlain`, `ActionPlain`, `Window`: the draw
+    /// step, declare attackers).
+    Step {
+        next: StepId,
+        implicit: bool,
+        action: TurnActionId,
+        answer_max: u16,
+        counter: Option<u8>,
+        expires: bool,
+    },
+    /// The next steps begin only to be skipped (their skip tests, all to
+    /// hold), and the one after opens its window at once (508.8's skipped
+    /// blockers and damage steps, then end of combat). When a skip does
+    /// not hold, only the step's end is done, and the program goes on at
+    /// the op after this one.
+    Skips {
+        skipped: [(StepId, Skips); MAX_HOP_SKIPS],
+        count: u8,
+        next: StepId,
+        implicit: bool,
+    },
 }
 
 /// A [`Op::StepBeginPlain`] done by the op before it: whether the step is
 /// implicit, and the window it opens at once, if any.
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct FusedBegin {
-    implicit: bool,
-    window: Option<(WindowId, u8)>,
+    pub implicit: bool,
+    pub window: Option<(WindowId, u8)>,
+}
+
+/// Replaces each [`Op::StepEndPlain`] whose following ops form one of the
+/// shapes of [`Then`] with an [`Op::StepEndInto`] (after [`fuse`], whose
+/// fused begins it reads).
+fn plan_hops(ops: &mut [Op], hops: &mut Vec<StepEndInto>) {
+    for i in 0..ops.len() {
+        let Op::StepEndPlain {
+            step,
+            implicit,
+            stages,
+            ends_phase,
+            then,
+        } = ops[i]
+        else {
+            continue;
+        };
+        let Some((then, window, stage, resume)) = hop_shape(ops, i, ends_phase, then) else {
+            continue;
+        };
+        if hops.len() >= u16::MAX as usize {
+            return;
+        }
+        hops.push(StepEndInto {
+            step,
+            implicit,
+            stages,
+            then,
+            window,
+            stage,
+            resume: resume as u16,
+        });
+        ops[i] = Op::StepEndInto(hops.len() as u16 - 1);
+    }
+}
+
+/// The shape of the ops after the `StepEndPlain` at `at`, if they are one.
+fn hop_shape(
+    ops: &[Op],
+    at: usize,
+    ends_phase: Option<PhaseId>,
+    then: Option<(StepId, FusedBegin)>,
+) -> Option<(Then, WindowId, u8, usize)> {
+    match (ends_phase, then) {
+        // `PhaseEnd` at `at + 1` (skipped by the step's end), then the
+        // next phase's `PhaseBeginPlain` fused with its first step and
+        // that step's window (`at + 2` to `at + 4`).
+        (Some(ended), _) => match ops.get(at + 2) {
+            Some(&Op::PhaseBeginPlain {
+                phase,
+                turn_pos,
+                kind,
+                first_step,
+                then:
+                    Some(FusedBegin {
+                        implicit,
+                        window: Some((window, stage)),
+                    }),
+            }) => Some((
+                Then::Phase {
+                    ended,
+                    phase,
+                    turn_pos,
+                    kind,
+                    first_step,
+                    implicit,
+                },
+                window,
+                stage,
+                at + 5,
+            )),
+            _ => None,
+        },
+        // The next step's `StepBeginPlain` (`at + 1`, fused into the
+        // step's end), `ActionPlain` and a window that always opens.
+        (
+            None,
+            Some((
+                next,
+                FusedBegin {
+                    implicit,
+                    window: None,
+                },
+            )),
+        ) => match (ops.get(at + 2), ops.get(at + 3)) {
+            (
+                Some(&Op::ActionPlain {
+                    id,
+                    answer_max,
+                    counter,
+                    expires,
+                    ..
+                }),
+                Some(&Op::Window {
+                    window,
+                    if_pending: false,
+                    stage,
+                }),
+            ) => Some((
+                Then::Step {
+                    next,
+                    implicit,
+                    action: id,
+                    answer_max,
+                    counter,
+                    expires,
+                },
+                window,
+                stage,
+                at + 4,
+            )),
+            _ => None,
+        },
+        // `StepBegin`s with skips and nothing else to test, each going on
+        // past its step's end, then a step whose window opens at once.
+        (None, None) => {
+            let mut skipped = [(StepId::default(), Skips::default()); MAX_HOP_SKIPS];
+            let mut count = 0;
+            let mut i = at + 1;
+            loop {
+                match ops.get(i) {
+                    Some(&Op::StepBegin {
+                        step,
+                        only_if: Test::Always,
+                        skips,
+                        after,
+                        ..
+                    }) if count < MAX_HOP_SKIPS && skips.len > 0 => {
+                        skipped[count] = (step, skips);
+                        count += 1;
+                        i = after as usize;
+                    }
+                    Some(&Op::StepBeginPlain {
+                        step: next,
+                        implicit,
+                        window: Some((window, stage)),
+                    }) if count > 0 => {
+                        return Some((
+                            Then::Skips {
+                                skipped,
+                                count: count as u8,
+                                next,
+                                implicit,
+                            },
+                            window,
+                            stage,
+                            i + 2,
+                        ));
+                    }
+                    _ => return None,
+                }
+            }
+        }
+        (None, Some(_)) => None,
+    }
 }
 
 /// Fuses each plain op with the plain op after it where they always run
@@ -310,6 +531,8 @@ struct Entries {
 pub(crate) struct Program {
     pub ops: Vec<Op>,
     pub skips: Vec<SkipCheck>,
+    /// The superinstructions of [`Op::StepEndInto`].
+    pub hops: Vec<StepEndInto>,
     /// The two halves of each [`Test::Pair`].
     pub pairs: Vec<(Test, Test)>,
     entries: Entries,
@@ -317,6 +540,10 @@ pub(crate) struct Program {
     /// it was compiled: setting any other fact leaves the program as it is,
     /// since no compiled test could come out differently.
     pub facts_read: u64,
+    /// The facts set when it was compiled (those in `facts_read` are
+    /// folded into its tests).
+    #[cfg_attr(not(debug_assertions), allow(dead_code))]
+    pub facts_at_build: u64,
     /// Sides still in the game (players, or teams with shared turns).
     pub sides_in: u8,
     /// The side after each seat in turn order (who receives priority after
@@ -339,15 +566,9 @@ pub(crate) const TIMING_TABLE_STEPS: usize = 64;
 
 impl Program {
     /// Compiles the regular turn of `spec` for the set-up in `state`.
-    /// `next_side` is computed by the caller (turn order and teams live in
-    /// `priority.rs`). Not `enabled`, the tables are built but the
+    /// Not `enabled`, the tables are built but the
     /// interpreter runs every turn.
-    pub(crate) fn build(
-        spec: &Spec,
-        state: &GameState,
-        enabled: bool,
-        next_side: impl Fn(PlayerId) -> PlayerId,
-    ) -> Arc<Program> {
+    pub(crate) fn build(spec: &Spec, state: &GameState, enabled: bool) -> Arc<Program> {
         let facts_read = std::cell::Cell::new(0u64);
         let known = |atom: Atom| -> Option<i32> {
             match atom {
@@ -419,8 +640,10 @@ impl Program {
         let mut p = Program {
             ops: Vec::new(),
             skips: Vec::new(),
+            hops: Vec::new(),
             pairs: Vec::new(),
             facts_read: 0,
+            facts_at_build: state.facts,
             entries: Entries {
                 phase: vec![None; spec.phases().len()],
                 step: vec![None; spec.steps().len()],
@@ -442,7 +665,7 @@ impl Program {
             .enumerate()
             .take(state.players as usize)
         {
-            *side = next_side(PlayerId(i as u8));
+            *side = state.next_in_game(spec.game().turn_order, PlayerId(i as u8));
         }
         let skips_of = |p: &mut Program, list: &[turnspec_model::Condition]| {
             let start = p.skips.len() as u16;
@@ -581,6 +804,7 @@ impl Program {
             *op = op.plain();
         }
         fuse(&mut p.ops);
+        plan_hops(&mut p.ops, &mut p.hops);
         p.pairs = pairs.into_inner();
         p.facts_read = facts_read.get();
         Arc::new(p)

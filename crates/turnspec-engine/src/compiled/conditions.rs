@@ -3,8 +3,8 @@
 
 use turnspec_model::{Atom, AtomSource};
 
-use super::Test;
 use crate::game::Game;
+use crate::program::Test;
 
 impl Game {
     #[inline(always)]
@@ -30,7 +30,7 @@ impl Game {
     fn holds_pair_or_compare(&self, test: Test) -> bool {
         match test {
             Test::Compare(a, op, k) => op.apply(self.value(a), k),
-            Test::Pair(i) => match self.program.pairs.get(i as usize) {
+            Test::Pair(i) => match self.cached.program().pairs.get(i as usize) {
                 Some(&(a, b)) => self.holds_simple(a) && self.holds_simple(b),
                 None => false,
             },
@@ -91,7 +91,7 @@ impl Game {
             Test::Never => false,
             Test::Flag(a) => self.atom(a) != 0,
             Test::Both(a, b) => self.atom(a) != 0 && self.atom(b) != 0,
-            Test::Pair(i) => match self.program.pairs.get(i as usize) {
+            Test::Pair(i) => match self.cached.program().pairs.get(i as usize) {
                 Some(&(a, b)) => self.holds_in_play(a) && self.holds_in_play(b),
                 None => false,
             },

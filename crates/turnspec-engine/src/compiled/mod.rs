@@ -1,22 +1,19 @@
-//! Running the program: the loop over its ops, from a turn's beginning or
+//! The compiled tier: running the turn program (`program/`), the loop over
+//! its ops, from a turn's beginning or
 //! from the op after the window that just closed, until a player must
 //! decide or the game stops.
 
-use std::sync::Arc;
+use turnspec_model::{MAX_PHASE_KINDS, RuleRef, StepId, TurnActionId, WindowId};
 
-use turnspec_model::{MAX_PHASE_KINDS, PhaseId, RuleRef, StepId, TurnActionId};
+mod conditions;
 
-use super::{FusedBegin, Op, Program, Skips, Test};
 use crate::endless::MAX_REPEATS_WITHOUT_PRIORITY;
 use crate::event::{Event, EventSink, Skipped};
 use crate::flow::STALL_BUDGET;
 use crate::game::Game;
 use crate::host::Host;
+use crate::program::{FusedBegin, MAX_HOP_SKIPS, Op, Program, Skips, Test, Then};
 use crate::state::{Point, Scope, Status};
-
-/// The most skipped steps [`Game::hop`] goes past (Magic's 508.8 skips
-/// two).
-const MAX_HOP_SKIPS: usize = 3;
 
 /// What happened at a turn's beginning.
 enum TurnBegin {
@@ -53,13 +50,8 @@ impl Game {
         }
         // The active player is in the game now (they can leave only
         // through `leave`, which rebuilds the program and sets the flag).
-        self.active_may_be_out = false;
-        self.state.count_turn();
-        self.program.resets.turn.apply(&mut self.state);
-        sink.event(Event::TurnBegan {
-            turn: self.state.turn,
-            player: self.state.active,
-        });
+        self.cached.active_is_in(&self.state);
+        self.turn_began::<false, S>(sink);
         TurnBegin::Began
     }
 
@@ -102,50 +94,6 @@ impl Game {
         }
     }
 
-    /// A phase that was not skipped has begun (its kind already counted):
-    /// its counters reset, and its first step is where the turn stands.
-    #[inline(always)]
-    fn phase_began<S: EventSink>(
-        &mut self,
-        phase: PhaseId,
-        kind: usize,
-        first_step: StepId,
-        sink: &mut S,
-    ) {
-        self.program.resets.phase.apply(&mut self.state);
-        sink.event(Event::PhaseBegan {
-            phase,
-            number: self.state.kind_counts[kind],
-        });
-        let s = &mut self.state;
-        s.step = first_step;
-        s.anchor = first_step;
-        s.repeat = 0;
-    }
-
-    /// A step that was not skipped begins (the state already names it):
-    /// its counters reset, "at the beginning of" hooks run.
-    #[inline(always)]
-    fn step_began<H: Host, S: EventSink>(
-        &mut self,
-        step: StepId,
-        implicit: bool,
-        host: &mut H,
-        sink: &mut S,
-    ) {
-        self.program.resets.step.apply(&mut self.state);
-        self.state.window_opened = false;
-        self.state.stage = 0;
-        if !implicit {
-            sink.event(Event::StepBegan {
-                step,
-                repeat: self.state.repeat,
-            });
-        }
-        let ctx = self.hook_context();
-        host.step_began(&ctx, &mut self.state.triggers());
-    }
-
     /// A plain step begins (`Op::StepBeginPlain` at `pc - 1`), and its
     /// window opens if one is fused to it: true when it did (a player
     /// decides; the program goes on past the window op, at `pc + 1`).
@@ -161,47 +109,48 @@ impl Game {
     ) -> bool {
         self.state.step = step;
         self.state.anchor = step;
-        self.step_began(step, begin.implicit, host, sink);
+        self.step_began::<false, H, S>(step, begin.implicit, host, sink);
         let Some((window, stage)) = begin.window else {
             return false;
         };
-        let s = &mut self.state;
-        s.stage = stage;
-        s.window_opened = true;
-        s.passes = 0;
-        s.point = Point::Stage;
-        self.resume = (pc + 1) as u16;
-        let first = self.first_holder_fast();
-        self.give_priority_from_program(first, window, sink);
+        self.open_program_window(window, stage, pc + 1, sink);
         true
     }
 
+    /// The program opens a window at stage `stage` of the current step;
+    /// it goes on at `resume` when the window closes.
+    #[inline(always)]
+    fn open_program_window<S: EventSink>(
+        &mut self,
+        window: WindowId,
+        stage: u8,
+        resume: usize,
+        sink: &mut S,
+    ) {
+        self.state.stage = stage;
+        self.cached.set_resume(resume);
+        self.window_opens::<false, S>(window, sink);
+    }
+
+    /// A step that never repeats ends (its stages all done).
+    #[inline(always)]
+    fn end_plain_step<S: EventSink>(
+        &mut self,
+        step: StepId,
+        implicit: bool,
+        stages: u8,
+        sink: &mut S,
+    ) {
+        let s = &mut self.state;
+        s.stage = stages;
+        s.repeat = 0;
+        self.step_ended::<false, S>(step, implicit, sink);
+    }
+
     /// The pass that closed a window the program opened goes on at `pc`:
-    /// when the ops there end the step and begin another whose window
-    /// opens at once or after one plain turn-based action, all of it is
-    /// done here, as those ops would, without entering the loop (its way in
-    /// and out and two to four dispatches fewer). Three shapes, seven of
-    /// the eight windows of an all-pass Magic turn:
-    /// - the step's phase ends and the next phase begins with its first
-    ///   step's window (`StepEndPlain` with `ends_phase`, `PhaseEnd`,
-    ///   `PhaseBeginPlain` fused with the step and its window: the main
-    ///   phases, combat, the ending phase);
-    /// - the next step of the phase begins with one action, then its
-    ///   window (`StepEndPlain` fused with the next step's beginning,
-    ///   `ActionPlain`, `Window`: the draw step, declare attackers);
-    /// - the next steps are skipped by their `skip`, and the one after
-    ///   opens its window at once (`StepEndPlain`, `StepBegin`s whose skip
-    ///   holds, `StepBeginPlain` fused with its window: 508.8's skipped
-    ///   blockers and damage steps, then end of combat).
-    ///
-    /// False, with nothing done, for any other ops (or when a skip does
-    /// not hold: the loop then tests it again). Nothing the hop writes
-    /// twice would be read in between, so the state after it is the
-    /// loop's; the fuzzer's program-against-interpreter run checks it.
-    ///
-    /// The window's opening is written out again rather than through
-    /// `begin_fused`: calling it measured 57 more instructions per
-    /// all-pass turn (docs/performance.md, fourth round).
+    /// when the op there is an [`Op::StepEndInto`], it runs here, without
+    /// entering the loop (its way in and out fewer). False, with nothing
+    /// done, for any other op.
     #[inline(always)]
     pub(crate) fn hop<H: Host, S: EventSink>(
         &mut self,
@@ -209,167 +158,29 @@ impl Game {
         host: &mut H,
         sink: &mut S,
     ) -> bool {
-        /// What follows the step's end.
-        enum Then {
-            Phase {
-                ended: PhaseId,
-                phase: PhaseId,
-                turn_pos: u8,
-                kind: u8,
-                first_step: StepId,
-                implicit: bool,
-            },
-            Step {
-                next: StepId,
-                implicit: bool,
-                action: TurnActionId,
-                answer_max: u16,
-                counter: Option<u8>,
-                expires: bool,
-            },
-            Skips {
-                skipped: [(StepId, RuleRef); MAX_HOP_SKIPS],
-                count: usize,
-                next: StepId,
-                implicit: bool,
-            },
-        }
-        let ops = &self.program.ops;
-        let Some(&Op::StepEndPlain {
-            step,
-            implicit,
-            stages,
-            ends_phase,
-            then,
-        }) = ops.get(pc)
-        else {
+        let Some(&Op::StepEndInto(i)) = self.cached.program().ops.get(pc) else {
             return false;
         };
-        let (then, window, stage, resume) = match (ends_phase, then) {
-            // `PhaseEnd` at `pc + 1`, skipped as `StepEndPlain` does, then
-            // `PhaseBeginPlain` at `pc + 2`, the first step's
-            // `StepBeginPlain` at `pc + 3` and the window at `pc + 4`.
-            (Some(ended), _) => match ops.get(pc + 2) {
-                Some(&Op::PhaseBeginPlain {
-                    phase,
-                    turn_pos,
-                    kind,
-                    first_step,
-                    then:
-                        Some(FusedBegin {
-                            implicit,
-                            window: Some((window, stage)),
-                        }),
-                }) => (
-                    Then::Phase {
-                        ended,
-                        phase,
-                        turn_pos,
-                        kind,
-                        first_step,
-                        implicit,
-                    },
-                    window,
-                    stage,
-                    pc + 5,
-                ),
-                _ => return false,
-            },
-            // The next step's `StepBeginPlain` at `pc + 1`, done by this
-            // op, then `ActionPlain` at `pc + 2` and `Window` at `pc + 3`.
-            (
-                None,
-                Some((
-                    next,
-                    FusedBegin {
-                        implicit,
-                        window: None,
-                    },
-                )),
-            ) => match (ops.get(pc + 2), ops.get(pc + 3)) {
-                (
-                    Some(&Op::ActionPlain {
-                        id,
-                        answer_max,
-                        counter,
-                        expires,
-                        ..
-                    }),
-                    Some(&Op::Window {
-                        window,
-                        if_pending: false,
-                        stage,
-                    }),
-                ) => (
-                    Then::Step {
-                        next,
-                        implicit,
-                        action: id,
-                        answer_max,
-                        counter,
-                        expires,
-                    },
-                    window,
-                    stage,
-                    pc + 4,
-                ),
-                _ => return false,
-            },
-            // Steps whose skip holds, each a `StepBegin` jumping to the
-            // next, then a step whose window opens at once.
-            (None, None) => {
-                // The step's end zeroes the repeat count before the tests
-                // read it (and the loop does the same if this gives up).
-                self.state.repeat = 0;
-                let mut skipped = [(step, RuleRef::default()); MAX_HOP_SKIPS];
-                let mut count = 0;
-                let mut at = pc + 1;
-                loop {
-                    match ops.get(at) {
-                        Some(&Op::StepBegin {
-                            step,
-                            only_if: Test::Always,
-                            skips,
-                            after,
-                            ..
-                        }) if count < MAX_HOP_SKIPS => {
-                            let Some(rule) = self.first_skip(&self.program, skips) else {
-                                return false;
-                            };
-                            skipped[count] = (step, rule);
-                            count += 1;
-                            at = after as usize;
-                        }
-                        Some(&Op::StepBeginPlain {
-                            step: next,
-                            implicit,
-                            window: Some((window, stage)),
-                        }) if count > 0 => {
-                            break (
-                                Then::Skips {
-                                    skipped,
-                                    count,
-                                    next,
-                                    implicit,
-                                },
-                                window,
-                                stage,
-                                at + 2,
-                            );
-                        }
-                        _ => return false,
-                    }
-                }
-            }
-            _ => return false,
-        };
-        let s = &mut self.state;
-        s.stage = stages;
-        s.repeat = 0;
-        if !implicit {
-            sink.event(Event::StepEnded { step });
+        if self.step_end_into(i, host, sink) {
+            return true;
         }
-        match then {
+        // A skip did not hold: the step has ended, the loop goes on with
+        // the next step's beginning.
+        self.program_loop(pc + 1, host, sink);
+        true
+    }
+
+    /// [`Op::StepEndInto`] number `i`: true when it opened its window; false
+    /// when a skip it expected did not hold, having ended the step only
+    /// (the program goes on at the op after it).
+    #[inline(always)]
+    fn step_end_into<H: Host, S: EventSink>(&mut self, i: u16, host: &mut H, sink: &mut S) -> bool {
+        let Some(&hop) = self.cached.program().hops.get(i as usize) else {
+            return false;
+        };
+        #[cfg(debug_assertions)]
+        self.cached.count_fused();
+        match hop.then {
             Then::Phase {
                 ended,
                 phase,
@@ -378,14 +189,15 @@ impl Game {
                 first_step,
                 implicit,
             } => {
-                sink.event(Event::PhaseEnded { phase: ended });
+                self.end_plain_step(hop.step, hop.implicit, hop.stages, sink);
+                self.phase_ended::<false, S>(ended, sink);
                 let kind = kind as usize & (MAX_PHASE_KINDS - 1);
                 let s = &mut self.state;
                 s.phase = phase;
                 s.turn_pos = turn_pos;
                 s.count_phase_kind(kind);
-                self.phase_began(phase, kind, first_step, sink);
-                self.step_began(first_step, implicit, host, sink);
+                self.phase_began::<false, S>(phase, kind, first_step, sink);
+                self.step_began::<false, H, S>(first_step, implicit, host, sink);
             }
             Then::Step {
                 next,
@@ -395,9 +207,10 @@ impl Game {
                 counter,
                 expires,
             } => {
+                self.end_plain_step(hop.step, hop.implicit, hop.stages, sink);
                 self.state.step = next;
                 self.state.anchor = next;
-                self.step_began(next, implicit, host, sink);
+                self.step_began::<false, H, S>(next, implicit, host, sink);
                 self.plain_turn_action(action, answer_max, counter, expires, host, sink);
             }
             Then::Skips {
@@ -406,27 +219,31 @@ impl Game {
                 next,
                 implicit,
             } => {
-                for &(step, rule) in skipped.iter().take(count) {
+                // The step's end zeroes the repeat count before the skip
+                // tests read it.
+                self.state.repeat = 0;
+                let mut rules = [RuleRef::NONE; MAX_HOP_SKIPS];
+                for (rule, &(_, skips)) in rules.iter_mut().zip(&skipped).take(count as usize) {
+                    match self.first_skip(self.cached.program(), skips) {
+                        Some(r) => *rule = r,
+                        None => {
+                            self.end_plain_step(hop.step, hop.implicit, hop.stages, sink);
+                            return false;
+                        }
+                    }
+                }
+                self.end_plain_step(hop.step, hop.implicit, hop.stages, sink);
+                for (&(step, _), &rule) in skipped.iter().zip(&rules).take(count as usize) {
                     self.state.step = step;
                     self.state.anchor = step;
-                    sink.event(Event::Skipped {
-                        skipped: Skipped::Step(step),
-                        rule,
-                    });
+                    self.skipped(Skipped::Step(step), rule, sink);
                 }
                 self.state.step = next;
                 self.state.anchor = next;
-                self.step_began(next, implicit, host, sink);
+                self.step_began::<false, H, S>(next, implicit, host, sink);
             }
         }
-        let s = &mut self.state;
-        s.stage = stage;
-        s.window_opened = true;
-        s.passes = 0;
-        s.point = Point::Stage;
-        self.resume = resume as u16;
-        let first = self.first_holder_fast();
-        self.give_priority_from_program(first, window, sink);
+        self.open_program_window(hop.window, hop.stage, hop.resume as usize, sink);
         true
     }
 
@@ -497,14 +314,9 @@ impl Game {
         // `rebuild_program` sets the handle with the program, so a handle
         // there is the program's. Put back unless the program was rebuilt
         // meanwhile (then the new program's handle is there already).
-        let program = match self.program_handle.take() {
-            Some(handle) => handle,
-            None => Arc::clone(&self.program),
-        };
+        let program = self.cached.lend_program();
         self.run_ops(&program, pc, host, sink);
-        if self.program_handle.is_none() {
-            self.program_handle = Some(program);
-        }
+        self.cached.return_program(program);
     }
 
     /// The loop itself, over the ops of `program` (the game's own, lent).
@@ -551,14 +363,11 @@ impl Game {
                     self.state.count_phase_kind(kind);
                     if let Some(rule) = self.first_skip(program, skips) {
                         self.state.kind_counts[kind] -= 1;
-                        sink.event(Event::Skipped {
-                            skipped: Skipped::Phase(phase),
-                            rule,
-                        });
+                        self.skipped(Skipped::Phase(phase), rule, sink);
                         pc = after as usize;
                         continue;
                     }
-                    self.phase_began(phase, kind, first_step, sink);
+                    self.phase_began::<false, S>(phase, kind, first_step, sink);
                 }
                 Op::StepBegin {
                     step,
@@ -575,15 +384,12 @@ impl Game {
                         continue;
                     }
                     if let Some(rule) = self.first_skip(program, skips) {
-                        sink.event(Event::Skipped {
-                            skipped: Skipped::Step(step),
-                            rule,
-                        });
+                        self.skipped(Skipped::Step(step), rule, sink);
                         self.state.repeat = 0;
                         pc = after as usize;
                         continue;
                     }
-                    self.step_began(step, implicit, host, sink);
+                    self.step_began::<false, H, S>(step, implicit, host, sink);
                 }
                 Op::Action {
                     id,
@@ -609,23 +415,12 @@ impl Game {
                     if_pending,
                     stage,
                 } => {
-                    let s = &mut self.state;
-                    s.stage = stage;
+                    let s = &self.state;
                     if !if_pending || !s.waiting.is_empty() || !s.stack.is_empty() {
-                        // The same opening as a fused window's in
-                        // `begin_fused`, written twice on purpose: one
-                        // shared inline helper measured 5 % more
-                        // instructions per turn (the copies were merged
-                        // into one block, with a branch to rejoin).
-                        s.window_opened = true;
-                        s.passes = 0;
-                        s.point = Point::Stage;
-                        self.resume = pc as u16;
-                        let first = self.first_holder_fast();
-                        self.give_priority_from_program(first, window, sink);
+                        self.open_program_window(window, stage, pc, sink);
                         return;
                     }
-                    s.stage = stage + 1;
+                    self.state.stage = stage + 1;
                 }
                 Op::StepEnd {
                     step,
@@ -637,9 +432,7 @@ impl Game {
                 } => {
                     self.state.stage = stages;
                     let again = !matches!(repeat, Test::Never) && self.holds(repeat);
-                    if !implicit {
-                        sink.event(Event::StepEnded { step });
-                    }
+                    self.step_ended::<false, S>(step, implicit, sink);
                     let s = &mut self.state;
                     if again {
                         s.repeat = s.repeat.saturating_add(1);
@@ -662,13 +455,13 @@ impl Game {
                     } else {
                         s.repeat = 0;
                         if let Some(phase) = ends_phase {
-                            sink.event(Event::PhaseEnded { phase });
+                            self.phase_ended::<false, S>(phase, sink);
                             pc += 1;
                         }
                     }
                 }
                 Op::PhaseEnd { phase } => {
-                    sink.event(Event::PhaseEnded { phase });
+                    self.phase_ended::<false, S>(phase, sink);
                 }
                 Op::PhaseBeginPlain {
                     phase,
@@ -682,7 +475,7 @@ impl Game {
                     s.phase = phase;
                     s.turn_pos = turn_pos;
                     s.count_phase_kind(kind);
-                    self.phase_began(phase, kind, first_step, sink);
+                    self.phase_began::<false, S>(phase, kind, first_step, sink);
                     if let Some(next) = then {
                         pc += 1;
                         if self.begin_fused(first_step, next, pc, host, sink) {
@@ -716,14 +509,9 @@ impl Game {
                     ends_phase,
                     then,
                 } => {
-                    let s = &mut self.state;
-                    s.stage = stages;
-                    s.repeat = 0;
-                    if !implicit {
-                        sink.event(Event::StepEnded { step });
-                    }
+                    self.end_plain_step(step, implicit, stages, sink);
                     if let Some(phase) = ends_phase {
-                        sink.event(Event::PhaseEnded { phase });
+                        self.phase_ended::<false, S>(phase, sink);
                         pc += 1;
                     } else if let Some((next, begin)) = then {
                         pc += 1;
@@ -732,28 +520,16 @@ impl Game {
                         }
                     }
                 }
+                Op::StepEndInto(i) => {
+                    if self.step_end_into(i, host, sink) {
+                        return;
+                    }
+                }
                 Op::TurnEnd => {
                     // Past the last phase, as the interpreter leaves it.
                     self.state.turn_pos = self.state.turn_pos.saturating_add(1);
-                    sink.event(Event::TurnEnded {
-                        turn: self.state.turn,
-                        player: self.state.active,
-                    });
-                    let s = &mut self.state;
-                    if s.mods.is_none() {
-                        // `next_turn_player` with nothing structural
-                        // pending (the program runs only then: no return
-                        // points, no only-step, no start-step to clear),
-                        // the next seat from the program's table.
-                        if !s.extra_turn {
-                            s.last_regular = s.active;
-                        }
-                        s.extra_turn = false;
-                        s.active = program.next_side[s.last_regular.index() & 7];
-                        s.point = Point::TurnStart;
-                    } else {
-                        self.next_turn_player();
-                    }
+                    self.turn_ended::<false, S>(sink);
+                    self.next_turn_player();
                     // The next turn begins here (the TurnBegin op at 0,
                     // without its dispatch).
                     match self.begin_next_turn(&mut budget, host, sink) {

@@ -1,0 +1,271 @@
+//! Answers worked out from the spec and the state and kept next to the
+//! state, behind one wall: the turn program, the side tables passing reads,
+//! the flags the fast paths rely on and where the program goes on when the
+//! window it opened closes.
+//!
+//! Every field is private. Each cached answer has one place that refreshes
+//! it ([`Cached::refresh`], or the one setter named for the event that
+//! changes it), and [`Cached::assert_consistent`] checks each against its
+//! slow definition; the game calls it after every action in debug builds,
+//! so every test run checks the caches.
+
+use std::sync::Arc;
+
+use turnspec_model::{MAX_PLAYERS, Spec};
+
+use crate::features::Features;
+use crate::program::{NO_RESUME, Program};
+use crate::setup::GameOptions;
+use crate::state::{GameState, PlayerId};
+
+/// The cached answers of one game.
+#[derive(Debug, Clone)]
+pub(crate) struct Cached {
+    /// The regular turn compiled for this set-up; clones share it.
+    program: Arc<Program>,
+    /// A second handle on `program`, lent to the program's loop while it
+    /// runs (taken, then put back): the loop reads its ops through its own
+    /// handle while it changes the game, and lending an existing handle
+    /// costs no atomic reference count, which a clone of the `Arc` on each
+    /// way into the loop did (about 45 % of an all-pass turn's wall clock,
+    /// for 1 % of its instructions).
+    program_handle: Option<Arc<Program>>,
+    /// [`GameOptions::turn_program`].
+    use_program: bool,
+    /// Where the program goes on when the window it opened closes, or
+    /// [`NO_RESUME`]: kept out of [`GameState`], so the same game state
+    /// hashes the same whichever tier reached it. Invariant: when set, it
+    /// is the op after the window op of the open window.
+    resume: u16,
+    /// [`GameState::sides_in_game`], copied from the program next to the
+    /// other tables the pass reads.
+    sides_in: u8,
+    /// `sides_in`, or 0 in a spec whose passes are shaped (a bag, or
+    /// windows only the active player acts in), in a game with modifiers
+    /// or with the fast paths off (`Features::plain_passes`): a pass that
+    /// leaves fewer passes than this in a row moves priority on the plain
+    /// way.
+    plain_passes_below: u8,
+    /// The active player may have left the game: set when the program is
+    /// rebuilt with the active player out, cleared when the program begins
+    /// a turn (whose active player is in). While it is false, the fast
+    /// paths give the active player priority without asking.
+    active_may_be_out: bool,
+    /// The side after each seat, [`GameState::next_in_game`].
+    next_side: [PlayerId; MAX_PLAYERS as usize],
+    /// Which mechanisms the spec uses and which fast paths the game takes.
+    features: Features,
+    /// How many superinstructions ([`crate::program::StepEndInto`]) ran,
+    /// so tests can tell that the fused paths fire (debug builds only).
+    #[cfg(debug_assertions)]
+    fused: u64,
+}
+
+impl Cached {
+    /// Works everything out for a game just set up (the program once).
+    pub(crate) fn new(spec: &Spec, state: &GameState, options: &GameOptions) -> Cached {
+        let mut features = match options.turn_program {
+            true => Features::of(spec),
+            false => Features::of(spec).without_fast_paths(),
+        };
+        if state.has_teams {
+            // A team's members share priority: no play is plain.
+            features.plain_timings = 0;
+        }
+        let mut cached = Cached {
+            program: Program::build(spec, state, false),
+            program_handle: None,
+            use_program: options.turn_program,
+            resume: NO_RESUME,
+            sides_in: 0,
+            plain_passes_below: 0,
+            active_may_be_out: true,
+            next_side: [PlayerId(0); MAX_PLAYERS as usize],
+            features,
+            #[cfg(debug_assertions)]
+            fused: 0,
+        };
+        cached.set_program(spec, state);
+        cached
+    }
+
+    /// Compiles the turn program again for what it folds (the facts it
+    /// read, the players and sides still in the game, the turn order), and
+    /// everything worked out from it. Forgets where the program was.
+    pub(crate) fn refresh(&mut self, spec: &Spec, state: &GameState) {
+        self.set_program(spec, state);
+    }
+
+    fn set_program(&mut self, spec: &Spec, state: &GameState) {
+        let enabled = self.use_program && !self.features.need_interpreter();
+        self.program = Program::build(spec, state, enabled);
+        self.program_handle = Some(Arc::clone(&self.program));
+        self.sides_in = self.program.sides_in;
+        self.active_may_be_out = !state.is_in(state.active);
+        self.plain_passes_below = match self.features.plain_passes && state.mods.is_none() {
+            true => self.sides_in,
+            false => 0,
+        };
+        self.next_side = self.program.next_side;
+    }
+
+    /// The turn program.
+    #[inline(always)]
+    pub(crate) fn program(&self) -> &Program {
+        &self.program
+    }
+
+    /// The mechanisms the spec uses and the fast paths this game takes.
+    #[inline(always)]
+    pub(crate) fn features(&self) -> &Features {
+        &self.features
+    }
+
+    /// Sides still in the game (players, or teams with shared turns).
+    #[inline(always)]
+    pub(crate) fn sides_in(&self) -> u8 {
+        self.sides_in
+    }
+
+    /// A pass that leaves fewer passes than this in a row moves priority
+    /// on the plain way (0: never).
+    #[inline(always)]
+    pub(crate) fn plain_passes_below(&self) -> u8 {
+        self.plain_passes_below
+    }
+
+    /// The side after `player` in turn order.
+    #[inline(always)]
+    pub(crate) fn next_side(&self, player: PlayerId) -> PlayerId {
+        self.next_side[player.index() & 7]
+    }
+
+    /// Whether the active player may have left this turn (then the fast
+    /// paths ask who receives priority first).
+    #[inline(always)]
+    pub(crate) fn active_may_be_out(&self) -> bool {
+        self.active_may_be_out
+    }
+
+    /// The program begins a turn, whose active player is in the game.
+    #[inline(always)]
+    pub(crate) fn active_is_in(&mut self, state: &GameState) {
+        debug_assert!(state.is_in(state.active));
+        self.active_may_be_out = false;
+    }
+
+    /// Modifiers have just come to be: passes take the way that looks at
+    /// them from now on (modifiers are never dropped).
+    #[inline]
+    pub(crate) fn modifiers_made(&mut self) {
+        self.plain_passes_below = 0;
+    }
+
+    /// The program opened the window whose op is just before `pc`.
+    #[inline(always)]
+    pub(crate) fn set_resume(&mut self, pc: usize) {
+        self.resume = pc as u16;
+    }
+
+    /// Whether the open window is the program's, to go on at its next op.
+    #[inline(always)]
+    pub(crate) fn resume_pending(&self) -> bool {
+        self.resume != NO_RESUME
+    }
+
+    /// Where the program goes on, forgotten once taken.
+    #[inline(always)]
+    pub(crate) fn take_resume(&mut self) -> usize {
+        std::mem::replace(&mut self.resume, NO_RESUME) as usize
+    }
+
+    /// Something other than a pass or a play may have moved the turn: the
+    /// program finds its place again from the state.
+    #[inline(always)]
+    pub(crate) fn forget_resume(&mut self) {
+        self.resume = NO_RESUME;
+    }
+
+    /// Lends the program to its loop: the loop reads its ops through the
+    /// handle while it changes the game.
+    #[inline(always)]
+    pub(crate) fn lend_program(&mut self) -> Arc<Program> {
+        match self.program_handle.take() {
+            Some(handle) => handle,
+            None => Arc::clone(&self.program),
+        }
+    }
+
+    /// The lent handle back, unless the program was rebuilt meanwhile
+    /// (then the new program's handle is there already).
+    #[inline(always)]
+    pub(crate) fn return_program(&mut self, handle: Arc<Program>) {
+        if self.program_handle.is_none() {
+            self.program_handle = Some(handle);
+        }
+    }
+
+    /// One more superinstruction ran.
+    #[cfg(debug_assertions)]
+    pub(crate) fn count_fused(&mut self) {
+        self.fused += 1;
+    }
+
+    /// How many superinstructions ran (debug builds; 0 in release).
+    pub(crate) fn fused(&self) -> u64 {
+        #[cfg(debug_assertions)]
+        return self.fused;
+        #[cfg(not(debug_assertions))]
+        0
+    }
+
+    /// Checks every cached answer against its slow definition. Debug
+    /// builds call it after every action; release builds never do.
+    pub(crate) fn assert_consistent(&self, spec: &Spec, state: &GameState) {
+        let p = &self.program;
+        assert_eq!(self.sides_in, state.sides_in_game(), "cached sides in game");
+        assert_eq!(self.sides_in, p.sides_in, "sides in the program");
+        let order = spec.game().turn_order;
+        for i in 0..state.players {
+            let seat = PlayerId(i);
+            if state.is_in(seat) {
+                assert_eq!(
+                    self.next_side(seat),
+                    state.next_in_game(order, seat),
+                    "cached next side after {seat}"
+                );
+            }
+        }
+        assert_eq!(self.next_side, p.next_side, "next sides in the program");
+        let plain = match self.features.plain_passes && state.mods.is_none() {
+            true => self.sides_in,
+            false => 0,
+        };
+        assert_eq!(self.plain_passes_below, plain, "cached plain passes");
+        assert!(
+            self.active_may_be_out || state.is_in(state.active),
+            "the active player is out, and the fast paths would not ask"
+        );
+        assert_eq!(
+            p.facts_at_build & p.facts_read,
+            state.facts & p.facts_read,
+            "the program folded facts the state no longer has"
+        );
+        let mut expected = Features::of(spec);
+        if !self.use_program {
+            expected = expected.without_fast_paths();
+        }
+        if state.has_teams {
+            expected.plain_timings = 0;
+        }
+        assert_eq!(self.features, expected, "cached features");
+        if self.resume != NO_RESUME {
+            assert!(state.holder.is_some(), "a resume point with no window open");
+            assert_eq!(
+                p.entry(spec, state),
+                Some(self.resume as usize - 1),
+                "the resume point is not after the open window's op"
+            );
+        }
+    }
+}

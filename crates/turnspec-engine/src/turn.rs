@@ -1,0 +1,266 @@
+//! The transitions of the turn, each written once: a turn, a phase and a
+//! step beginning and ending, a window opening, the turn passing on. These
+//! are the only emitters of the turn-structure events (`TurnBegan`,
+//! `PhaseBegan`, `StepBegan`, `StepEnded`, `PhaseEnded`, `TurnEnded`,
+//! `Skipped`, and priority given as a window opens). Both tiers call them:
+//! the interpreter (`flow.rs`) one point at a time, the compiled program
+//! (`compiled/`) several in one op.
+//!
+//! Each transition takes `GENERAL`: `true` on the interpreter's and the
+//! structural operations' paths, where modifiers, counters with a `start`
+//! value, elections and on-demand phases may be going on; `false` on the
+//! program's, which runs only while none of them is (`Program::entry`),
+//! so their work is left out at compile time, not tested at run time. A
+//! `false` call asserts that precondition in debug builds.
+
+use turnspec_model::{PhaseId, Reset, RuleRef, StepId, WindowId};
+
+use crate::event::{Because, Event, EventSink, Skipped};
+use crate::game::Game;
+use crate::host::Host;
+use crate::state::{Place, Point, Scope};
+
+impl Game {
+    /// What the program may leave out: nothing structural going on.
+    #[inline(always)]
+    fn assert_plain_turn(&self) {
+        debug_assert!(
+            self.state.modifiers_idle(),
+            "the program runs with modifiers"
+        );
+        debug_assert_eq!(
+            self.state.returns_len, 0,
+            "the program runs in an on-demand phase"
+        );
+        debug_assert_eq!(
+            self.cached.features().starts,
+            0,
+            "the program refills counters"
+        );
+        debug_assert!(
+            !self.cached.features().elections,
+            "the program elects phases"
+        );
+    }
+
+    /// The counters that reset as a turn, phase or step begins go back to
+    /// 0, or to their `start` value.
+    #[inline(always)]
+    pub(crate) fn reset_counters<const GENERAL: bool>(&mut self, level: Reset) {
+        let resets = &self.cached.program().resets;
+        let keep = match level {
+            Reset::Turn => &resets.turn,
+            Reset::Phase => &resets.phase,
+            Reset::Step => &resets.step,
+            Reset::Game => return,
+        };
+        keep.apply(&mut self.state);
+        if GENERAL {
+            let mask = keep.mask;
+            if mask & self.cached.features().starts != 0 {
+                self.refill(mask);
+            }
+        }
+    }
+
+    /// A turn begins (the active player known to be in the game, the turn
+    /// not skipped): its tallies, counters, and "at the beginning of the
+    /// turn" modifiers.
+    #[inline(always)]
+    pub(crate) fn turn_began<const GENERAL: bool, S: EventSink>(&mut self, sink: &mut S) {
+        if !GENERAL {
+            self.assert_plain_turn();
+        }
+        self.state.count_turn();
+        self.state.returns_len = 0;
+        self.reset_counters::<GENERAL>(Reset::Turn);
+        if GENERAL && self.cached.features().elections {
+            self.forget_elections();
+        }
+        sink.event(Event::TurnBegan {
+            turn: self.state.turn,
+            player: self.state.active,
+        });
+        if GENERAL && self.state.mods.is_some() {
+            self.turn_began_mods(sink);
+        }
+    }
+
+    /// A phase that was not skipped begins (its kind already counted):
+    /// its counters reset, and the turn stands at `first_step`.
+    #[inline(always)]
+    pub(crate) fn phase_began<const GENERAL: bool, S: EventSink>(
+        &mut self,
+        phase: PhaseId,
+        kind: usize,
+        first_step: StepId,
+        sink: &mut S,
+    ) {
+        if !GENERAL {
+            self.assert_plain_turn();
+        }
+        // A phase started by a play shares its caller's per-phase
+        // counters (a per-Main-phase limit survives an attack); only
+        // regular phases reset them.
+        if !GENERAL || self.state.returns_len == 0 {
+            self.reset_counters::<GENERAL>(Reset::Phase);
+        }
+        sink.event(Event::PhaseBegan {
+            phase,
+            number: self.state.kind_counts[kind],
+        });
+        if GENERAL && self.state.mods.is_some() {
+            self.began_mods(Place::Phase(phase), sink);
+        }
+        let s = &mut self.state;
+        s.step = first_step;
+        s.anchor = first_step;
+        s.repeat = 0;
+    }
+
+    /// A phase entered part-way, at a step the caller sets (ending the
+    /// turn goes straight to its cleanup step, 723.1d): counted and
+    /// announced, but no counters reset and no "at the beginning of the
+    /// phase" modifiers, since its beginning is passed over.
+    pub(crate) fn phase_entered_late<S: EventSink>(&mut self, phase: PhaseId, sink: &mut S) {
+        let k = self.spec.phase(phase).kind as usize;
+        self.state.count_phase_kind(k);
+        sink.event(Event::PhaseBegan {
+            phase,
+            number: self.state.kind_counts[k],
+        });
+        self.state.repeat = 0;
+    }
+
+    /// A step that was not skipped begins (the state already names it):
+    /// its counters reset, "at the beginning of" hooks run.
+    #[inline(always)]
+    pub(crate) fn step_began<const GENERAL: bool, H: Host, S: EventSink>(
+        &mut self,
+        step: StepId,
+        implicit: bool,
+        host: &mut H,
+        sink: &mut S,
+    ) {
+        if !GENERAL {
+            self.assert_plain_turn();
+        }
+        self.reset_counters::<GENERAL>(Reset::Step);
+        self.state.window_opened = false;
+        self.state.stage = 0;
+        if !implicit {
+            sink.event(Event::StepBegan {
+                step,
+                repeat: self.state.repeat,
+            });
+            if GENERAL && self.state.mods.is_some() {
+                self.began_mods(Place::Step(step), sink);
+            }
+        }
+        let ctx = self.hook_context();
+        host.step_began(&ctx, &mut self.state.triggers());
+    }
+
+    /// A phase, a step or a turn is skipped.
+    #[inline(always)]
+    pub(crate) fn skipped<S: EventSink>(&mut self, skipped: Skipped, rule: RuleRef, sink: &mut S) {
+        sink.event(Event::Skipped { skipped, rule });
+    }
+
+    /// A window opens at the current stage: the first holder receives
+    /// priority (after waiting triggers go on the stack).
+    #[inline(always)]
+    pub(crate) fn window_opens<const GENERAL: bool, S: EventSink>(
+        &mut self,
+        window: WindowId,
+        sink: &mut S,
+    ) {
+        let s = &mut self.state;
+        s.window_opened = true;
+        s.passes = 0;
+        s.point = Point::Stage;
+        if GENERAL {
+            let first = self.first_holder();
+            self.give_priority(first, Because::WindowOpened, sink);
+        } else {
+            self.assert_plain_turn();
+            let first = self.first_holder_fast();
+            self.give_priority_from_program(first, window, sink);
+        }
+    }
+
+    /// The current step ends (whether or not it begins again).
+    #[inline(always)]
+    pub(crate) fn step_ended<const GENERAL: bool, S: EventSink>(
+        &mut self,
+        step: StepId,
+        implicit: bool,
+        sink: &mut S,
+    ) {
+        if !implicit {
+            sink.event(Event::StepEnded { step });
+        }
+        if GENERAL {
+            self.end_of(Scope::Step, sink);
+        } else {
+            self.assert_plain_turn();
+        }
+    }
+
+    /// The current phase ends.
+    #[inline(always)]
+    pub(crate) fn phase_ended<const GENERAL: bool, S: EventSink>(
+        &mut self,
+        phase: PhaseId,
+        sink: &mut S,
+    ) {
+        sink.event(Event::PhaseEnded { phase });
+        if GENERAL {
+            self.end_of(Scope::Phase, sink);
+        } else {
+            self.assert_plain_turn();
+        }
+    }
+
+    /// The turn ends (before any between-turns phase).
+    #[inline(always)]
+    pub(crate) fn turn_ended<const GENERAL: bool, S: EventSink>(&mut self, sink: &mut S) {
+        sink.event(Event::TurnEnded {
+            turn: self.state.turn,
+            player: self.state.active,
+        });
+        if GENERAL {
+            self.end_of(Scope::Turn, sink);
+        } else {
+            self.assert_plain_turn();
+        }
+    }
+
+    /// Chooses who takes the next turn: the latest extra turn first (500.7),
+    /// else the next side after the latest regular turn.
+    #[inline(always)]
+    pub(crate) fn next_turn_player(&mut self) {
+        let s = &mut self.state;
+        s.returns_len = 0;
+        s.only_step = None;
+        s.start_step = None;
+        if let Some(mods) = s.mods.as_mut() {
+            mods.upcoming_phases.clear();
+            mods.upcoming_steps.clear();
+            if let Some(p) = mods.extra_turns.pop() {
+                s.active = p;
+                s.extra_turn = true;
+                s.point = Point::TurnStart;
+                return;
+            }
+        }
+        if !s.extra_turn {
+            s.last_regular = s.active;
+        }
+        s.extra_turn = false;
+        // The next side from the table (`Cached::next_side`, checked
+        // against `GameState::next_in_game` in debug builds).
+        s.active = self.cached.next_side(s.last_regular);
+        s.point = Point::TurnStart;
+    }
+}
