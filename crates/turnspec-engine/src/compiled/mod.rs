@@ -175,12 +175,15 @@ impl Game {
     /// (the program goes on at the op after it).
     #[inline(always)]
     fn step_end_into<H: Host, S: EventSink>(&mut self, i: u16, host: &mut H, sink: &mut S) -> bool {
-        let Some(&hop) = self.cached.program().hops.get(i as usize) else {
+        let Some(hop) = self.cached.program().hops.get(i as usize) else {
             return false;
         };
+        // The fields each shape needs, copied out (the game changes below).
+        let (ending, ending_implicit, stages, then) = (hop.step, hop.implicit, hop.stages, hop.then);
+        let (window, stage, resume) = (hop.window, hop.stage, hop.resume);
         #[cfg(debug_assertions)]
         self.cached.count_fused();
-        match hop.then {
+        match then {
             Then::Phase {
                 ended,
                 phase,
@@ -189,7 +192,7 @@ impl Game {
                 first_step,
                 implicit,
             } => {
-                self.end_plain_step(hop.step, hop.implicit, hop.stages, sink);
+                self.end_plain_step(ending, ending_implicit, stages, sink);
                 self.phase_ended::<false, S>(ended, sink);
                 let kind = kind as usize & (MAX_PHASE_KINDS - 1);
                 let s = &mut self.state;
@@ -207,7 +210,7 @@ impl Game {
                 counter,
                 expires,
             } => {
-                self.end_plain_step(hop.step, hop.implicit, hop.stages, sink);
+                self.end_plain_step(ending, ending_implicit, stages, sink);
                 self.state.step = next;
                 self.state.anchor = next;
                 self.step_began::<false, H, S>(next, implicit, host, sink);
@@ -227,12 +230,12 @@ impl Game {
                     match self.first_skip(self.cached.program(), skips) {
                         Some(r) => *rule = r,
                         None => {
-                            self.end_plain_step(hop.step, hop.implicit, hop.stages, sink);
+                            self.end_plain_step(ending, ending_implicit, stages, sink);
                             return false;
                         }
                     }
                 }
-                self.end_plain_step(hop.step, hop.implicit, hop.stages, sink);
+                self.end_plain_step(ending, ending_implicit, stages, sink);
                 for (&(step, _), &rule) in skipped.iter().zip(&rules).take(count as usize) {
                     self.state.step = step;
                     self.state.anchor = step;
@@ -243,7 +246,7 @@ impl Game {
                 self.step_began::<false, H, S>(next, implicit, host, sink);
             }
         }
-        self.open_program_window(hop.window, hop.stage, hop.resume as usize, sink);
+        self.open_program_window(window, stage, resume as usize, sink);
         true
     }
 
