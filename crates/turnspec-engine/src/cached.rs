@@ -51,6 +51,11 @@ pub(crate) struct Cached {
     /// a turn (whose active player is in). While it is false, the fast
     /// paths give the active player priority without asking.
     active_may_be_out: bool,
+    /// Priority is given the general way even where the program opens
+    /// the window: the spec has a bag (whoever resolves next holds it) or
+    /// the game has modifiers (which may hand the decision to another
+    /// player, 722). Modifiers are never dropped once made.
+    general_priority: bool,
     /// The side after each seat, [`GameState::next_in_game`].
     next_side: [PlayerId; MAX_PLAYERS as usize],
     /// Which mechanisms the spec uses and which fast paths the game takes.
@@ -80,6 +85,7 @@ impl Cached {
             sides_in: 0,
             plain_passes_below: 0,
             active_may_be_out: true,
+            general_priority: true,
             next_side: [PlayerId(0); MAX_PLAYERS as usize],
             features,
             #[cfg(debug_assertions)]
@@ -97,8 +103,7 @@ impl Cached {
     }
 
     fn set_program(&mut self, spec: &Spec, state: &GameState) {
-        let enabled = self.use_program && !self.features.need_interpreter();
-        self.program = Program::build(spec, state, enabled);
+        self.program = Program::build(spec, state, self.use_program);
         self.program_handle = Some(Arc::clone(&self.program));
         self.sides_in = self.program.sides_in;
         self.active_may_be_out = !state.is_in(state.active);
@@ -107,6 +112,7 @@ impl Cached {
             false => 0,
         };
         self.next_side = self.program.next_side;
+        self.general_priority = self.features.bag || state.mods.is_some();
     }
 
     /// The turn program.
@@ -159,6 +165,14 @@ impl Cached {
     #[inline]
     pub(crate) fn modifiers_made(&mut self) {
         self.plain_passes_below = 0;
+        self.general_priority = true;
+    }
+
+    /// Whether priority is given the general way as the program opens a
+    /// window (a bag, or modifiers).
+    #[inline(always)]
+    pub(crate) fn general_priority(&self) -> bool {
+        self.general_priority
     }
 
     /// The program opened the window whose op is just before `pc`.
@@ -221,6 +235,7 @@ impl Cached {
 
     /// Checks every cached answer against its slow definition. Debug
     /// builds call it after every action; release builds never do.
+    #[cfg_attr(not(debug_assertions), allow(dead_code))]
     pub(crate) fn assert_consistent(&self, spec: &Spec, state: &GameState) {
         let p = &self.program;
         assert_eq!(self.sides_in, state.sides_in_game(), "cached sides in game");
@@ -242,6 +257,11 @@ impl Cached {
             false => 0,
         };
         assert_eq!(self.plain_passes_below, plain, "cached plain passes");
+        assert_eq!(
+            self.general_priority,
+            self.features.bag || state.mods.is_some(),
+            "cached general priority"
+        );
         assert!(
             self.active_may_be_out || state.is_in(state.active),
             "the active player is out, and the fast paths would not ask"

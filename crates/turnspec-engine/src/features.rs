@@ -100,10 +100,4 @@ impl Features {
             ..self
         }
     }
-
-    /// The turn program (program/) runs none of these mechanisms: a spec
-    /// that uses one is run by the interpreter alone.
-    pub(crate) fn need_interpreter(&self) -> bool {
-        self.bag || self.solo || self.elections || self.starts != 0 || self.between_turns
-    }
 }

@@ -378,7 +378,7 @@ impl Game {
         window: WindowId,
         sink: &mut S,
     ) {
-        if self.state.mods.is_some() {
+        if self.cached.general_priority() {
             self.give_priority_in_shaped_turn(player, Some(window), Because::WindowOpened, sink);
             return;
         }

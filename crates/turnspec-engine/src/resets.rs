@@ -39,6 +39,8 @@ pub(crate) struct ResetKeep {
     /// The counters that reset here, one bit each (to refill those with a
     /// `start` value, resources.rs).
     pub(crate) mask: u16,
+    /// Some counter that resets here has a `start` value to refill.
+    pub(crate) refill: bool,
 }
 
 impl ResetKeep {
@@ -49,6 +51,7 @@ impl ResetKeep {
             players: false,
             player_slots: [u16::MAX; MAX_PLAYER_COUNTERS],
             mask: 0,
+            refill: false,
         };
         for (i, c) in spec.counters().iter().enumerate().take(MAX_COUNTERS) {
             if c.reset != level {
@@ -56,6 +59,7 @@ impl ResetKeep {
             }
             keep.any = true;
             keep.mask |= 1 << i;
+            keep.refill |= c.start != 0;
             keep.counters[i] = 0;
             if c.per_player
                 && let Some(slot) = keep.player_slots.get_mut(c.slot as usize)
@@ -67,24 +71,25 @@ impl ResetKeep {
         keep
     }
 
-    /// Zeroes what resets. Counters with a `start` value are refilled by
-    /// [`Game::reset_counters`]; the turn program never meets them (such
-    /// specs run on the interpreter), so it calls this alone.
+    /// Zeroes what resets; true when some of it has a `start` value to
+    /// refill (`Game::reset_counters` does), so a level where nothing
+    /// resets costs one test.
     #[inline(always)]
-    pub(crate) fn apply(&self, state: &mut GameState) {
+    pub(crate) fn apply(&self, state: &mut GameState) -> bool {
         if !self.any {
-            return;
+            return false;
         }
         for (c, k) in state.counters.iter_mut().zip(self.counters) {
             *c &= k;
         }
         if !self.players {
-            return;
+            return self.refill;
         }
         for (row, k) in state.player_counters.iter_mut().zip(self.player_slots) {
             for c in row {
                 *c &= k;
             }
         }
+        self.refill
     }
 }

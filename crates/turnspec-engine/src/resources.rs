@@ -9,7 +9,9 @@ use crate::state::PlayerId;
 
 impl Game {
     /// Counters in `mask` that have a `start` go back to it, for every
-    /// player (called after they were reset to 0).
+    /// player (called after they were reset to 0). Out of line: only specs
+    /// with resources call it, and the turn's hot loop stays small.
+    #[inline(never)]
     pub(crate) fn refill(&mut self, mask: u16) {
         let mut m = mask & self.cached.features().starts;
         while m != 0 {

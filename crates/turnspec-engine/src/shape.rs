@@ -40,6 +40,7 @@ impl Game {
         }
         self.state.only_step = None;
         self.state.point = Point::TurnEnd;
+        self.cached.forget_resume();
         self.run(host, sink);
     }
 

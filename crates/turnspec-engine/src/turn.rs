@@ -7,11 +7,14 @@
 //! (`compiled/`) several in one op.
 //!
 //! Each transition takes `GENERAL`: `true` on the interpreter's and the
-//! structural operations' paths, where modifiers, counters with a `start`
-//! value, elections and on-demand phases may be going on; `false` on the
-//! program's, which runs only while none of them is (`Program::entry`),
-//! so their work is left out at compile time, not tested at run time. A
-//! `false` call asserts that precondition in debug builds.
+//! structural operations' paths, where modifiers (extra turns, skips,
+//! delayed triggers, durations, mana, control), on-demand phases and
+//! between-turns phases may be going on; `false` on the program's, which
+//! runs only while none of them is (`Program::entry`), so their work is
+//! left out at compile time, not tested at run time. A `false` call
+//! asserts that precondition in debug builds. What both tiers meet
+//! (counters refilled to their `start`, elections forgotten as a turn
+//! begins) is decided by the spec's tables, the same for both.
 
 use turnspec_model::{PhaseId, Reset, RuleRef, StepId, WindowId};
 
@@ -32,15 +35,7 @@ impl Game {
             self.state.returns_len, 0,
             "the program runs in an on-demand phase"
         );
-        debug_assert_eq!(
-            self.cached.features().starts,
-            0,
-            "the program refills counters"
-        );
-        debug_assert!(
-            !self.cached.features().elections,
-            "the program elects phases"
-        );
+        debug_assert!(!self.state.between, "the program runs between turns");
     }
 
     /// The counters that reset as a turn, phase or step begins go back to
@@ -54,12 +49,9 @@ impl Game {
             Reset::Step => &resets.step,
             Reset::Game => return,
         };
-        keep.apply(&mut self.state);
-        if GENERAL {
+        if keep.apply(&mut self.state) {
             let mask = keep.mask;
-            if mask & self.cached.features().starts != 0 {
-                self.refill(mask);
-            }
+            self.refill(mask);
         }
     }
 
@@ -74,7 +66,7 @@ impl Game {
         self.state.count_turn();
         self.state.returns_len = 0;
         self.reset_counters::<GENERAL>(Reset::Turn);
-        if GENERAL && self.cached.features().elections {
+        if self.cached.features().elections {
             self.forget_elections();
         }
         sink.event(Event::TurnBegan {
@@ -244,16 +236,10 @@ impl Game {
         s.returns_len = 0;
         s.only_step = None;
         s.start_step = None;
-        if let Some(mods) = s.mods.as_mut() {
-            mods.upcoming_phases.clear();
-            mods.upcoming_steps.clear();
-            if let Some(p) = mods.extra_turns.pop() {
-                s.active = p;
-                s.extra_turn = true;
-                s.point = Point::TurnStart;
-                return;
-            }
+        if s.mods.is_some() && self.next_turn_from_modifiers() {
+            return;
         }
+        let s = &mut self.state;
         if !s.extra_turn {
             s.last_regular = s.active;
         }
@@ -262,5 +248,25 @@ impl Game {
         // against `GameState::next_in_game` in debug builds).
         s.active = self.cached.next_side(s.last_regular);
         s.point = Point::TurnStart;
+    }
+
+    /// What modifiers say about the next turn: upcoming phases and steps
+    /// are dropped, and the latest extra turn is taken (true). Out of line:
+    /// the turn's hot loop stays small.
+    #[inline(never)]
+    fn next_turn_from_modifiers(&mut self) -> bool {
+        let s = &mut self.state;
+        let Some(mods) = s.mods.as_mut() else {
+            return false;
+        };
+        mods.upcoming_phases.clear();
+        mods.upcoming_steps.clear();
+        let Some(p) = mods.extra_turns.pop() else {
+            return false;
+        };
+        s.active = p;
+        s.extra_turn = true;
+        s.point = Point::TurnStart;
+        true
     }
 }

@@ -30,6 +30,8 @@ fn program_and_interpreter_emit_the_same_events() {
     for src in [
         include_str!("../../../games/mtg.toml"),
         include_str!("../../../games/grand-archive.toml"),
+        include_str!("../../../games/lorcana.toml"),
+        include_str!("../../../games/pokemon-tcg.toml"),
     ] {
         let spec = load(src);
         let most = spec.game().max_players.min(8);

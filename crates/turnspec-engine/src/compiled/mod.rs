@@ -65,6 +65,21 @@ impl Game {
         self.run(host, sink);
     }
 
+    /// The phases between turns (shape.rs), which the program does not
+    /// run: the interpreter runs them and the next turn's beginning, where
+    /// the program takes over again (true), if the spec has any (else
+    /// false, with nothing done). Out of line and cold: once per turn, in
+    /// the specs that have them.
+    #[cold]
+    #[inline(never)]
+    fn run_between_turns<H: Host, S: EventSink>(&mut self, host: &mut H, sink: &mut S) -> bool {
+        if !self.enter_between_turns() {
+            return false;
+        }
+        self.run(host, sink);
+        true
+    }
+
     /// `answer_turn_action` for an action that only asks the host, stores
     /// the answer in a counter kept for the whole game, and may end "until
     /// end of turn" effects (which only modifiers hold).
@@ -179,7 +194,8 @@ impl Game {
             return false;
         };
         // The fields each shape needs, copied out (the game changes below).
-        let (ending, ending_implicit, stages, then) = (hop.step, hop.implicit, hop.stages, hop.then);
+        let (ending, ending_implicit, stages, then) =
+            (hop.step, hop.implicit, hop.stages, hop.then);
         let (window, stage, resume) = (hop.window, hop.stage, hop.resume);
         #[cfg(debug_assertions)]
         self.cached.count_fused();
@@ -532,6 +548,9 @@ impl Game {
                     // Past the last phase, as the interpreter leaves it.
                     self.state.turn_pos = self.state.turn_pos.saturating_add(1);
                     self.turn_ended::<false, S>(sink);
+                    if self.cached.features().between_turns && self.run_between_turns(host, sink) {
+                        return;
+                    }
                     self.next_turn_player();
                     // The next turn begins here (the TurnBegin op at 0,
                     // without its dispatch).

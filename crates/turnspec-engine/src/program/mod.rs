@@ -699,9 +699,28 @@ impl Program {
                 phase: phase_id,
                 turn_pos: turn_pos as u8,
                 kind: phase.kind,
-                only_if: match phase.only_if {
-                    None => Test::Always,
-                    c => test(c),
+                only_if: {
+                    let only_if = match phase.only_if {
+                        None => Test::Always,
+                        c => test(c),
+                    };
+                    // An optional phase happens only when a play elected
+                    // it this turn.
+                    let elected = Test::Flag(Atom::Elected(phase_id));
+                    match (phase.optional, only_if) {
+                        (false, t) => t,
+                        (true, Test::Always) => elected,
+                        (true, Test::Never) => Test::Never,
+                        (true, t) if pairs.borrow().len() < u16::MAX as usize => {
+                            let mut pairs = pairs.borrow_mut();
+                            pairs.push((elected, t));
+                            Test::Pair(pairs.len() as u16 - 1)
+                        }
+                        (true, _) => {
+                            p.usable = false;
+                            Test::Never
+                        }
+                    }
                 },
                 skips,
                 first_step: phase.first_step,
@@ -821,6 +840,7 @@ impl Program {
     pub(crate) fn entry(&self, spec: &Spec, s: &GameState) -> Option<usize> {
         if !self.usable
             || s.returns_len != 0
+            || s.between
             || s.only_step.is_some()
             || s.start_step.is_some()
             || !s.modifiers_idle()
