@@ -286,7 +286,7 @@ struct Gen<'r> {
 
 /// Writes the spec for `seed`.
 pub fn generate(seed: u64) -> Generated {
-    let mut rng = SplitMix64(seed ^ 0x5eed_0f_5bec);
+    let mut rng = SplitMix64(seed ^ 0x005e_ed0f_5bec);
     let mut g = Gen {
         rng: &mut rng,
         out: String::with_capacity(8192),
