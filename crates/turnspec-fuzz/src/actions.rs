@@ -7,7 +7,7 @@
 use std::sync::Arc;
 
 use turnspec_engine::policy::{RandomPolicy, SplitMix64};
-use turnspec_engine::{Action, Game, GameOptions, Place, PlayerId, Scope, Status};
+use turnspec_engine::{Action, Event, Game, GameOptions, Host, Place, PlayerId, Scope, Status};
 use turnspec_spec::Spec;
 
 /// How many actions one run tries at the most.
@@ -22,60 +22,246 @@ pub fn run(specs: &[(String, Arc<Spec>)], seed: u64) -> u64 {
     let g = spec.game();
     let span = (g.max_players - g.min_players).min(7) as u64 + 1;
     let players = g.min_players + rng.below(span) as u8;
-    let Ok(mut game) = Game::new(spec, &GameOptions::players(players)) else {
-        return 0;
-    };
-    let interpreted = GameOptions::players(players).with_turn_program(false);
-    let Ok(mut twin) = Game::new(spec, &interpreted) else {
-        panic!("the interpreter refused a set-up the program accepted");
-    };
-    let mut accepted = 0;
+    let options = GameOptions::players(players);
     let limit = 1 + rng.below(6) as u32;
-    game.set_turn_limit(limit);
-    twin.set_turn_limit(limit);
     let host_seed = rng.next_u64();
-    let mut host = RandomPolicy::with_effects(host_seed);
-    let mut twin_host = RandomPolicy::with_effects(host_seed);
-    let (mut events, mut twin_events) = (Vec::new(), Vec::new());
-    game.start(&mut host, &mut events);
-    twin.start(&mut twin_host, &mut twin_events);
-    assert_eq!(
-        events, twin_events,
-        "program and interpreter differ at the start"
+    let mut hosts = (
+        RandomPolicy::with_effects(host_seed),
+        RandomPolicy::with_effects(host_seed),
     );
-    for _ in 0..ACTIONS_PER_RUN {
-        if game.status() != Status::Running {
-            break;
+    let duel = Duel {
+        spec,
+        other,
+        options,
+        turn_limit: limit,
+        legal_actions: 0,
+    };
+    duel.play(&mut rng, &mut hosts).map_or(0, |s| s.accepted)
+}
+
+/// A host both tiers get a copy of; `same` says whether the two copies saw
+/// the same hook calls since it was last asked, and forgets them.
+pub trait TwinHost: Host {
+    fn same(&mut self, other: &mut Self) -> Result<(), String>;
+}
+
+impl TwinHost for RandomPolicy {
+    fn same(&mut self, _: &mut Self) -> Result<(), String> {
+        Ok(())
+    }
+}
+
+/// One game played on both tiers with the same actions.
+pub struct Duel<'s> {
+    pub spec: &'s Spec,
+    /// Ids from this spec are used now and then (one action in eight).
+    pub other: &'s Spec,
+    /// The set-up; `turn_program` is set for each tier.
+    pub options: GameOptions,
+    pub turn_limit: u32,
+    /// Chance in 16 that an action is one of the holder's legal actions
+    /// rather than any action at all.
+    pub legal_actions: u64,
+}
+
+thread_local! {
+    /// The actions of the last game this thread played, for minimising a
+    /// failing one.
+    pub static LAST_ACTIONS: std::cell::RefCell<Vec<Action>> = const { std::cell::RefCell::new(Vec::new()) };
+}
+
+/// What one game did.
+#[derive(Default)]
+pub struct DuelStats {
+    pub accepted: u64,
+    pub events: u64,
+    /// One event of each kind seen.
+    pub kinds: Vec<Event>,
+    pub status: Option<Status>,
+}
+
+impl DuelStats {
+    fn saw(&mut self, events: &[Event]) {
+        self.events += events.len() as u64;
+        for e in events {
+            let d = std::mem::discriminant(e);
+            if !self.kinds.iter().any(|k| std::mem::discriminant(k) == d) {
+                self.kinds.push(*e);
+            }
         }
-        let from = if rng.below(8) == 0 { other } else { spec };
-        let action = random_action(&mut rng, &game, from);
-        let before = game.state().clone();
-        let mut events = Vec::new();
-        let mut twin_events = Vec::new();
-        let result = game.apply(action, &mut host, &mut events);
-        let twin_result = twin.apply(action, &mut twin_host, &mut twin_events);
-        assert_eq!(
-            result, twin_result,
-            "program and interpreter judge {action:?} differently"
-        );
+    }
+}
+
+impl Duel<'_> {
+    /// Plays up to [`ACTIONS_PER_RUN`] actions on the compiled turn program
+    /// and on the interpreter alone, comparing results, events, states and
+    /// hook calls after each; panics at the first difference. `None` when
+    /// both tiers refuse the set-up.
+    pub fn play<H: TwinHost>(&self, rng: &mut SplitMix64, hosts: &mut (H, H)) -> Option<DuelStats> {
+        let spec = self.spec;
+        let compiled = self.options.clone().with_turn_program(true);
+        let interpreted = self.options.clone().with_turn_program(false);
+        let (mut game, mut twin) = match (Game::new(spec, &compiled), Game::new(spec, &interpreted))
+        {
+            (Ok(a), Ok(b)) => (a, b),
+            (Err(a), Err(b)) => {
+                assert_eq!(
+                    a, b,
+                    "program and interpreter refuse the set-up differently"
+                );
+                return None;
+            }
+            (a, b) => panic!(
+                "one tier refused the set-up: program {:?}, interpreter {:?}",
+                a.err(),
+                b.err()
+            ),
+        };
+        let mut stats = DuelStats::default();
+        game.set_turn_limit(self.turn_limit);
+        twin.set_turn_limit(self.turn_limit);
+        let (host, twin_host) = (&mut hosts.0, &mut hosts.1);
+        let (mut events, mut twin_events) = (Vec::new(), Vec::new());
+        game.start(host, &mut events);
+        twin.start(twin_host, &mut twin_events);
         assert_eq!(
             events, twin_events,
-            "program and interpreter differ after {action:?}"
+            "program and interpreter differ at the start"
         );
         assert!(
             game.state() == twin.state(),
-            "program and interpreter reach different states after {action:?}"
+            "program and interpreter reach different states at the start"
         );
-        if result.is_err() {
-            assert!(
-                *game.state() == before && events.is_empty(),
-                "a refused {action:?} changed the game"
-            );
-        } else {
-            accepted += 1;
+        if let Err(e) = host.same(twin_host) {
+            panic!("program and interpreter call the host differently at the start: {e}");
         }
+        stats.saw(&events);
+        let mut history: Vec<Action> = Vec::new();
+        LAST_ACTIONS.with(|l| l.borrow_mut().clear());
+        for _ in 0..ACTIONS_PER_RUN {
+            if game.status() != Status::Running {
+                break;
+            }
+            let action = if self.legal_actions > 0 && rng.below(16) < self.legal_actions {
+                let holder = game.holder().unwrap_or_default();
+                nth_legal(&game, holder, rng).unwrap_or(Action::Pass { player: holder })
+            } else {
+                let from = if rng.below(8) == 0 { self.other } else { spec };
+                random_action(rng, &game, from)
+            };
+            history.push(action);
+            LAST_ACTIONS.with(|l| l.borrow_mut().push(action));
+            let before = game.state().clone();
+            let mut events = Vec::new();
+            let mut twin_events = Vec::new();
+            let result = game.apply(action, host, &mut events);
+            let twin_result = twin.apply(action, twin_host, &mut twin_events);
+            let fail = |what: String| -> ! {
+                let list: Vec<String> = history.iter().map(|a| format!("{a:?}")).collect();
+                panic!(
+                    "program and interpreter {what}\nactions from the start:\n{}",
+                    list.join("\n")
+                )
+            };
+            if result != twin_result {
+                fail(format!(
+                    "judge {action:?} differently: program {result:?}, interpreter {twin_result:?}"
+                ));
+            }
+            if events != twin_events {
+                fail(format!(
+                    "differ after {action:?}:\n  program     {events:?}\n  interpreter {twin_events:?}"
+                ));
+            }
+            if game.state() != twin.state() {
+                fail(format!(
+                    "reach different states after {action:?}:\n  program     {:?}\n  interpreter {:?}",
+                    game.state(),
+                    twin.state()
+                ));
+            }
+            if let Err(e) = host.same(twin_host) {
+                fail(format!("call the host differently after {action:?}: {e}"));
+            }
+            if result.is_err() {
+                assert!(
+                    *game.state() == before && events.is_empty(),
+                    "a refused {action:?} changed the game"
+                );
+            } else {
+                stats.accepted += 1;
+            }
+            stats.saw(&events);
+        }
+        assert_eq!(
+            game.status(),
+            twin.status(),
+            "program and interpreter end in different statuses"
+        );
+        stats.status = Some(game.status());
+        Some(stats)
     }
-    accepted
+}
+
+impl Duel<'_> {
+    /// Plays `actions` on both tiers with fresh hosts from `host`; the
+    /// first difference, in words.
+    pub fn replay<H: TwinHost>(
+        &self,
+        actions: &[Action],
+        host: impl Fn() -> H,
+    ) -> Result<(), String> {
+        let compiled = self.options.clone().with_turn_program(true);
+        let interpreted = self.options.clone().with_turn_program(false);
+        let (Ok(mut game), Ok(mut twin)) = (
+            Game::new(self.spec, &compiled),
+            Game::new(self.spec, &interpreted),
+        ) else {
+            return Ok(());
+        };
+        game.set_turn_limit(self.turn_limit);
+        twin.set_turn_limit(self.turn_limit);
+        let (mut h, mut th) = (host(), host());
+        let (mut a, mut b) = (Vec::new(), Vec::new());
+        game.start(&mut h, &mut a);
+        twin.start(&mut th, &mut b);
+        if a != b || game.state() != twin.state() {
+            return Err(format!(
+                "differ at the start:\n  program     {a:?}\n  interpreter {b:?}"
+            ));
+        }
+        h.same(&mut th)?;
+        for &action in actions {
+            if game.status() != Status::Running {
+                break;
+            }
+            let (mut a, mut b) = (Vec::new(), Vec::new());
+            let ra = game.apply(action, &mut h, &mut a);
+            let rb = twin.apply(action, &mut th, &mut b);
+            if ra != rb || a != b {
+                return Err(format!(
+                    "differ after {action:?}:\n  program     {ra:?} {a:?}\n  interpreter {rb:?} {b:?}"
+                ));
+            }
+            if game.state() != twin.state() {
+                return Err(format!(
+                    "reach different states after {action:?}:\n  program     {:?}\n  interpreter {:?}",
+                    game.state(),
+                    twin.state()
+                ));
+            }
+            h.same(&mut th)?;
+        }
+        Ok(())
+    }
+}
+
+fn nth_legal(game: &Game, player: PlayerId, rng: &mut SplitMix64) -> Option<Action> {
+    let n = game.legal_actions(player).count() as u64;
+    if n == 0 {
+        return None;
+    }
+    game.legal_actions(player).nth(rng.below(n) as usize)
 }
 
 fn nth<I>(ids: impl ExactSizeIterator<Item = I>, rng: &mut SplitMix64) -> Option<I> {
@@ -90,7 +276,7 @@ fn nth<I>(ids: impl ExactSizeIterator<Item = I>, rng: &mut SplitMix64) -> Option
 
 /// Mostly the holder passing or playing, so games move; now and then
 /// anything at all.
-fn random_action(rng: &mut SplitMix64, game: &Game, from: &Spec) -> Action {
+pub fn random_action(rng: &mut SplitMix64, game: &Game, from: &Spec) -> Action {
     let holder = game.holder().unwrap_or_default();
     let anyone = PlayerId(rng.below(10) as u8);
     let player = if rng.below(4) == 0 { anyone } else { holder };
