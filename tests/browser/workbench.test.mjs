@@ -131,7 +131,7 @@ test("MTG: a turn clicked through, a refusal with its rule, undo, time travel, s
   await page.fill("#label", "Divination");
   assert.equal(await page.getAttribute('#timing [data-timing="sorcery"]', "class"), "refused");
   await click('#timing [data-timing="sorcery"]');
-  assert.match(await text("#refusal"), /rule \S+, stack_not_empty/);
+  assert.match(await text("#refusal"), /\(rule \S+\) \(stack_not_empty\)/);
   assert.doesNotMatch(await text("#stack"), /Divination/);
 
   // A label a scenario cannot carry is refused with its reason.

@@ -320,19 +320,40 @@ fn abuse(a: &Args) -> std::io::Result<usize> {
     let r = once(addr, "POST", "/api/play", &[], &body);
     cases.check("2,001 moves to replay", &r, |s| s == 413, true);
     println!("     answered in {:.1} ms", t.elapsed().as_secs_f64() * 1e3);
-    // The most a replay may carry: 2,000 moves on two specs.
+    // A large replay within the limits: 1,000 moves on two specs.
     let body = format!(
         r#"{{"spec":0,"players":2,"compare":1,"moves":[{}]}}"#,
-        moves[..2_000].join(",")
+        moves[..1_000].join(",")
     );
     let t = Instant::now();
     let r = once(addr, "POST", "/api/play", &[], &body);
     let took = t.elapsed();
     cases.check(
-        "2,000 moves on two specs (the largest replay)",
+        "1,000 moves on two specs, replayed",
         &r,
         |s| s == 200 || s == 413,
         true,
+    );
+    println!(
+        "     answered in {:.1} ms, {:.1} MB",
+        took.as_secs_f64() * 1e3,
+        r.body.len() as f64 / 1e6
+    );
+    // Saving is linear in the moves: 1,000 moves as a scenario, shown and
+    // run, not written.
+    let body = format!(
+        r#"{{"spec":0,"players":2,"moves":[{}]}}"#,
+        moves[..1_000].join(",")
+    );
+    let t = Instant::now();
+    let r = once(addr, "POST", "/api/scenario", &[], &body);
+    let took = t.elapsed();
+    let passes = r.body.contains(r#""passes":true"#);
+    cases.check(
+        "1,000 moves saved as a scenario (shown, not written)",
+        &r,
+        |s| s == 200,
+        passes,
     );
     println!(
         "     answered in {:.1} ms, {:.1} MB",
@@ -387,7 +408,7 @@ fn abuse(a: &Args) -> std::io::Result<usize> {
         (" Bears", "a leading space"),
         ("Bears\nof the wood", "a line break"),
         ("\u{7f}", "DEL"),
-        ("#3", "a number sign"),
+        ("Grizzly  Bears", "two spaces in a row"),
     ] {
         let body = serde_json::json!({
             "spec": 0, "players": 2,

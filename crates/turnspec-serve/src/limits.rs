@@ -11,7 +11,7 @@ pub const MAX_BODY: usize = 256 * 1024;
 /// or kept by an open game ([`crate::sessions`]).
 pub const MAX_MOVES: usize = 2_000;
 /// Trace events of one side in one answer.
-pub const MAX_TRACE: usize = 20_000;
+pub const MAX_TRACE: usize = 10_000;
 /// Characters in a label (what is played, a trigger's name).
 pub const MAX_LABEL: usize = 100;
 /// Triggers one host answer may report.
