@@ -320,16 +320,16 @@ fn abuse(a: &Args) -> std::io::Result<usize> {
     let r = once(addr, "POST", "/api/play", &[], &body);
     cases.check("2,001 moves to replay", &r, |s| s == 413, true);
     println!("     answered in {:.1} ms", t.elapsed().as_secs_f64() * 1e3);
-    // A large replay within the limits: 1,000 moves on two specs.
+    // A large replay within the limits: 500 moves on two specs.
     let body = format!(
         r#"{{"spec":0,"players":2,"compare":1,"moves":[{}]}}"#,
-        moves[..1_000].join(",")
+        moves[..500].join(",")
     );
     let t = Instant::now();
     let r = once(addr, "POST", "/api/play", &[], &body);
     let took = t.elapsed();
     cases.check(
-        "1,000 moves on two specs, replayed",
+        "500 moves on two specs, replayed",
         &r,
         |s| s == 200 || s == 413,
         true,

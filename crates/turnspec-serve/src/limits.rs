@@ -18,7 +18,7 @@ pub const MAX_LABEL: usize = 100;
 pub const MAX_TRIGGERS: usize = 16;
 /// Games the server keeps open at once; past it the one idle longest is
 /// closed (its page reopens it from its moves).
-pub const MAX_SESSIONS: usize = 256;
+pub const MAX_SESSIONS: usize = 128;
 /// An open game unused this long is closed.
 pub const IDLE: std::time::Duration = std::time::Duration::from_secs(30 * 60);
 /// Bytes in a save path, and folders in it.

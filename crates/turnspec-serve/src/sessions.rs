@@ -56,7 +56,8 @@ struct Run {
     /// The spec's index in the workbench.
     spec: usize,
     side: Side,
-    /// The compact line of each trace event, for the first difference.
+    /// The compact line of each trace event, for the first difference
+    /// (kept only when two specs are compared).
     lines: Vec<String>,
     /// `marks[k]`: the side after `k * SNAPSHOT_EVERY` moves.
     marks: Vec<Mark>,
@@ -112,6 +113,10 @@ impl Open {
     }
 
     fn sync(&mut self) {
+        // Lines are kept only to find where two specs part.
+        if self.runs.len() < 2 {
+            return;
+        }
         for r in &mut self.runs {
             r.sync_lines(&self.labels);
         }
