@@ -394,7 +394,7 @@ impl Workbench {
     /// the scenario crate; written to `path` if given and it passes.
     ///
     /// The path is checked before anything is written, under the folder
-    /// the server runs in and without following links (see [`target`]);
+    /// the server runs in and without following links;
     /// a refused save creates nothing. Answers name files by the path the
     /// page gave, never by where they are on the machine.
     pub fn save(&self, request: &SaveRequest) -> Result<Value, ApiError> {
