@@ -108,7 +108,9 @@ test("MTG: a turn clicked through, a refusal with its rule, undo, time travel, s
   await page.selectOption("#actor", "P2");
   await click("#pass");
   assert.ok(await page.isVisible("#refusal"));
-  assert.match(await text("#refusal"), /P2 does not hold priority.*rule \S+, not_holder/);
+  assert.match(await text("#refusal"), /P2 does not hold priority.*\(rule \S+\) \(not_holder\)/);
+  // The rule once, not twice.
+  assert.equal((await text("#refusal")).match(/rule/g).length, 1);
 
   await click("#pass-all");
   assert.match(await text("#state-phase"), /precombat_main/);
@@ -116,15 +118,27 @@ test("MTG: a turn clicked through, a refusal with its rule, undo, time travel, s
   // The skipped draw is in the trace with its rule.
   assert.match(await text('.trace[data-side="0"]'), /Draw step skipped \[103\.8a\]/);
 
-  await page.fill("#label", "Grizzly Bears");
+  // An empty stack says so, without a number.
+  assert.equal(await page.$$eval("#stack li", (ls) => ls.length), 0);
+  assert.match(await text("#stack"), /^empty$/);
+  // A label as typed, with a tab and spaces around: played as one line.
+  await page.fill("#label", "  Grizzly\tBears ");
   await click('#timing [data-timing="sorcery"]');
   assert.match(await text("#stack"), /Grizzly Bears \(P1, sorcery\)/);
+  // The top of the stack is marked.
+  assert.match(await text("#stack li.top"), /Grizzly Bears.*top/);
   // A second sorcery while the first is on the stack is refused.
   await page.fill("#label", "Divination");
   assert.equal(await page.getAttribute('#timing [data-timing="sorcery"]', "class"), "refused");
   await click('#timing [data-timing="sorcery"]');
-  assert.match(await text("#refusal"), /rule \S+, stack_not_empty/);
+  assert.match(await text("#refusal"), /\(rule \S+\) \(stack_not_empty\)/);
   assert.doesNotMatch(await text("#stack"), /Divination/);
+
+  // A label a scenario cannot carry is refused with its reason.
+  await page.fill("#label", "x".repeat(101));
+  await click('#timing [data-timing="instant"]');
+  assert.match(await text("#refusal"), /longer than 100 characters.*\(bad_label\)/);
+  assert.equal(await page.$$eval("#stack li", (ls) => ls.length), 1);
 
   // Undo takes the Bears back; play them again and let them resolve.
   await click("#undo");
@@ -143,6 +157,11 @@ test("MTG: a turn clicked through, a refusal with its rule, undo, time travel, s
   await passUntil(async () => /combat_damage/.test(await text("#state-step")));
   await page.waitForSelector('.phase.current[data-phase="combat"] .step.current[data-step="combat_damage"]');
   await passUntil(async () => /^2 /.test(await text("#state-turn")));
+  // After all these moves the page has not scrolled: the diagram and the
+  // buttons are still in view, the trace scrolls in its own box.
+  assert.equal(await page.evaluate(() => window.scrollY), 0);
+  const pass = await page.locator("#pass-all").boundingBox();
+  assert.ok(pass && pass.y >= 0 && pass.y + pass.height <= 1000, `Pass round in view: ${JSON.stringify(pass)}`);
 
   // Time travel: back to before the third move (the Bears), then on again.
   await click('[data-move="2"] button.back');
@@ -186,4 +205,37 @@ test("two specs side by side: the first diverging event is marked", async () => 
   const marked = await page.$$eval(".event.diverge", (es) => es.map((e) => e.dataset.line));
   assert.equal(marked.length, 2);
   assert.notEqual(marked[0], marked[1]);
+});
+
+test("the diagram: no stray null, timing classes only where someone gets priority, conditions shown", async () => {
+  await open("games/mtg.toml");
+  // Nobody gets priority in the untap step: no "may play" there.
+  assert.equal(await page.$$eval('[data-step="untap"] .timing-tags', (ts) => ts.length), 0);
+  assert.match(await text('[data-step="upkeep"] .timing-tags'), /may play: instant/);
+  for (const file of ["games/mtg.toml", "games/pokemon-tcg.toml", "games/lorcana.toml", "games/grand-archive.toml"]) {
+    await open(file);
+    assert.doesNotMatch(await text("#diagram"), /null|undefined/, file);
+  }
+  // A dashed (conditional) step says when it happens.
+  await open("games/mtg.toml");
+  const dashed = await page.$$eval(".step.conditional", (ss) => ss.map((s) => s.textContent));
+  assert.ok(dashed.length > 0);
+  assert.ok(dashed.every((t) => /(only|skipped) if/.test(t)), dashed.join(" | "));
+});
+
+test("a narrow window (400 px): one column, nothing cut off", async () => {
+  await page.setViewportSize({ width: 400, height: 800 });
+  try {
+    await open("games/mtg.toml");
+    const width = await page.evaluate(() => document.documentElement.scrollWidth);
+    assert.ok(width <= 400, `page is ${width} px wide`);
+    for (const id of ["#pass-all", "#timing button", "#save", "#spec"]) {
+      const box = await page.locator(id).first().boundingBox();
+      assert.ok(box && box.x >= 0 && box.x + box.width <= 400, `${id} within 400 px: ${JSON.stringify(box)}`);
+    }
+    await click("#pass-all");
+    assert.match(await text("#state-phase"), /precombat_main/);
+  } finally {
+    await page.setViewportSize({ width: 1500, height: 1000 });
+  }
 });

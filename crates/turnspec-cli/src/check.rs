@@ -106,7 +106,7 @@ impl Summary {
         );
         if !self.on_demand.is_empty() {
             s.push_str(&format!(
-                "\n  started by actions: {}",
+                "\n  started by plays: {}",
                 self.on_demand.join(", ")
             ));
         }

@@ -285,6 +285,9 @@ pub fn explore_cmd(args: ExploreArgs) -> Result<ExitCode, String> {
             match args.format {
                 Format::Text => {
                     crate::out::print(&report.to_text());
+                    if let Some(hint) = turns_hint(&report, args.turns) {
+                        crate::out::println(&hint);
+                    }
                     crate::out::print(&format!("\n{timing}"));
                 }
                 Format::Json => {
@@ -395,4 +398,23 @@ pub fn explore_cmd(args: ExploreArgs) -> Result<ExitCode, String> {
 
 fn write(path: &Path, text: &str) -> Result<(), String> {
     std::fs::write(path, text).map_err(|e| format!("cannot write {}: {e}", path.display()))
+}
+
+/// Under one turn, phases and steps that only a later turn reaches (the
+/// first player's skipped draw, an attack that cannot come on the first
+/// turn) are reported as never reached: say how to see them.
+fn turns_hint(report: &turnspec_explore::Report, turns: u32) -> Option<String> {
+    if turns > 1 {
+        return None;
+    }
+    let unreached = report
+        .coverage
+        .iter()
+        .filter(|c| matches!(c.kind, "phase" | "step") && c.reached.is_none())
+        .count();
+    (unreached > 0).then(|| {
+        format!(
+            "\nhint: {unreached} phase(s) or step(s) never reached within --turns {turns}; some are only reached on a later turn: try --turns 2 or 3"
+        )
+    })
 }

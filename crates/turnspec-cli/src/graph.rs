@@ -1,6 +1,6 @@
 //! `turnspec graph`: the turn as a diagram (Mermaid or Graphviz dot), for
 //! designers checking a spec at a glance: phases in order, their steps,
-//! which steps give priority, skips, repeats, and phases started by actions.
+//! which steps give priority, skips, repeats, and phases started by plays.
 //! What a label says about a phase or a step comes from its description
 //! (`turnspec_model::Describe`); the edges are the turn's structure.
 
@@ -325,7 +325,7 @@ pub(crate) fn render(spec: &Spec, format: GraphFormat) -> String {
             previous_last = nodes.last().map(|n| n.id.clone());
         }
     }
-    // Phases started by actions, from every step where the action is usable.
+    // Phases started by plays, from every step where the action is usable.
     for (ti, t) in spec.timing().iter().enumerate() {
         if let Effect::StartPhase(target) = t.effect {
             let target_phase = spec.phase(target);

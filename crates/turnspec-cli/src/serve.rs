@@ -18,8 +18,9 @@ pub(crate) struct ServeArgs {
     /// Port to listen on; 0 picks a free one (the address is printed).
     #[arg(long, default_value_t = 7878)]
     port: u16,
-    /// Address to bind. Only loopback is private to this machine: the
-    /// workbench has no authentication.
+    /// Address to bind. Only loopback is private to this machine; bound to
+    /// any other address, the workbench wants a token it makes for this
+    /// run, given in the URL it prints.
     #[arg(long, default_value_t = IpAddr::V4(Ipv4Addr::LOCALHOST))]
     bind: IpAddr,
 }
@@ -57,7 +58,7 @@ pub(crate) fn serve(args: ServeArgs) -> Result<ExitCode, String> {
                 return Ok(ExitCode::FAILURE);
             };
             specs.push(SpecEntry {
-                label: file.display().to_string(),
+                label: shown(file),
                 path: Some(file.clone()),
                 spec: Arc::new(spec),
             });
@@ -68,12 +69,49 @@ pub(crate) fn serve(args: ServeArgs) -> Result<ExitCode, String> {
     }
     let save_root = std::env::current_dir().map_err(|e| format!("no current directory: {e}"))?;
     let count = specs.len();
-    let workbench = Workbench { specs, save_root };
-    turnspec_serve::serve(workbench, SocketAddr::new(args.bind, args.port), |addr| {
-        crate::out::println(&format!(
-            "turnspec workbench: http://{addr}/ ({count} spec(s); Ctrl-C to stop)"
+    let workbench = Workbench::new(specs, save_root);
+    let token = (!args.bind.is_loopback()).then(turnspec_serve::guard::new_token);
+    if token.is_some() {
+        crate::out::eprintln(&format!(
+            "warning: {} is not loopback: anyone who can reach it and has the URL below can play and save scenarios in this folder",
+            args.bind
         ));
-    })
+    }
+    let query = token
+        .as_ref()
+        .map_or(String::new(), |t| format!("?token={t}"));
+    turnspec_serve::serve(
+        workbench,
+        SocketAddr::new(args.bind, args.port),
+        token,
+        |addr| {
+            crate::out::println(&format!(
+                "turnspec workbench: http://{addr}/{query} ({count} spec(s); Ctrl-C to stop)"
+            ));
+        },
+    )
     .map_err(|e| format!("cannot serve on {}:{}: {e}", args.bind, args.port))?;
     Ok(ExitCode::SUCCESS)
+}
+
+/// How the page names a spec file: as given when relative, else relative
+/// to the current folder when under it, else its folder's name and its
+/// own (the page never shows where files are on the machine).
+fn shown(file: &Path) -> String {
+    if file.is_relative() {
+        return file.display().to_string();
+    }
+    if let Ok(here) = std::env::current_dir()
+        && let Ok(rest) = file.strip_prefix(&here)
+    {
+        return rest.display().to_string();
+    }
+    let mut tail: Vec<String> = file
+        .components()
+        .rev()
+        .take(2)
+        .map(|c| c.as_os_str().to_string_lossy().into_owned())
+        .collect();
+    tail.reverse();
+    tail.join("/")
 }

@@ -13,11 +13,31 @@ pub fn test(paths: &[PathBuf], format: Format) -> Result<ExitCode, String> {
             return Err(format!("{} does not exist", p.display()));
         }
     }
+    // A spec given by name: say what it is, rather than the scenario
+    // loader's errors about every table a scenario would have.
+    if let Some(spec) = paths
+        .iter()
+        .find(|p| turnspec_scenario::is_spec_file(p) && has_game_table(p))
+    {
+        return Err(format!(
+            "{} is a turn spec, not a scenario: check it with `turnspec check {}`; `turnspec test` runs scenario files (a .toml file with a [scenario] table) and folders of them",
+            spec.display(),
+            spec.display()
+        ));
+    }
     let found = find_scenarios(paths);
     if found.files.is_empty() && found.errors.is_empty() {
-        return Err(
-            "no scenario files found (a scenario is a .toml file with a [scenario] table)".into(),
-        );
+        let mut message =
+            "no scenario files found (a scenario is a .toml file with a [scenario] table)"
+                .to_string();
+        if let Some(first) = found.skipped.first() {
+            message.push_str(&format!(
+                "; skipped {} other .toml file(s), such as {} (specs are checked with `turnspec check`)",
+                found.skipped.len(),
+                first.display()
+            ));
+        }
+        return Err(message);
     }
     let mut cache = SpecCache::default();
     let (mut passed, mut failed, mut invalid) = (0, 0, 0);
@@ -84,4 +104,9 @@ pub fn test(paths: &[PathBuf], format: Format) -> Result<ExitCode, String> {
     } else {
         ExitCode::SUCCESS
     })
+}
+
+/// Whether a `.toml` file has a top-level `[game]` table, as turn specs do.
+fn has_game_table(path: &std::path::Path) -> bool {
+    std::fs::read_to_string(path).is_ok_and(|text| text.lines().any(|l| l.trim() == "[game]"))
 }

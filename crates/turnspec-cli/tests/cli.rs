@@ -457,3 +457,17 @@ fn run_without_a_spec_uses_the_built_in_copy_from_an_empty_folder() {
     common::assert_exit(&o, 0);
     assert!(!stdout(&o).contains("built-in"), "{}", stdout(&o));
 }
+
+#[test]
+fn test_on_a_spec_says_it_is_a_spec() {
+    let o = turnspec(&["test", "games/mtg.toml"]);
+    assert_exit_saying(
+        &o,
+        2,
+        "is a turn spec, not a scenario: check it with `turnspec check",
+    );
+    // A folder of specs only: the specs skipped are named.
+    let o = turnspec(&["test", "games"]);
+    assert_exit_saying(&o, 2, "no scenario files found");
+    assert_exit_saying(&o, 2, "skipped 7 other .toml file(s), such as games/");
+}

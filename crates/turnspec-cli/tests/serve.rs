@@ -47,14 +47,30 @@ fn it_listens_on_loopback_and_prints_its_address() {
         .to_string();
     assert!(addr.starts_with("127.0.0.1:"), "{line}");
     assert!(line.contains("1 spec(s)"), "{line}");
-    let mut stream = TcpStream::connect(&addr).unwrap();
-    stream
-        .write_all(b"GET /api/specs HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
-        .unwrap();
-    let mut response = String::new();
-    stream.read_to_string(&mut response).unwrap();
+    let get = |host: &str| {
+        let mut stream = TcpStream::connect(&addr).unwrap();
+        stream
+            .write_all(
+                format!("GET /api/specs HTTP/1.1\r\nHost: {host}\r\nConnection: close\r\n\r\n")
+                    .as_bytes(),
+            )
+            .unwrap();
+        let mut response = String::new();
+        stream.read_to_string(&mut response).unwrap();
+        response
+    };
+    let response = get(&addr);
+    let foreign = get("rebind.attacker.example");
     child.kill().unwrap();
     let _ = child.wait();
     assert!(response.starts_with("HTTP/1.1 200"), "{response}");
     assert!(response.contains("Grand Archive"), "{response}");
+    // The spec is named as given, not by where it is on the machine.
+    assert!(
+        response.contains("\"games/grand-archive.toml\""),
+        "{response}"
+    );
+    assert!(!response.contains(&*root().to_string_lossy()), "{response}");
+    // DNS rebinding: a foreign name for this address reaches nothing.
+    assert!(foreign.starts_with("HTTP/1.1 421"), "{foreign}");
 }

@@ -1,5 +1,7 @@
-// turnspec workbench: the page keeps the list of moves; the server replays
-// them and answers with the state, the trace and what may be done next.
+// turnspec workbench: the server keeps the open game (a session); each move
+// is sent on its own and the answer carries the state, the events that move
+// caused and what may be done next. The page keeps the accepted moves, so it
+// can open the game again if the server has closed it.
 "use strict";
 
 const $ = (id) => document.getElementById(id);
@@ -15,16 +17,30 @@ const el = (tag, attrs = {}, ...children) => {
 };
 const rule = (r) => (r ? el("span", { class: "rule" }, ` [${r}]`) : null);
 
-const session = { specs: [], details: null, moves: [], last: null };
+// `last`: the game as the page draws it ({ sides, divergence }), kept up to
+// date from each move's answer.
+const session = { specs: [], details: null, moves: [], last: null, id: null };
+
+class ApiError extends Error {
+  constructor(message, status) { super(message); this.status = status; }
+}
 
 async function api(path, body) {
   const init = body === undefined ? {} : {
     method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body),
   };
   const response = await fetch(path, init);
-  const data = await response.json();
-  if (!response.ok) throw new Error(data.error || response.statusText);
+  let data;
+  try { data = await response.json(); } catch { data = {}; }
+  if (!response.ok) throw new ApiError(data.error || response.statusText, response.status);
   return data;
+}
+
+// What a designer types as a label, as one line: control characters and runs
+// of spaces become one space, and spaces at the ends go. The server refuses,
+// with a reason, what still cannot be written into a scenario.
+function cleanLabel(text) {
+  return text.replace(/[\s\u0000-\u001f\u007f-\u009f]+/g, " ").trim();
 }
 
 // Counts finished updates (a replay drawn, or a save answered) on <body
@@ -78,38 +94,74 @@ async function newGame() {
   await refresh();
 }
 
-// Replays the moves; a refused last move is dropped and its refusal shown.
+// Takes a whole game from the server (opening, reopening, going back).
+function take(data) {
+  session.id = data.session;
+  session.moves = data.move_list;
+  session.last = { sides: data.sides, divergence: data.divergence };
+  render(session.last);
+}
+
+// Opens the game anew with the moves made so far (after a change of setup,
+// or when the server has closed it).
+async function reopen() {
+  take(await api("/api/session", { ...setup(), moves: session.moves }));
+}
+
 async function refresh() {
   showError("");
   try {
-    const data = await api("/api/play", { ...setup(), moves: session.moves });
-    const main = data.sides[0];
-    const last = session.moves.length - 1;
-    const refused = main.refused.find((r) => r.move === last);
-    if (refused) {
-      session.moves.pop();
-      showRefusal(refused.refusal);
-      return refresh();
-    }
-    session.last = data;
-    render(data);
+    await reopen();
   } catch (e) {
     showError(e.message);
   }
   settled();
 }
 
-function showRefusal(r) {
-  $("refusal").hidden = false;
-  $("refusal").replaceChildren(
-    el("strong", {}, "Refused: "), `${r.message} `,
-    r.rule ? el("span", { class: "refusal-rule" }, `(rule ${r.rule}, ${r.reason})`) : `(${r.reason})`);
+// Calls the open game; if the server has closed it (404), opens it again
+// from the moves and calls once more.
+async function onGame(path, body) {
+  try {
+    return await api(`/api/session/${session.id}/${path}`, body);
+  } catch (e) {
+    if (e.status !== 404) throw e;
+    await reopen();
+    return api(`/api/session/${session.id}/${path}`, body);
+  }
 }
 
-function act(move) {
+function showRefusal(r) {
+  $("refusal").hidden = false;
+  // The message names the rule it cites; the reason is the scenario
+  // format's word for the refusal.
+  $("refusal").replaceChildren(
+    el("strong", {}, "Refused: "), `${r.message} `, el("span", { class: "refusal-reason" }, `(${r.reason})`));
+}
+
+async function act(move) {
   $("refusal").hidden = true;
-  session.moves.push(move);
-  refresh();
+  showError("");
+  try {
+    const data = await onGame("move", move);
+    if (data.refused) {
+      showRefusal(data.refused);
+    } else {
+      const index = session.moves.length;
+      session.moves.push(move);
+      data.sides.forEach((d, n) => {
+        const side = session.last.sides[n];
+        side.state = d.state;
+        if (d.legal) side.legal = d.legal;
+        side.trace.push(...d.events);
+        if (d.refusal) side.refused.push({ move: index, refusal: d.refusal });
+      });
+      session.last.divergence = data.divergence;
+      render(session.last);
+    }
+  } catch (e) {
+    showError(e.message);
+  }
+  settled();
 }
 
 function players(n) {
@@ -141,8 +193,12 @@ function render(data) {
   fillPlayers($("trigger-by"), list, s.active);
   fillPlayers($("effect-by"), list, s.active);
   renderMoves();
-  $("stack").replaceChildren(...s.stack.map((o) => el("li", {}, `${o.label} (${o.controller}, ${o.kind})`)));
-  if (s.stack.length === 0) $("stack").replaceChildren(el("li", { class: "rule" }, "empty"));
+  // Top first, marked; an empty stack says so without a number.
+  const top = s.stack.length - 1;
+  $("stack").replaceChildren(s.stack.length === 0
+    ? el("p", { class: "rule empty" }, "empty")
+    : el("ol", { reversed: "" }, ...s.stack.map((o, i) => el("li", { class: i === top ? "top" : null },
+      `${o.label} (${o.controller}, ${o.kind})`, i === top ? el("span", { class: "top-mark" }, " ← top") : null)).reverse()));
   $("counters").replaceChildren(el("table", {},
     ...s.counters.map((c) => el("tr", {}, el("td", {}, c.id), el("td", {}, String(c.value)), el("td", {}, rule(c.rule)))),
     ...s.facts.map((f) => el("tr", {}, el("td", {}, f.id), el("td", {}, String(f.value)), el("td", {}, rule(f.rule))))));
@@ -161,8 +217,8 @@ function renderMoves() {
   $("timing").replaceChildren(...(mine ? mine.timing : []).map((t) => el("button", {
     class: t.legal ? "legal" : "refused",
     "data-timing": t.id,
-    title: t.legal ? `play at ${t.name} [${t.rule}]` : `${t.refusal.message} (rule ${t.refusal.rule})`,
-    onclick: () => act({ kind: "play", timing: t.id, by: actor, label: $("label").value }),
+    title: t.legal ? `play at ${t.name}${t.rule ? ` [${t.rule}]` : ""}` : t.refusal.message,
+    onclick: () => act({ kind: "play", timing: t.id, by: actor, label: cleanLabel($("label").value) }),
   }, `${t.name}`)));
 }
 
@@ -173,17 +229,23 @@ function renderDiagram(state) {
     const box = el("div", {
       class: `phase${p.on_demand ? " on-demand" : ""}${current ? " current" : ""}`,
       "data-phase": p.id,
-    }, el("div", { class: "phase-title" }, p.name, rule(p.rule), p.on_demand ? " (started by an action)" : ""));
-    const tags = (s) => s.timing.length ? el("div", { class: "timing-tags" }, `may play: ${s.timing.join(", ")}`) : null;
+    }, el("div", { class: "phase-title" }, p.name, rule(p.rule), p.on_demand ? " (started by a play)" : ""));
+    const when = (x) => x.conditions.length ? el("div", { class: "conditions" }, x.conditions.join("; ")) : null;
+    const w = when(p);
+    if (w) box.append(w);
+    // Timing classes only where someone gets priority (a step with a window).
+    const tags = (s) => s.timing.length && s.windows.length
+      ? el("div", { class: "timing-tags" }, `may play: ${s.timing.join(", ")}`) : null;
     if (p.stepless) {
       const s = p.steps[0];
       if (current) box.classList.add("step-current");
-      if (s) box.append(tags(s));
+      const t = s ? tags(s) : null;
+      if (t) box.append(t);
     } else {
       for (const s of p.steps) {
         const cls = `step${s.conditional ? " conditional" : ""}${current && s.id === state.step ? " current" : ""}`;
         box.append(el("div", { class: cls, "data-step": s.id },
-          s.name, rule(s.rule), s.repeats ? " ↻" : "", tags(s)));
+          s.name, rule(s.rule), s.repeats ? " ↻" : "", tags(s), when(s)));
       }
     }
     return box;
@@ -205,10 +267,15 @@ function describeMove(m) {
 }
 
 // Goes back to just before move `i` (time travel).
-function backTo(i) {
-  session.moves = session.moves.slice(0, i);
+async function backTo(i) {
   $("refusal").hidden = true;
-  refresh();
+  showError("");
+  try {
+    take(await onGame("back", { to: i }));
+  } catch (e) {
+    showError(e.message);
+  }
+  settled();
 }
 
 function renderTraces(data) {
@@ -231,22 +298,22 @@ function renderTraces(data) {
     session.moves.forEach((m, i) => {
       const r = refused.get(i);
       box.append(el("div", { class: `move${r ? " refused-move" : ""}`, "data-move": String(i) },
-        el("span", {}, `${i + 1}. ${describeMove(m)}${r ? ` — refused: ${r.message}${r.rule ? ` [${r.rule}]` : ""}` : ""}`),
+        el("span", {}, `${i + 1}. ${describeMove(m)}${r ? ` — refused: ${r.message}` : ""}`),
         n === 0 ? el("button", { class: "back", title: "go back to just before this move", onclick: () => backTo(i) }, "⟲ back here") : null));
       while (at < events.length && events[at].move === i) { box.append(event(events[at], at)); at++; }
     });
     return box;
   }));
-  const last = $("traces").querySelector(".trace .event:last-child");
-  if (last) last.scrollIntoView({ block: "nearest" });
+  // The newest line in view inside the trace's own scroll box; the page
+  // itself does not move, so the diagram and the buttons stay where they are.
+  $("traces").scrollTop = $("traces").scrollHeight;
 }
 
 async function save() {
   $("save-result").textContent = "";
   try {
-    const result = await api("/api/scenario", {
-      ...setup(), moves: session.moves,
-      name: $("save-name").value, path: $("save-path").value || null,
+    const result = await onGame("save", {
+      name: $("save-name").value, path: $("save-path").value.trim() || null,
       overwrite: $("save-overwrite").checked,
     });
     $("save-result").replaceChildren(
@@ -278,10 +345,10 @@ async function init() {
     $("pass-all").addEventListener("click", () => act({ kind: "pass_all" }));
     $("undo").addEventListener("click", () => { if (session.moves.length) backTo(session.moves.length - 1); });
     $("trigger").addEventListener("click", () =>
-      act({ kind: "trigger", label: $("trigger-label").value || "Trigger", by: $("trigger-by").value }));
+      act({ kind: "trigger", label: cleanLabel($("trigger-label").value) || "Trigger", by: $("trigger-by").value }));
     $("answer").addEventListener("click", () => act({
       kind: "answer", action: $("answer-action").value, value: Number($("answer-value").value),
-      triggers: $("answer-triggers").value.split(",").map((t) => t.trim()).filter((t) => t),
+      triggers: $("answer-triggers").value.split(",").map(cleanLabel).filter((t) => t),
     }));
     $("apply-effect").addEventListener("click", () =>
       act({ kind: "effect", effect: $("effect").value, by: $("effect-by").value }));

@@ -38,15 +38,45 @@ pub struct PlayRequest {
     pub moves: Vec<Move>,
 }
 
-/// An error the page shows as it is (HTTP 400).
+/// An error the page shows as it is, with its HTTP status (400 unless
+/// said otherwise).
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct ApiError(pub String);
+pub struct ApiError {
+    /// The HTTP status: 400, 404 (no such game), 413 (over a limit)...
+    pub status: u16,
+    /// One sentence for people.
+    pub message: String,
+}
+
+impl ApiError {
+    /// A request the workbench cannot use (400).
+    pub fn bad(message: impl Into<String>) -> Self {
+        ApiError {
+            status: 400,
+            message: message.into(),
+        }
+    }
+
+    /// A request over one of the [`crate::limits`] (413).
+    pub fn too_much(message: impl Into<String>) -> Self {
+        ApiError {
+            status: 413,
+            message: message.into(),
+        }
+    }
+}
+
+impl std::fmt::Display for ApiError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.message)
+    }
+}
 
 impl Workbench {
-    fn entry(&self, index: usize) -> Result<&SpecEntry, ApiError> {
+    pub(crate) fn entry(&self, index: usize) -> Result<&SpecEntry, ApiError> {
         self.specs
             .get(index)
-            .ok_or_else(|| ApiError(format!("no spec #{index}")))
+            .ok_or_else(|| ApiError::bad(format!("no spec #{index}")))
     }
 
     /// `GET /api/specs`: the specs on offer.
@@ -63,6 +93,13 @@ impl Workbench {
 
     pub(crate) fn options(entry: &SpecEntry, setup: &Setup) -> Result<GameOptions, ApiError> {
         let spec = &entry.spec;
+        if setup.variants.len() > spec.variants().len().max(1) * 2 {
+            return Err(ApiError::bad(format!(
+                "{} variants asked for; this spec has {}",
+                setup.variants.len(),
+                spec.variants().len()
+            )));
+        }
         let players = setup.players.unwrap_or(spec.game().min_players);
         let mut variants = Vec::new();
         for v in &setup.variants {
@@ -75,17 +112,19 @@ impl Workbench {
     }
 
     /// Replays the moves under one spec.
-    pub(crate) fn replay<'s>(
-        entry: &'s SpecEntry,
+    pub(crate) fn replay(
+        entry: &SpecEntry,
         setup: &Setup,
         moves: &[Move],
         labels: &mut LabelTable,
-    ) -> Result<Side<'s>, ApiError> {
+    ) -> Result<Side, ApiError> {
+        crate::limits::check_moves(moves)?;
         let options = Self::options(entry, setup)?;
         let mut side = Side::start(&entry.spec, &options)
-            .map_err(|e| ApiError(format!("{}: {e}", entry.label)))?;
+            .map_err(|e| ApiError::bad(format!("{}: {e}", entry.label)))?;
         for m in moves {
             side.play(m, labels);
+            crate::limits::check_trace(side.trace.len())?;
         }
         Ok(side)
     }
@@ -96,7 +135,10 @@ impl Workbench {
     /// first event where their traces differ.
     ///
     /// A move the first spec refuses changes nothing; the page drops it and
-    /// shows the refusal.
+    /// shows the refusal. At most [`crate::limits::MAX_MOVES`] moves and
+    /// [`crate::limits::MAX_TRACE`] events per side are replayed (413
+    /// beyond); the page itself keeps its game open on the server instead
+    /// ([`crate::sessions`]).
     pub fn play(&self, request: &PlayRequest) -> Result<Value, ApiError> {
         let setup = &request.setup;
         let mut labels = LabelTable::new();
@@ -131,8 +173,8 @@ impl Workbench {
     }
 }
 
-fn side_json(index: usize, side: &Side<'_>, labels: &LabelTable, legal: bool) -> Value {
-    let spec = side.spec;
+pub(crate) fn side_json(index: usize, side: &Side, labels: &LabelTable, legal: bool) -> Value {
+    let spec = &side.spec;
     let refused: Vec<Value> = side
         .refused
         .iter()

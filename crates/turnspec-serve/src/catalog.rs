@@ -32,6 +32,20 @@ fn words(camel: &str) -> String {
     out
 }
 
+/// When a phase or step is left out or skipped, in the spec's words.
+fn conditions(
+    spec: &Spec,
+    only_if: Option<turnspec_spec::CondId>,
+    skip: &[turnspec_spec::Condition],
+) -> Vec<String> {
+    let text = |c| turnspec_spec::describe::cond_text(spec, c);
+    only_if
+        .map(|c| format!("only if {}", text(c)))
+        .into_iter()
+        .chain(skip.iter().map(|c| format!("skipped if {}", text(c.cond))))
+        .collect()
+}
+
 /// The diagram of the turn: the regular phases in turn order, then the
 /// phases only an action starts; each with its steps (none for a step-less
 /// phase, drawn as one box), their turn-based actions and windows, and the
@@ -83,6 +97,7 @@ pub fn diagram(spec: &Spec) -> Value {
                         "rule": spec.rule(step.rule),
                         "implicit": step.implicit,
                         "conditional": !step.skip.is_empty() || step.only_if.is_some(),
+                        "conditions": conditions(spec, step.only_if, &step.skip),
                         "repeats": step.repeat.is_some(),
                         "actions": actions,
                         "windows": windows,
@@ -117,6 +132,7 @@ pub fn diagram(spec: &Spec) -> Value {
                 "on_demand": phase.on_demand,
                 "started_by": started_by,
                 "conditional": !phase.skip.is_empty() || phase.only_if.is_some(),
+                "conditions": conditions(spec, phase.only_if, &phase.skip),
                 "stepless": phase.implicit_step,
                 "steps": steps,
             })

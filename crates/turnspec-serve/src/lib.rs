@@ -4,12 +4,15 @@
 //! citations, go back to any earlier point, play a second spec side by
 //! side with the same moves, and save the session as a scenario.
 //!
-//! The server keeps no game: each request carries the moves made so far
-//! and the engine replays them (it is deterministic), so undo is a shorter
-//! list. The page is plain HTML and JavaScript built into the binary; the
-//! server binds to loopback unless told otherwise and needs no network.
+//! The server keeps each open game ([`sessions`]): a move is one engine
+//! step, and going back restores a snapshot. The page is plain HTML and
+//! JavaScript built into the binary; the server binds to loopback unless
+//! told otherwise, answers only to this machine's names ([`guard`]),
+//! bounds every request ([`limits`]) and does the engine's work on a pool
+//! of threads apart from the ones that take requests.
 //!
 //! - [`api`]: the JSON API as plain functions (what the tests call);
+//! - [`sessions`]: the open games;
 //! - [`session`]: moves and their replay under a spec;
 //! - [`scenario`]: a session written as a scenario file and checked;
 //! - [`catalog`]: the specs on offer and their diagrams;
@@ -19,9 +22,12 @@
 
 pub mod api;
 pub mod catalog;
+pub mod guard;
+pub mod limits;
 pub mod record;
 pub mod scenario;
 pub mod session;
+pub mod sessions;
 pub mod svg;
 
 use std::net::SocketAddr;
@@ -29,46 +35,98 @@ use std::path::PathBuf;
 use std::sync::Arc;
 
 use axum::Router;
-use axum::extract::{Path as UrlPath, State};
-use axum::http::{StatusCode, header};
+use axum::extract::{DefaultBodyLimit, Path as UrlPath, Request, State};
+use axum::http::{HeaderValue, StatusCode, header};
+use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
+use serde::Deserialize;
 use serde_json::Value;
+use tokio::sync::Semaphore;
 
 pub use api::{ApiError, PlayRequest, Setup};
 pub use catalog::SpecEntry;
+pub use guard::Guard;
 pub use scenario::SaveRequest;
 pub use session::{Move, Refusal};
+pub use sessions::{OpenRequest, SaveOpenRequest, Sessions};
 
-/// The specs on offer and where saved scenarios go.
-#[derive(Debug, Clone)]
+/// The specs on offer, where saved scenarios go, and the open games.
+#[derive(Debug)]
 pub struct Workbench {
     /// The specs, in the order the page lists them.
     pub specs: Vec<SpecEntry>,
     /// Save paths are relative to this folder (where the server started).
     pub save_root: PathBuf,
+    /// The open games.
+    pub sessions: Sessions,
+}
+
+impl Workbench {
+    /// A workbench offering `specs`, saving under `save_root`, with no
+    /// game open.
+    pub fn new(specs: Vec<SpecEntry>, save_root: PathBuf) -> Self {
+        Workbench {
+            specs,
+            save_root,
+            sessions: Sessions::default(),
+        }
+    }
 }
 
 const INDEX_HTML: &str = include_str!("../assets/index.html");
 const APP_JS: &str = include_str!("../assets/app.js");
 const STYLE_CSS: &str = include_str!("../assets/style.css");
 
+fn error_response(status: u16, message: &str) -> Response {
+    (
+        StatusCode::from_u16(status).unwrap_or(StatusCode::BAD_REQUEST),
+        axum::Json(serde_json::json!({ "error": message })),
+    )
+        .into_response()
+}
+
 impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
-        (
-            StatusCode::BAD_REQUEST,
-            axum::Json(serde_json::json!({ "error": self.0 })),
-        )
-            .into_response()
+        error_response(self.status, &self.message)
     }
 }
 
-type Shared = State<Arc<Workbench>>;
+/// The workbench, and the permits to run the engine: one per core, so
+/// replays and saves queue rather than pile up in memory.
+#[derive(Clone)]
+struct App {
+    workbench: Arc<Workbench>,
+    work: Arc<Semaphore>,
+}
+
+type Shared = State<App>;
 
 fn json(result: Result<Value, ApiError>) -> Response {
     match result {
         Ok(v) => axum::Json(v).into_response(),
         Err(e) => e.into_response(),
+    }
+}
+
+impl App {
+    /// Runs `f` on the blocking pool, off the threads that take requests.
+    async fn run<F>(&self, f: F) -> Response
+    where
+        F: FnOnce(&Workbench) -> Result<Value, ApiError> + Send + 'static,
+    {
+        let Ok(permit) = Arc::clone(&self.work).acquire_owned().await else {
+            return error_response(503, "the server is stopping");
+        };
+        let workbench = Arc::clone(&self.workbench);
+        let job = tokio::task::spawn_blocking(move || {
+            let _permit = permit;
+            f(&workbench)
+        });
+        match job.await {
+            Ok(result) => json(result),
+            Err(_) => error_response(500, "the workbench failed on this request"),
+        }
     }
 }
 
@@ -83,8 +141,63 @@ fn asset(content_type: &'static str, body: &'static str) -> Response {
         .into_response()
 }
 
-/// The routes: the page and its assets, and the JSON API under `/api/`.
-pub fn router(workbench: Arc<Workbench>) -> Router {
+/// `{"to": n}`: the move to go back before.
+#[derive(Deserialize)]
+struct BackRequest {
+    to: usize,
+}
+
+/// Turns away what [`Guard::check`] refuses; sets the token cookie when
+/// the token came in the URL; and marks every answer as not to be framed
+/// or sniffed.
+async fn guarded(State(guard): State<Arc<Guard>>, request: Request, next: Next) -> Response {
+    let headers = request.headers();
+    let text = |name: &str| headers.get(name).and_then(|v| v.to_str().ok());
+    let cookies: Vec<&str> = headers
+        .get_all(header::COOKIE)
+        .iter()
+        .filter_map(|v| v.to_str().ok())
+        .collect();
+    let checked = guard.check(&guard::Asked {
+        method: request.method().as_str(),
+        host: text(header::HOST.as_str()),
+        origin: text(header::ORIGIN.as_str()),
+        fetch_site: text("sec-fetch-site"),
+        query: request.uri().query(),
+        cookies: &cookies,
+    });
+    let mut response = match checked {
+        Err(denied) => error_response(denied.status, &denied.message),
+        Ok(set_cookie) => {
+            let mut response = next.run(request).await;
+            if let (true, Some(token)) = (set_cookie, &guard.token)
+                && let Ok(v) = HeaderValue::from_str(&format!(
+                    "{}={token}; Path=/; HttpOnly; SameSite=Strict",
+                    guard::TOKEN_COOKIE
+                ))
+            {
+                response.headers_mut().insert(header::SET_COOKIE, v);
+            }
+            response
+        }
+    };
+    let h = response.headers_mut();
+    h.insert(
+        header::X_CONTENT_TYPE_OPTIONS,
+        HeaderValue::from_static("nosniff"),
+    );
+    h.insert(header::X_FRAME_OPTIONS, HeaderValue::from_static("DENY"));
+    response
+}
+
+/// The routes: the page and its assets, and the JSON API under `/api/`,
+/// behind `guard`.
+pub fn router(workbench: Arc<Workbench>, guard: Guard) -> Router {
+    let threads = std::thread::available_parallelism().map_or(2, |n| n.get());
+    let app = App {
+        workbench,
+        work: Arc::new(Semaphore::new(threads)),
+    };
     Router::new()
         .route(
             "/",
@@ -98,53 +211,99 @@ pub fn router(workbench: Arc<Workbench>) -> Router {
             "/style.css",
             get(|| async { asset("text/css; charset=utf-8", STYLE_CSS) }),
         )
-        .route(
-            "/favicon.ico",
-            get(|| async { StatusCode::NO_CONTENT }),
-        )
+        .route("/favicon.ico", get(|| async { StatusCode::NO_CONTENT }))
         .route(
             "/api/specs",
-            get(|State(w): Shared| async move { axum::Json(w.list()) }),
+            get(|State(a): Shared| async move { axum::Json(a.workbench.list()) }),
         )
         .route(
             "/api/specs/{index}",
-            get(|State(w): Shared, UrlPath(i): UrlPath<usize>| async move {
-                json(w.spec_details(i))
+            get(|State(a): Shared, UrlPath(i): UrlPath<usize>| async move {
+                json(a.workbench.spec_details(i))
             }),
         )
         .route(
             "/api/play",
             post(
-                |State(w): Shared, axum::Json(r): axum::Json<PlayRequest>| async move {
-                    json(w.play(&r))
+                |State(a): Shared, axum::Json(r): axum::Json<PlayRequest>| async move {
+                    a.run(move |w| w.play(&r)).await
                 },
             ),
         )
         .route(
             "/api/scenario",
             post(
-                |State(w): Shared, axum::Json(r): axum::Json<SaveRequest>| async move {
-                    json(w.save(&r))
+                |State(a): Shared, axum::Json(r): axum::Json<SaveRequest>| async move {
+                    a.run(move |w| w.save(&r)).await
                 },
             ),
         )
-        .with_state(workbench)
+        .route(
+            "/api/session",
+            post(
+                |State(a): Shared, axum::Json(r): axum::Json<OpenRequest>| async move {
+                    a.run(move |w| w.open(&r)).await
+                },
+            ),
+        )
+        .route(
+            "/api/session/{id}/move",
+            post(
+                |State(a): Shared,
+                 UrlPath(id): UrlPath<String>,
+                 axum::Json(m): axum::Json<Move>| async move {
+                    a.run(move |w| w.play_move(&id, &m)).await
+                },
+            ),
+        )
+        .route(
+            "/api/session/{id}/back",
+            post(
+                |State(a): Shared,
+                 UrlPath(id): UrlPath<String>,
+                 axum::Json(b): axum::Json<BackRequest>| async move {
+                    a.run(move |w| w.back(&id, b.to)).await
+                },
+            ),
+        )
+        .route(
+            "/api/session/{id}/save",
+            post(
+                |State(a): Shared,
+                 UrlPath(id): UrlPath<String>,
+                 axum::Json(r): axum::Json<SaveOpenRequest>| async move {
+                    a.run(move |w| w.save_open(&id, &r)).await
+                },
+            ),
+        )
+        .layer(DefaultBodyLimit::max(limits::MAX_BODY))
+        .layer(axum::middleware::from_fn_with_state(
+            Arc::new(guard),
+            guarded,
+        ))
+        .with_state(app)
 }
 
-/// Binds `addr` and serves until the process ends. `ready` is called with
-/// the address actually bound (port 0 picks a free one), before the first
-/// request is taken.
+/// Binds `addr` and serves until the process ends, on a runtime with one
+/// thread per core (the engine's work runs on its blocking pool). With
+/// `token`, every request must present it (see [`guard`]); a server bound
+/// beyond loopback should have one. `ready` is called with the address
+/// actually bound (port 0 picks a free one), before the first request is
+/// taken.
 pub fn serve(
     workbench: Workbench,
     addr: SocketAddr,
+    token: Option<String>,
     ready: impl FnOnce(SocketAddr),
 ) -> std::io::Result<()> {
-    let runtime = tokio::runtime::Builder::new_current_thread()
+    let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_io()
         .build()?;
     runtime.block_on(async move {
         let listener = tokio::net::TcpListener::bind(addr).await?;
-        ready(listener.local_addr()?);
-        axum::serve(listener, router(Arc::new(workbench))).await
+        let bound = listener.local_addr()?;
+        ready(bound);
+        let guard = Guard::new(bound, token);
+        axum::serve(listener, router(Arc::new(workbench), guard)).await
     })
 }

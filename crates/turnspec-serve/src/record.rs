@@ -230,11 +230,7 @@ pub fn play_recorded<P: Policy, S: EventSink>(
 }
 
 /// Replays a recording under a spec.
-fn replay_under<'s>(
-    spec: &'s Spec,
-    rec: &Recording,
-    labels: &mut LabelTable,
-) -> Result<Side<'s>, String> {
+fn replay_under(spec: &Spec, rec: &Recording, labels: &mut LabelTable) -> Result<Side, String> {
     let mut options = GameOptions::players(rec.players);
     options = options.with_variants(Vec::new());
     let mut side = Side::start_after(spec, &options, &rec.start, Some(rec.turns), labels)?;
@@ -280,7 +276,7 @@ pub fn replay(original: &Spec, other: &Spec, rec: &Recording) -> Result<ReplayRe
     let a = replay_under(original, rec, &mut labels)?;
     let b = replay_under(other, rec, &mut labels)
         .map_err(|e| format!("the other spec cannot set up this game: {e}"))?;
-    let first_refused = |side: &Side<'_>| {
+    let first_refused = |side: &Side| {
         side.refused
             .iter()
             .enumerate()
@@ -288,10 +284,10 @@ pub fn replay(original: &Spec, other: &Spec, rec: &Recording) -> Result<ReplayRe
     };
     let (la, lb) = (a.lines(&labels), b.lines(&labels));
     let n = la.len().max(lb.len());
-    let event = |side: &Side<'_>, lines: &[String], i: usize| {
+    let event = |side: &Side, lines: &[String], i: usize| {
         lines.get(i).map(|l| {
             let rule =
-                turnspec_trace::describe(side.spec, labels.names(), &side.trace[i].event).rule;
+                turnspec_trace::describe(&side.spec, labels.names(), &side.trace[i].event).rule;
             (l.clone(), rule)
         })
     };

@@ -13,6 +13,7 @@ use turnspec_scenario::Outcome;
 
 use crate::Workbench;
 use crate::api::{ApiError, PlayRequest};
+use crate::limits::{MAX_DEPTH, MAX_PATH};
 use crate::session::{LabelTable, Move, Side, status_name};
 
 /// `POST /api/scenario`: the session, a name, and where to write it.
@@ -105,23 +106,28 @@ fn write(
     name: &str,
     spec_path: &str,
     request: &PlayRequest,
-    side: &Side<'_>,
+    side: &Side,
     labels: &LabelTable,
 ) -> String {
-    let spec = side.spec;
-    let lines = side.lines(labels);
-    let lines_of = |m: Option<usize>| -> Vec<String> {
-        side.trace
-            .iter()
-            .zip(&lines)
-            .filter(|(e, _)| e.by_move == m)
-            .map(|(_, l)| l.clone())
-            .collect()
+    let spec = &side.spec;
+    // Each move's lines, in one pass over the trace (slot 0: the start).
+    let mut by_move: Vec<Vec<String>> = vec![Vec::new(); request.moves.len() + 1];
+    for (e, line) in side.trace.iter().zip(side.lines(labels)) {
+        let slot = e.by_move.map_or(0, |m| m + 1);
+        if let Some(lines) = by_move.get_mut(slot) {
+            lines.push(line);
+        }
+    }
+    let lines_of = |m: Option<usize>| -> &[String] {
+        by_move
+            .get(m.map_or(0, |m| m + 1))
+            .map_or(&[][..], Vec::as_slice)
     };
     let mut rules: Vec<String> = Vec::new();
+    let mut seen = std::collections::HashSet::new();
     for e in &side.trace {
         if let Some(r) = turnspec_trace::describe(spec, labels.names(), &e.event).rule
-            && !rules.contains(&r)
+            && seen.insert(r.clone())
         {
             rules.push(r);
         }
@@ -151,7 +157,7 @@ fn write(
     // the next time, as they were in the session.
     t.push_str(&format!(
         "\n[[script]]\nexpect_events = {}\n",
-        list(&lines_of(None))
+        list(lines_of(None))
     ));
     for (i, m) in request.moves.iter().enumerate() {
         if side.refused.get(i).is_none_or(|r| r.is_some()) {
@@ -164,7 +170,7 @@ fn write(
         if m.is_action() {
             t.push_str(&format!(
                 "\n[[script]]\nexpect_events = {}\n",
-                list(&lines_of(Some(i)))
+                list(lines_of(Some(i)))
             ));
         }
     }
@@ -183,58 +189,236 @@ fn write(
     t
 }
 
-/// Where a relative save path lands under `root`; refuses absolute paths,
-/// `..` and names that are not `.toml`.
-fn target(root: &Path, path: &str) -> Result<PathBuf, ApiError> {
+/// A save path taken apart: its folders and its file name, each a plain
+/// name. Refuses absolute paths, `..`, `.`, hidden names, control
+/// characters, names that are not `.toml`, and paths longer than
+/// [`MAX_PATH`] bytes or deeper than [`MAX_DEPTH`] folders.
+fn parts(path: &str) -> Result<(Vec<String>, String), ApiError> {
+    let refuse = |why: &str| {
+        Err(ApiError::bad(format!(
+            "save path {path:?} {why}; give a path such as scenarios/session.toml, relative to the folder turnspec serve runs in"
+        )))
+    };
+    if path.is_empty() {
+        return refuse("is empty");
+    }
+    if path.len() > MAX_PATH {
+        return refuse("is too long");
+    }
+    if path.chars().any(|c| c.is_control() || c == '\\') {
+        return refuse("has a control character or a backslash");
+    }
     let p = Path::new(path);
-    let plain = p.components().all(|c| matches!(c, Component::Normal(_)));
-    if path.is_empty() || !plain {
-        return Err(ApiError(format!(
-            "save path `{path}` must be relative to the folder turnspec serve runs in, without `..`"
-        )));
+    if !p.components().all(|c| matches!(c, Component::Normal(_))) {
+        return refuse("must be relative, without `..`");
     }
-    if p.extension().and_then(|e| e.to_str()) != Some("toml") {
-        return Err(ApiError(format!("save path `{path}` must end in .toml")));
+    let mut names: Vec<String> = p
+        .components()
+        .map(|c| c.as_os_str().to_string_lossy().into_owned())
+        .collect();
+    if names.iter().any(|n| n.starts_with('.')) {
+        return refuse("has a name starting with `.`");
     }
-    Ok(root.join(p))
+    if names.len() > MAX_DEPTH + 1 {
+        return refuse("has too many folders");
+    }
+    let Some(file) = names.pop() else {
+        return refuse("is empty");
+    };
+    if Path::new(&file).extension().and_then(|e| e.to_str()) != Some("toml") {
+        return refuse("must end in .toml");
+    }
+    Ok((names, file))
+}
+
+/// Where a save goes: the folders to create and the file, checked under
+/// the served folder without following any link.
+struct Target {
+    /// `root/folder/...`, the folder the file goes into.
+    folder: PathBuf,
+    /// The first folder that does not exist yet, if any (it and all after
+    /// it are created when the file is written).
+    missing_from: Option<usize>,
+    folders: Vec<String>,
+    file: PathBuf,
+    /// The path as the page gave it, for messages.
+    shown: String,
+    /// Whether a file is already there (a scenario that `overwrite` may
+    /// replace).
+    exists: bool,
+}
+
+fn link_refusal(shown: &str, part: &str) -> ApiError {
+    ApiError::bad(format!(
+        "{shown}: `{part}` is a symbolic link; the workbench saves only into plain folders under the one it serves"
+    ))
+}
+
+/// Checks a save path under `root` without changing anything: each
+/// existing folder must be a folder (not a link), the file must not be a
+/// link, and an existing file may only be replaced with `overwrite`, when
+/// it is a scenario and not one of `served` (the specs on offer).
+fn target(
+    root: &Path,
+    path: &str,
+    overwrite: bool,
+    served: &[PathBuf],
+) -> Result<Target, ApiError> {
+    let (folders, name) = parts(path)?;
+    let shown = format!("{}/{name}", folders.join("/"))
+        .trim_start_matches('/')
+        .to_string();
+    let mut folder = root.to_path_buf();
+    let mut missing_from = None;
+    for (i, part) in folders.iter().enumerate() {
+        folder.push(part);
+        if missing_from.is_some() {
+            continue;
+        }
+        match std::fs::symlink_metadata(&folder) {
+            Ok(m) if m.file_type().is_symlink() => return Err(link_refusal(&shown, part)),
+            Ok(m) if m.is_dir() => {}
+            Ok(_) => {
+                return Err(ApiError::bad(format!(
+                    "{shown}: `{part}` is a file, not a folder"
+                )));
+            }
+            Err(_) => missing_from = Some(i),
+        }
+    }
+    let file = folder.join(&name);
+    let mut exists = false;
+    if missing_from.is_none() {
+        match std::fs::symlink_metadata(&file) {
+            Ok(m) if m.file_type().is_symlink() => return Err(link_refusal(&shown, &name)),
+            Ok(m) if !m.is_file() => {
+                return Err(ApiError::bad(format!("{shown} exists and is not a file")));
+            }
+            Ok(_) if !overwrite => {
+                return Err(ApiError::bad(format!(
+                    "{shown} exists; tick overwrite to replace it"
+                )));
+            }
+            Ok(_) => {
+                exists = true;
+                let canonical = file.canonicalize().ok();
+                if served.iter().any(|s| s.canonicalize().ok() == canonical) {
+                    return Err(ApiError::bad(format!(
+                        "{shown} is a spec the workbench serves; it never replaces one"
+                    )));
+                }
+                let text = std::fs::read_to_string(&file).unwrap_or_default();
+                if !text.lines().any(|l| l.trim() == "[scenario]") {
+                    return Err(ApiError::bad(format!(
+                        "{shown} is not a scenario file; overwrite replaces only scenarios"
+                    )));
+                }
+            }
+            Err(_) => {}
+        }
+    }
+    Ok(Target {
+        folder,
+        missing_from,
+        folders,
+        file,
+        shown,
+        exists,
+    })
+}
+
+impl Target {
+    /// Creates the missing folders one by one (never through a link) and
+    /// writes the file: as a new file, or (overwriting) as a new file
+    /// beside it renamed over it, so a link put there meanwhile is
+    /// replaced, not followed.
+    fn write(&self, root: &Path, text: &str) -> Result<(), ApiError> {
+        let fail = |what: &str, e: std::io::Error| {
+            ApiError::bad(format!("cannot {what} {}: {}", self.shown, e.kind()))
+        };
+        if let Some(from) = self.missing_from {
+            let mut dir = root.to_path_buf();
+            for (i, part) in self.folders.iter().enumerate() {
+                dir.push(part);
+                if i < from {
+                    continue;
+                }
+                if let Err(e) = std::fs::create_dir(&dir)
+                    && e.kind() != std::io::ErrorKind::AlreadyExists
+                {
+                    return Err(fail("create the folders of", e));
+                }
+                match std::fs::symlink_metadata(&dir) {
+                    Ok(m) if m.is_dir() && !m.file_type().is_symlink() => {}
+                    _ => return Err(link_refusal(&self.shown, part)),
+                }
+            }
+        }
+        let new_file = |path: &Path| -> std::io::Result<()> {
+            let mut f = std::fs::OpenOptions::new()
+                .write(true)
+                .create_new(true)
+                .open(path)?;
+            std::io::Write::write_all(&mut f, text.as_bytes())
+        };
+        if !self.exists {
+            return new_file(&self.file).map_err(|e| {
+                if e.kind() == std::io::ErrorKind::AlreadyExists {
+                    ApiError::bad(format!(
+                        "{} exists; tick overwrite to replace it",
+                        self.shown
+                    ))
+                } else {
+                    fail("write", e)
+                }
+            });
+        }
+        let name = self
+            .file
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        let temp = self
+            .folder
+            .join(format!(".{name}.{}.part", crate::guard::new_token()));
+        new_file(&temp).map_err(|e| fail("write", e))?;
+        std::fs::rename(&temp, &self.file).map_err(|e| {
+            let _ = std::fs::remove_file(&temp);
+            fail("replace", e)
+        })
+    }
 }
 
 impl Workbench {
     /// `POST /api/scenario`: the session as scenario text, run at once by
     /// the scenario crate; written to `path` if given and it passes.
+    ///
+    /// The path is checked before anything is written, under the folder
+    /// the server runs in and without following links;
+    /// a refused save creates nothing. Answers name files by the path the
+    /// page gave, never by where they are on the machine.
     pub fn save(&self, request: &SaveRequest) -> Result<Value, ApiError> {
         let session = &request.session;
-        let entry = self
-            .specs
-            .get(session.setup.spec)
-            .ok_or_else(|| ApiError(format!("no spec #{}", session.setup.spec)))?;
+        let entry = self.entry(session.setup.spec)?;
         let Some(spec_file) = &entry.path else {
-            return Err(ApiError(
-                "this spec is built into turnspec and has no file a scenario could name; start `turnspec serve` with a spec file".into(),
+            return Err(ApiError::bad(
+                "this spec is built into turnspec and has no file a scenario could name; start `turnspec serve` with a spec file",
             ));
         };
         let spec_file = spec_file
             .canonicalize()
-            .map_err(|e| ApiError(format!("cannot find {}: {e}", spec_file.display())))?;
+            .map_err(|e| ApiError::bad(format!("cannot find {}: {}", entry.label, e.kind())))?;
+        let root = self
+            .save_root
+            .canonicalize()
+            .map_err(|e| ApiError::bad(format!("cannot find the served folder: {}", e.kind())))?;
+        let served: Vec<PathBuf> = self.specs.iter().filter_map(|s| s.path.clone()).collect();
         let target = request
             .path
             .as_deref()
-            .map(|p| target(&self.save_root, p))
+            .map(|p| target(&root, p, request.overwrite, &served))
             .transpose()?;
-        let folder = match &target {
-            Some(t) => {
-                let parent = t.parent().unwrap_or(&self.save_root);
-                std::fs::create_dir_all(parent)
-                    .map_err(|e| ApiError(format!("cannot create {}: {e}", parent.display())))?;
-                parent
-                    .canonicalize()
-                    .map_err(|e| ApiError(format!("cannot find {}: {e}", parent.display())))?
-            }
-            None => self
-                .save_root
-                .canonicalize()
-                .unwrap_or_else(|_| self.save_root.clone()),
-        };
+        let folder = target.as_ref().map_or(root.clone(), |t| t.folder.clone());
         let spec_path = relative(&folder, &spec_file);
         let mut labels = LabelTable::new();
         let side = Self::replay(entry, &session.setup, &session.moves, &mut labels)?;
@@ -243,12 +427,16 @@ impl Workbench {
         } else {
             request.name.trim().to_string()
         };
+        if name.chars().count() > 200 {
+            return Err(ApiError::bad(
+                "the scenario's name is longer than 200 characters",
+            ));
+        }
         let text = write(&name, &spec_path, session, &side, &labels);
         // Run it as `turnspec test` would, against the same spec.
-        let shown = request
-            .path
-            .clone()
-            .unwrap_or_else(|| "session.toml".into());
+        let shown = target
+            .as_ref()
+            .map_or_else(|| "session.toml".to_string(), |t| t.shown.clone());
         let spec = Arc::clone(&entry.spec);
         let outcome = match turnspec_scenario::load(&shown, &text, &mut |p| {
             Ok((Arc::clone(&spec), p.into()))
@@ -261,15 +449,8 @@ impl Workbench {
         };
         let mut written = None;
         if let (Some(t), Ok(_)) = (&target, &outcome) {
-            if t.exists() && !request.overwrite {
-                return Err(ApiError(format!(
-                    "{} exists; tick overwrite to replace it",
-                    request.path.as_deref().unwrap_or_default()
-                )));
-            }
-            std::fs::write(t, &text)
-                .map_err(|e| ApiError(format!("cannot write {}: {e}", t.display())))?;
-            written = Some(t.display().to_string());
+            t.write(&root, &text)?;
+            written = Some(t.shown.clone());
         }
         Ok(json!({
             "toml": text,
@@ -295,11 +476,26 @@ mod tests {
     }
 
     #[test]
-    fn save_paths_stay_under_the_root() {
-        let root = Path::new("/r");
-        assert!(target(root, "../x.toml").is_err());
-        assert!(target(root, "/etc/x.toml").is_err());
-        assert!(target(root, "a/x.txt").is_err());
-        assert_eq!(target(root, "a/x.toml").unwrap(), Path::new("/r/a/x.toml"));
+    fn save_paths_are_plain_relative_toml_names() {
+        for bad in [
+            "",
+            "../x.toml",
+            "/etc/x.toml",
+            "a/x.txt",
+            "a/../x.toml",
+            "./x.toml",
+            ".hidden.toml",
+            "a/.git/x.toml",
+            "a\\x.toml",
+            "a\nb.toml",
+            "a/b/c/d/e/f/g/h/i/j/x.toml",
+        ] {
+            assert!(parts(bad).is_err(), "{bad:?}");
+        }
+        assert_eq!(
+            parts("a/b/x.toml").unwrap(),
+            (vec!["a".to_string(), "b".to_string()], "x.toml".to_string())
+        );
+        assert!(parts(&format!("{}.toml", "a/".repeat(1000))).is_err());
     }
 }

@@ -106,6 +106,14 @@ impl Refusal {
         }
     }
 
+    fn label(message: String) -> Refusal {
+        Refusal {
+            reason: "bad_label".into(),
+            rule: None,
+            message,
+        }
+    }
+
     fn unknown(message: String) -> Refusal {
         Refusal {
             reason: "unknown".into(),
@@ -117,15 +125,18 @@ impl Refusal {
 
 /// Label names shared by both sides of a comparison; label 0 is
 /// "unlabelled" (`#0`), as in scenarios.
-#[derive(Debug, Default)]
+#[derive(Debug, Default, Clone)]
 pub(crate) struct LabelTable {
     names: Vec<String>,
+    /// Each name's label, so interning stays linear in the moves.
+    index: std::collections::HashMap<String, u32>,
 }
 
 impl LabelTable {
     pub(crate) fn new() -> Self {
         LabelTable {
             names: vec![String::new()],
+            index: std::collections::HashMap::new(),
         }
     }
 
@@ -133,11 +144,13 @@ impl LabelTable {
         if name.is_empty() {
             return 0;
         }
-        if let Some(i) = self.names.iter().position(|n| n == name) {
-            return i as u32;
+        if let Some(&i) = self.index.get(name) {
+            return i;
         }
+        let label = self.names.len() as u32;
         self.names.push(name.to_string());
-        (self.names.len() - 1) as u32
+        self.index.insert(name.to_string(), label);
+        label
     }
 
     pub(crate) fn names(&self) -> &Vec<String> {
@@ -155,7 +168,7 @@ impl LabelTable {
 
 /// Answers turn-based actions from queued `answer` moves, like the
 /// scenario runner's host: the first queued answer for that action, then 0.
-#[derive(Default)]
+#[derive(Default, Clone)]
 struct QueuedHost {
     queued: Vec<(TurnActionId, u16, Vec<u32>)>,
 }
@@ -187,8 +200,10 @@ pub(crate) struct TraceEvent {
 }
 
 /// One spec's game, replayed from a list of moves.
-pub(crate) struct Side<'s> {
-    pub(crate) spec: &'s Spec,
+#[derive(Clone)]
+pub(crate) struct Side {
+    /// The spec (a cheap clone: it shares the compiled spec).
+    pub(crate) spec: Spec,
     pub(crate) game: Game,
     host: QueuedHost,
     /// Every event except the "end of ..." ones, which scenarios leave out.
@@ -197,6 +212,24 @@ pub(crate) struct Side<'s> {
     pub(crate) refused: Vec<Option<Refusal>>,
     /// For each move: whether the turn never ended after it.
     pub(crate) endless_after: Vec<bool>,
+}
+
+/// Refuses a label a scenario could not carry as it stands.
+fn check_label(label: &str, empty_ok: bool) -> Result<(), Refusal> {
+    match crate::limits::label_problem(label, empty_ok) {
+        Some(problem) => Err(Refusal::label(problem)),
+        None => Ok(()),
+    }
+}
+
+/// Where a side stood after some moves, to go back to: the game, the
+/// queued answers, and how long its trace and move lists were.
+#[derive(Clone)]
+pub(crate) struct Mark {
+    game: Game,
+    host: QueuedHost,
+    trace: usize,
+    moves: usize,
 }
 
 /// Parses `P1`... against the game's player count.
@@ -208,9 +241,9 @@ pub(crate) fn player(text: &str, players: u8) -> Result<PlayerId, Refusal> {
         .ok_or_else(|| Refusal::unknown(format!("no player `{text}` in a {players}-player game")))
 }
 
-impl<'s> Side<'s> {
+impl Side {
     /// Sets up and starts the game.
-    pub(crate) fn start(spec: &'s Spec, options: &GameOptions) -> Result<Side<'s>, String> {
+    pub(crate) fn start(spec: &Spec, options: &GameOptions) -> Result<Side, String> {
         Self::start_after(spec, options, &[], None, &mut LabelTable::new())
     }
 
@@ -218,18 +251,18 @@ impl<'s> Side<'s> {
     /// moves count) so they apply to the start itself, as a scenario's
     /// leading answers do, and starts it, stopping at `turn_limit`.
     pub(crate) fn start_after(
-        spec: &'s Spec,
+        spec: &Spec,
         options: &GameOptions,
         before: &[Move],
         turn_limit: Option<u32>,
         labels: &mut LabelTable,
-    ) -> Result<Side<'s>, String> {
+    ) -> Result<Side, String> {
         let mut game = Game::new(spec, options).map_err(|e| e.to_string())?;
         if let Some(turns) = turn_limit {
             game.set_turn_limit(turns);
         }
         let mut side = Side {
-            spec,
+            spec: spec.clone(),
             game,
             host: QueuedHost::default(),
             trace: Vec::new(),
@@ -247,6 +280,30 @@ impl<'s> Side<'s> {
         Ok(side)
     }
 
+    /// Where the side stands now.
+    pub(crate) fn mark(&self) -> Mark {
+        Mark {
+            game: self.game.clone(),
+            host: self.host.clone(),
+            trace: self.trace.len(),
+            moves: self.refused.len(),
+        }
+    }
+
+    /// Goes back to `mark`, taken on this side earlier.
+    pub(crate) fn restore(&mut self, mark: &Mark) {
+        self.game = mark.game.clone();
+        self.host = mark.host.clone();
+        self.trace.truncate(mark.trace);
+        self.refused.truncate(mark.moves);
+        self.endless_after.truncate(mark.moves);
+    }
+
+    /// Moves played (applied or refused) on this side.
+    pub(crate) fn moves(&self) -> usize {
+        self.refused.len()
+    }
+
     fn record(&mut self, events: Vec<Event>, by_move: Option<usize>) {
         self.trace.extend(
             events
@@ -260,7 +317,7 @@ impl<'s> Side<'s> {
         let mut events = Vec::new();
         let result = self.game.apply(action, &mut self.host, &mut events);
         self.record(events, Some(index));
-        result.map_err(|e| Refusal::engine(self.spec, &e))
+        result.map_err(|e| Refusal::engine(&self.spec, &e))
     }
 
     fn holder(&self) -> Result<PlayerId, Refusal> {
@@ -284,7 +341,7 @@ impl<'s> Side<'s> {
     }
 
     fn try_play(&mut self, m: &Move, labels: &mut LabelTable, index: usize) -> Result<(), Refusal> {
-        let spec = self.spec;
+        let spec = &self.spec;
         let n = self.game.players();
         match m {
             Move::Pass { by } => {
@@ -302,6 +359,7 @@ impl<'s> Side<'s> {
                 Ok(())
             }
             Move::Play { timing, by, label } => {
+                check_label(label, true)?;
                 let player = player(by, n)?;
                 let timing = spec.timing_by_id(timing).ok_or_else(|| {
                     Refusal::unknown(format!("this spec has no timing class `{timing}`"))
@@ -317,6 +375,7 @@ impl<'s> Side<'s> {
                 )
             }
             Move::Trigger { label, by } => {
+                check_label(label, false)?;
                 let controller = player(by, n)?;
                 let label = labels.intern(label);
                 self.apply(Action::Trigger { controller, label }, index)
@@ -333,6 +392,16 @@ impl<'s> Side<'s> {
                 value,
                 triggers,
             } => {
+                if triggers.len() > crate::limits::MAX_TRIGGERS {
+                    return Err(Refusal::label(format!(
+                        "{} triggers in one answer; at most {}",
+                        triggers.len(),
+                        crate::limits::MAX_TRIGGERS
+                    )));
+                }
+                for t in triggers {
+                    check_label(t, false)?;
+                }
                 let id = spec.turn_action_by_id(action).ok_or_else(|| {
                     Refusal::unknown(format!("this spec has no turn-based action `{action}`"))
                 })?;
@@ -355,13 +424,13 @@ impl<'s> Side<'s> {
     pub(crate) fn lines(&self, labels: &LabelTable) -> Vec<String> {
         self.trace
             .iter()
-            .map(|e| compact(self.spec, labels.names(), &e.event))
+            .map(|e| compact(&self.spec, labels.names(), &e.event))
             .collect()
     }
 
     /// The state shown beside the diagram.
     pub(crate) fn state_json(&self, labels: &LabelTable) -> Value {
-        let spec = self.spec;
+        let spec = &self.spec;
         let g = &self.game;
         let phase = spec.phase(g.phase());
         let step = spec.step(g.step());
@@ -420,7 +489,7 @@ impl<'s> Side<'s> {
     /// What each player may do now: pass, and each timing class with the
     /// refusal (and its rule) when it is not allowed.
     pub(crate) fn legal_json(&self) -> Value {
-        let spec = self.spec;
+        let spec = &self.spec;
         let g = &self.game;
         let players: Vec<Value> = (0..g.players())
             .map(PlayerId)

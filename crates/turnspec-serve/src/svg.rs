@@ -2,8 +2,10 @@
 //! Graphviz: phases in turn order top to bottom, each step a box inside
 //! its phase (a phase without steps is one box), conditional phases and
 //! steps dashed, the timing classes each step allows, then the phases a
-//! play starts, and the next turn at the bottom. `turnspec graph --format
-//! svg` prints it; docs/diagrams/ holds one per game.
+//! play starts, and the next turn at the bottom, then a legend. Lines too
+//! long for their box are wrapped (at a width measured for the font's
+//! widest common letters), so text stays inside its box. `turnspec graph
+//! --format svg` prints it; docs/diagrams/ holds one per game.
 
 use std::fmt::Write;
 
@@ -13,6 +15,53 @@ use turnspec_spec::Spec;
 const WIDTH: u32 = 640;
 const LINE: u32 = 16;
 const PAD: u32 = 6;
+/// The width the wrapping assumes for one character of the 12 px font
+/// (bold Helvetica's average is about 6.7 px; wide letters need more).
+const CHAR: u32 = 7;
+
+/// `text` cut at spaces into lines of at most `max` characters (a longer
+/// word is cut where it must).
+fn wrap(text: &str, max: usize) -> Vec<String> {
+    let max = max.max(8);
+    let mut lines = Vec::new();
+    let mut line = String::new();
+    for word in text.split(' ') {
+        let mut word: Vec<char> = word.chars().collect();
+        while word.len() > max {
+            if !line.is_empty() {
+                lines.push(std::mem::take(&mut line));
+            }
+            lines.push(word.drain(..max).collect());
+        }
+        let word: String = word.into_iter().collect();
+        let len = line.chars().count();
+        if len > 0 && len + 1 + word.chars().count() > max {
+            lines.push(std::mem::take(&mut line));
+        }
+        if !line.is_empty() {
+            line.push(' ');
+        }
+        line.push_str(&word);
+    }
+    if !line.is_empty() || lines.is_empty() {
+        lines.push(line);
+    }
+    lines
+}
+
+/// Lines wrapped to a box `w` wide, each with its class: the pieces of the
+/// first line are titles.
+fn fit(lines: &[String], w: u32) -> Vec<(String, &'static str)> {
+    let max = (w.saturating_sub(16) / CHAR) as usize;
+    lines
+        .iter()
+        .enumerate()
+        .flat_map(|(i, l)| {
+            let cls = if i == 0 { "title" } else { "line" };
+            wrap(l, max).into_iter().map(move |piece| (piece, cls))
+        })
+        .collect()
+}
 
 /// Text for SVG: `&`, `<`, `>` and `"` escaped.
 fn esc(text: &str) -> String {
@@ -72,6 +121,7 @@ fn step_lines(step: &Value, priority: &str) -> Vec<String> {
     if step["repeats"] == true {
         lines.push("may repeat".into());
     }
+    lines.extend(names(&step["conditions"], ""));
     lines
 }
 
@@ -107,17 +157,51 @@ impl Canvas {
         );
     }
 
-    /// A box of lines: the first bold; returns its bottom.
+    /// A box of lines, wrapped to fit: the first bold; returns its bottom.
     fn boxed(&mut self, x: u32, w: u32, lines: &[String], class: &str) -> u32 {
+        let lines = fit(lines, w);
         let h = lines.len() as u32 * LINE + 2 * PAD;
         let top = self.y;
         self.rect((x, top), (w, h), class);
-        for (i, l) in lines.iter().enumerate() {
-            let cls = if i == 0 { "title" } else { "line" };
+        for (i, (l, cls)) in lines.iter().enumerate() {
             self.text(x + 8, top + PAD + (i as u32 + 1) * LINE - 4, l, cls);
         }
         self.y = top + h;
         self.y
+    }
+
+    /// The legend: what solid and dashed boxes and arrows mean.
+    fn legend(&mut self, priority: &str) {
+        self.y += 24;
+        self.text(20, self.y + 12, "Legend", "heading");
+        self.y += 20;
+        let rows: [(&str, String); 4] = [
+            (
+                "phase",
+                "a phase of every turn, in turn order (arrows)".into(),
+            ),
+            (
+                "phase dashed",
+                "only if, or skipped if, the condition written in it holds; or started by a play"
+                    .into(),
+            ),
+            (
+                "step",
+                format!(
+                    "a step: what the game does, who gets {priority} (\"no {priority}\": nobody may play), what may be played"
+                ),
+            ),
+            ("next", "where the next turn begins".into()),
+        ];
+        for (class, text) in rows {
+            let top = self.y;
+            self.rect((20, top), (36, 16), class);
+            for (i, (l, _)) in fit(&[text], WIDTH - 76).iter().enumerate() {
+                self.text(66, top + 12 + i as u32 * LINE, l, "line");
+                self.y = top + (i as u32 + 1) * LINE;
+            }
+            self.y += 6;
+        }
     }
 }
 
@@ -176,6 +260,7 @@ pub fn render(spec: &Spec) -> String {
         let dashed = phase["conditional"] == true || on_demand;
         let class = if dashed { "phase dashed" } else { "phase" };
         let mut title = vec![titled(phase)];
+        title.extend(names(&phase["conditions"], ""));
         for s in phase["started_by"].as_array().into_iter().flatten() {
             title.push(format!(
                 "started by {} from {}; play returns there after",
@@ -193,6 +278,7 @@ pub fn render(spec: &Spec) -> String {
             continue;
         }
         // A phase box around its steps: title lines, then each step.
+        let title = fit(&title, WIDTH - 40);
         let start = c.y;
         let mut inner = String::new();
         std::mem::swap(&mut inner, &mut c.body);
@@ -211,8 +297,7 @@ pub fn render(spec: &Spec) -> String {
         let bottom = c.y + PAD;
         let steps_body = std::mem::replace(&mut c.body, inner);
         c.rect((20, start), (WIDTH - 40, bottom - start), class);
-        for (i, l) in title.iter().enumerate() {
-            let cls = if i == 0 { "title" } else { "line" };
+        for (i, (l, cls)) in title.iter().enumerate() {
             c.text(28, start + PAD + (i as u32 + 1) * LINE - 4, l, cls);
         }
         c.body.push_str(&steps_body);
@@ -222,6 +307,7 @@ pub fn render(spec: &Spec) -> String {
     if !on_demand_started {
         next_turn_box(&mut c, &diagram, &phases, previous_bottom);
     }
+    c.legend(&priority);
     let height = c.y + 16;
     format!(
         r##"<svg xmlns="http://www.w3.org/2000/svg" width="{WIDTH}" height="{height}" viewBox="0 0 {WIDTH} {height}" font-family="Helvetica, Arial, sans-serif" font-size="12">
@@ -241,4 +327,19 @@ pub fn render(spec: &Spec) -> String {
 "##,
         c.body
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn wrapping_keeps_every_word_and_the_width() {
+        let text = "may play: instant, sorcery, land, ability, a_very_long_identifier_without_spaces_at_all";
+        let lines = wrap(text, 20);
+        assert!(lines.iter().all(|l| l.chars().count() <= 20), "{lines:?}");
+        assert_eq!(lines.concat().replace(' ', ""), text.replace(' ', ""));
+        assert_eq!(wrap("short", 20), vec!["short"]);
+        assert_eq!(wrap("", 20), vec![""]);
+    }
 }

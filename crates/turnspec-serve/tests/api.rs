@@ -25,14 +25,14 @@ fn entry(file: &str) -> SpecEntry {
 
 /// MTG (0), Grand Archive (1), MTG 2011 (2); scenarios saved under `root`.
 fn workbench(root: PathBuf) -> Workbench {
-    Workbench {
-        specs: vec![
+    Workbench::new(
+        vec![
             entry("mtg.toml"),
             entry("grand-archive.toml"),
             entry("mtg-2011.toml"),
         ],
-        save_root: root,
-    }
+        root,
+    )
 }
 
 fn scratch(name: &str) -> PathBuf {
@@ -274,7 +274,7 @@ fn a_saved_session_is_a_scenario_that_passes() {
     let r = save(&w, 0, moves.clone(), Some("nested/mtg-session.toml"));
     assert_eq!(r["passes"], true, "{}", r["failure"]);
     let file = root.join("nested/mtg-session.toml");
-    assert_eq!(r["written"], file.display().to_string());
+    assert_eq!(r["written"], "nested/mtg-session.toml");
     let text = std::fs::read_to_string(&file).unwrap();
     assert!(text.contains("spec = \"../"), "{text}");
     assert!(text.contains("answer = \"declare_attackers\""));
@@ -344,7 +344,7 @@ fn the_routes_serve_the_page_and_the_api_on_loopback() {
     let w = workbench(scratch("http"));
     let (tx, rx) = std::sync::mpsc::channel();
     std::thread::spawn(move || {
-        turnspec_serve::serve(w, "127.0.0.1:0".parse().unwrap(), |addr| {
+        turnspec_serve::serve(w, "127.0.0.1:0".parse().unwrap(), None, |addr| {
             tx.send(addr).unwrap()
         })
         .unwrap();
@@ -353,21 +353,21 @@ fn the_routes_serve_the_page_and_the_api_on_loopback() {
     assert!(addr.ip().is_loopback());
     let (status, page) = http(
         addr,
-        "GET / HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n",
+        "GET / HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n",
     );
     assert_eq!(status, 200);
     assert!(page.contains("turnspec workbench"));
     let (status, js) = http(
         addr,
-        "GET /app.js HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n",
+        "GET /app.js HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n",
     );
     assert_eq!(status, 200);
-    assert!(js.contains("/api/play"));
+    assert!(js.contains("/api/session"));
     let body = json!({ "spec": 1, "players": 2, "moves": [{ "kind": "pass_all" }] }).to_string();
     let (status, answer) = http(
         addr,
         &format!(
-            "POST /api/play HTTP/1.1\r\nHost: x\r\nConnection: close\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\r\n{body}",
+            "POST /api/play HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\r\n{body}",
             body.len()
         ),
     );
@@ -383,7 +383,7 @@ fn the_routes_serve_the_page_and_the_api_on_loopback() {
     let (status, answer) = http(
         addr,
         &format!(
-            "POST /api/play HTTP/1.1\r\nHost: x\r\nConnection: close\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\r\n{body}",
+            "POST /api/play HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\r\n{body}",
             body.len()
         ),
     );
@@ -393,9 +393,315 @@ fn the_routes_serve_the_page_and_the_api_on_loopback() {
     let (status, _) = http(
         addr,
         &format!(
-            "POST /api/scenario HTTP/1.1\r\nHost: x\r\nConnection: close\r\nContent-Type: text/plain\r\nContent-Length: {}\r\n\r\n{body}",
+            "POST /api/scenario HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\nContent-Type: text/plain\r\nContent-Length: {}\r\n\r\n{body}",
             body.len()
         ),
     );
     assert_eq!(status, 415);
+    // DNS rebinding: a foreign name for this address reaches nothing.
+    let (status, _) = http(
+        addr,
+        "GET /api/specs HTTP/1.1\r\nHost: rebind.attacker.example\r\nConnection: close\r\n\r\n",
+    );
+    assert_eq!(status, 421);
+    // A post from another origin is refused before it is read.
+    let body = json!({ "spec": 0, "moves": [], "path": "evil.toml" }).to_string();
+    let (status, _) = http(
+        addr,
+        &format!(
+            "POST /api/scenario HTTP/1.1\r\nHost: 127.0.0.1\r\nOrigin: http://evil.example\r\nConnection: close\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\r\n{body}",
+            body.len()
+        ),
+    );
+    assert_eq!(status, 403);
+    // A game kept open: one move per request.
+    let body = json!({ "spec": 0, "players": 2 }).to_string();
+    let (status, answer) = http(
+        addr,
+        &format!(
+            "POST /api/session HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\r\n{body}",
+            body.len()
+        ),
+    );
+    assert_eq!(status, 200, "{answer}");
+    let v: Value = serde_json::from_str(&answer).unwrap();
+    let id = v["session"].as_str().unwrap();
+    let body = json!({ "kind": "pass_all" }).to_string();
+    let (status, answer) = http(
+        addr,
+        &format!(
+            "POST /api/session/{id}/move HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\r\n{body}",
+            body.len()
+        ),
+    );
+    assert_eq!(status, 200, "{answer}");
+    let v: Value = serde_json::from_str(&answer).unwrap();
+    assert_eq!(v["sides"][0]["state"]["phase"], "precombat_main");
+    // Over the body limit: 413 without reading it all.
+    let big = format!(
+        "{{\"spec\":0,\"moves\":[{}]}}",
+        "{\"kind\":\"pass_all\"},".repeat(150_000)
+    );
+    let (status, _) = http(
+        addr,
+        &format!(
+            "POST /api/play HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\r\n{big}",
+            big.len()
+        ),
+    );
+    assert_eq!(status, 413);
+}
+
+fn open(w: &Workbench, spec: usize, compare: Option<usize>) -> String {
+    let v = w
+        .open(&turnspec_serve::OpenRequest {
+            setup: request(spec, compare, vec![]).setup,
+            moves: vec![],
+        })
+        .unwrap();
+    v["session"].as_str().unwrap().to_string()
+}
+
+#[test]
+fn an_open_game_gives_what_a_replay_gives_move_by_move_and_back() {
+    let w = workbench(scratch("sessions"));
+    let mut moves = vec![pass_all(), play("instant", "P1", "Shock")];
+    for i in 0..40 {
+        moves.push(if i % 7 == 3 {
+            play("sorcery", "P1", "Bears")
+        } else {
+            pass_all()
+        });
+    }
+    let id = open(&w, 0, Some(2));
+    let mut accepted = Vec::new();
+    let mut trace: Vec<Vec<String>> = vec![Vec::new(), Vec::new()];
+    let start = w.back(&id, 0).unwrap();
+    for (n, t) in trace.iter_mut().enumerate() {
+        *t = lines(&start["sides"][n]);
+    }
+    for m in &moves {
+        let step = w.play_move(&id, m).unwrap();
+        if step["refused"].is_object() {
+            continue;
+        }
+        accepted.push(m.clone());
+        for (n, t) in trace.iter_mut().enumerate() {
+            let side = &step["sides"][n];
+            t.extend(
+                side["events"]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .map(|e| e["line"].as_str().unwrap().to_string()),
+            );
+            assert_eq!(side["trace_len"].as_u64().unwrap() as usize, t.len());
+        }
+        let replay = w.play(&request(0, Some(2), accepted.clone())).unwrap();
+        for (n, t) in trace.iter().enumerate() {
+            assert_eq!(&lines(&replay["sides"][n]), t);
+            assert_eq!(replay["sides"][n]["state"], step["sides"][n]["state"]);
+        }
+        assert_eq!(replay["divergence"], step["divergence"]);
+    }
+    assert!(accepted.len() > 30);
+    // Back to every earlier point: the same as replaying fewer moves.
+    for k in [accepted.len() - 1, 33, 32, 17, 16, 5, 0] {
+        let back = w.back(&id, k).unwrap();
+        let replay = w
+            .play(&request(0, Some(2), accepted[..k].to_vec()))
+            .unwrap();
+        assert_eq!(back["moves"], k);
+        for n in 0..2 {
+            assert_eq!(
+                lines(&back["sides"][n]),
+                lines(&replay["sides"][n]),
+                "back to {k}"
+            );
+            assert_eq!(back["sides"][n]["state"], replay["sides"][n]["state"]);
+        }
+        assert_eq!(back["divergence"], replay["divergence"]);
+    }
+    assert!(w.back(&id, 99).is_err());
+    assert_eq!(
+        w.play_move("no-such-game", &pass_all()).unwrap_err().status,
+        404
+    );
+}
+
+#[test]
+fn limits_answer_with_a_4xx_and_a_sentence() {
+    let w = workbench(scratch("limits"));
+    let many = vec![pass_all(); turnspec_serve::limits::MAX_MOVES + 1];
+    let e = w.play(&request(0, None, many.clone())).unwrap_err();
+    assert_eq!(e.status, 413);
+    assert!(e.message.contains("moves"), "{e}");
+    let e = w
+        .open(&turnspec_serve::OpenRequest {
+            setup: request(0, None, vec![]).setup,
+            moves: many,
+        })
+        .unwrap_err();
+    assert_eq!(e.status, 413);
+    let mut setup = request(0, None, vec![]).setup;
+    setup.players = Some(200);
+    let e = w
+        .play(&PlayRequest {
+            setup,
+            moves: vec![],
+        })
+        .unwrap_err();
+    assert_eq!(e.status, 400);
+}
+
+#[test]
+fn labels_a_scenario_cannot_carry_are_refused_and_the_rest_saved() {
+    let root = scratch("labels");
+    let w = workbench(root.clone());
+    for bad in [
+        "\t",
+        " Bears",
+        "Bears ",
+        "Bears\nof",
+        "\u{7f}",
+        "\u{85}x",
+        "a  b",
+        "\u{a0}x",
+    ] {
+        let r = w
+            .play(&request(
+                0,
+                None,
+                vec![pass_all(), play("sorcery", "P1", bad)],
+            ))
+            .unwrap();
+        assert_eq!(
+            r["sides"][0]["refused"][0]["refusal"]["reason"], "bad_label",
+            "{bad:?}"
+        );
+        let r = w
+            .play(&request(
+                0,
+                None,
+                vec![Move::Trigger {
+                    label: bad.into(),
+                    by: "P1".into(),
+                }],
+            ))
+            .unwrap();
+        assert_eq!(
+            r["sides"][0]["refused"][0]["refusal"]["reason"],
+            "bad_label"
+        );
+    }
+    let r = w
+        .play(&request(
+            0,
+            None,
+            vec![Move::Trigger {
+                label: String::new(),
+                by: "P1".into(),
+            }],
+        ))
+        .unwrap();
+    assert_eq!(
+        r["sides"][0]["refused"][0]["refusal"]["reason"],
+        "bad_label"
+    );
+    for (i, good) in [
+        "Grizzly Bears",
+        "Æther Vial",
+        "Bears, 2/2 (green)",
+        "x",
+        "«Ω»",
+        "#3",
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        let moves = vec![
+            pass_all(),
+            play("sorcery", "P1", good),
+            Move::Trigger {
+                label: good.into(),
+                by: "P2".into(),
+            },
+            pass_all(),
+        ];
+        let path = format!("labels/{i}.toml");
+        let r = save(&w, 0, moves, Some(&path));
+        assert_eq!(r["passes"], true, "{good:?}: {}", r["failure"]);
+        let mut cache = turnspec_scenario::SpecCache::default();
+        let file = root.join(&path);
+        let result = turnspec_scenario::run_file(&file, &mut cache);
+        assert!(result.passed(), "{}", result.to_text(&file));
+    }
+}
+
+fn try_save(w: &Workbench, path: &str, overwrite: bool) -> Result<Value, turnspec_serve::ApiError> {
+    w.save(&SaveRequest {
+        session: request(0, None, vec![pass_all()]),
+        name: String::new(),
+        path: Some(path.into()),
+        overwrite,
+    })
+}
+
+#[test]
+fn saving_never_leaves_the_folder_nor_follows_links() {
+    let root = scratch("links");
+    let outside = scratch("links-outside");
+    std::fs::create_dir_all(outside.join("dir")).unwrap();
+    std::fs::write(outside.join("victim.toml"), "[scenario]\nname = \"x\"\n").unwrap();
+    let spec_copy = root.join("spec.toml");
+    std::fs::copy(Path::new(GAMES).join("mtg.toml"), &spec_copy).unwrap();
+    let mut w = workbench(root.clone());
+    w.specs[0].path = Some(spec_copy.clone());
+    std::os::unix::fs::symlink(outside.join("dir"), root.join("linked")).unwrap();
+    std::os::unix::fs::symlink(outside.join("created.toml"), root.join("dangling.toml")).unwrap();
+    std::os::unix::fs::symlink(outside.join("victim.toml"), root.join("victim.toml")).unwrap();
+    let before = std::fs::read_dir(&outside).unwrap().count();
+    for (path, overwrite) in [
+        ("linked/x.toml", false),
+        ("linked/new/x.toml", false),
+        ("dangling.toml", false),
+        ("dangling.toml", true),
+        ("victim.toml", true),
+        ("spec.toml", true),
+        ("spec.toml", false),
+    ] {
+        let e = try_save(&w, path, overwrite).unwrap_err();
+        assert_eq!(e.status, 400, "{path}");
+        assert!(
+            !e.message.contains(&*root.to_string_lossy()),
+            "{}",
+            e.message
+        );
+    }
+    assert_eq!(std::fs::read_dir(&outside).unwrap().count(), before);
+    assert!(!outside.join("created.toml").exists());
+    assert!(!outside.join("dir/x.toml").exists());
+    assert_eq!(
+        std::fs::read_to_string(outside.join("victim.toml")).unwrap(),
+        "[scenario]\nname = \"x\"\n"
+    );
+    let spec_text = std::fs::read_to_string(Path::new(GAMES).join("mtg.toml")).unwrap();
+    assert_eq!(std::fs::read_to_string(&spec_copy).unwrap(), spec_text);
+    // A refused save creates no folder: too deep, or failing otherwise.
+    let deep = format!("{}x.toml", "d/".repeat(1000));
+    assert!(try_save(&w, &deep, false).is_err());
+    assert!(try_save(&w, "a/b/c/d/e/f/g/h/i/x.toml", false).is_err());
+    assert!(!root.join("d").exists() && !root.join("a").exists());
+    // A save into new folders, then an overwrite of that scenario.
+    let r = try_save(&w, "new/folder/s.toml", false).unwrap();
+    assert_eq!(r["written"], "new/folder/s.toml");
+    assert!(try_save(&w, "new/folder/s.toml", false).is_err());
+    assert!(try_save(&w, "new/folder/s.toml", true).is_ok());
+    // A file that is not a scenario is not replaced.
+    std::fs::write(root.join("notes.toml"), "[notes]\n").unwrap();
+    assert!(try_save(&w, "notes.toml", true).is_err());
+    assert_eq!(
+        std::fs::read_to_string(root.join("notes.toml")).unwrap(),
+        "[notes]\n"
+    );
 }

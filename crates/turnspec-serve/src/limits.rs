@@ -1,0 +1,71 @@
+//! The bounds on what one request may ask of the workbench, so that no
+//! request holds the server for long or makes it grow without end. Each
+//! is a 4xx answer with a sentence, never a stall.
+
+use crate::api::ApiError;
+use crate::session::Move;
+
+/// Bytes in one request body (axum's own default is 2 MB).
+pub const MAX_BODY: usize = 256 * 1024;
+/// Moves in one game: replayed by `POST /api/play` or a saved scenario,
+/// or kept by an open game ([`crate::sessions`]).
+pub const MAX_MOVES: usize = 2_000;
+/// Trace events of one side in one answer.
+pub const MAX_TRACE: usize = 10_000;
+/// Characters in a label (what is played, a trigger's name).
+pub const MAX_LABEL: usize = 100;
+/// Triggers one host answer may report.
+pub const MAX_TRIGGERS: usize = 16;
+/// Games the server keeps open at once; past it the one idle longest is
+/// closed (its page reopens it from its moves).
+pub const MAX_SESSIONS: usize = 128;
+/// An open game unused this long is closed.
+pub const IDLE: std::time::Duration = std::time::Duration::from_secs(30 * 60);
+/// Bytes in a save path, and folders in it.
+pub const MAX_PATH: usize = 200;
+/// Folders in a save path.
+pub const MAX_DEPTH: usize = 8;
+
+/// Refuses more than [`MAX_MOVES`] moves.
+pub(crate) fn check_moves(moves: &[Move]) -> Result<(), ApiError> {
+    if moves.len() > MAX_MOVES {
+        return Err(ApiError::too_much(format!(
+            "{} moves; a game in the workbench holds at most {MAX_MOVES}",
+            moves.len()
+        )));
+    }
+    Ok(())
+}
+
+/// Refuses a trace longer than [`MAX_TRACE`] events.
+pub(crate) fn check_trace(events: usize) -> Result<(), ApiError> {
+    if events > MAX_TRACE {
+        return Err(ApiError::too_much(format!(
+            "the trace has grown past {MAX_TRACE} events, more than one answer carries"
+        )));
+    }
+    Ok(())
+}
+
+/// Why a label cannot be written into a scenario as it stands, if it
+/// cannot: it must be one line of printable text without spaces at either
+/// end, two in a row or other kinds of space (a trace line is compared
+/// word by word), and be at most
+/// [`MAX_LABEL`] characters. `empty_ok` for a play, whose label may be
+/// left out.
+pub fn label_problem(label: &str, empty_ok: bool) -> Option<String> {
+    let problem = if label.is_empty() {
+        (!empty_ok).then_some("must not be empty")
+    } else if label.chars().count() > MAX_LABEL {
+        Some("is longer than 100 characters")
+    } else if label.chars().any(char::is_control) {
+        Some("has a tab, line break or other control character")
+    } else if label.starts_with(char::is_whitespace) || label.ends_with(char::is_whitespace) {
+        Some("starts or ends with a space")
+    } else if label.contains("  ") || label.chars().any(|c| c.is_whitespace() && c != ' ') {
+        Some("has two spaces in a row, or a space other than the plain one")
+    } else {
+        None
+    };
+    problem.map(|p| format!("the label {label:?} {p}"))
+}
