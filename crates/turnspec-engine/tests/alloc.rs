@@ -324,3 +324,26 @@ fn clone_is_cheap() {
     assert_ne!(copy.state(), game.state());
     assert_eq!(game.stack().len(), 3);
 }
+
+/// The games without priority passing run on the compiled program too
+/// (a bag, windows only the active player acts in, elections, resources,
+/// between-turns phases): all-pass turns allocate nothing there either.
+#[test]
+fn all_pass_allocates_nothing_in_games_without_priority_passing() {
+    for (name, src) in [
+        ("lorcana.toml", include_str!("../../../games/lorcana.toml")),
+        (
+            "pokemon-tcg.toml",
+            include_str!("../../../games/pokemon-tcg.toml"),
+        ),
+    ] {
+        let spec = turnspec_spec::load_str(name, src).unwrap().0;
+        let most = spec.game().max_players.min(4);
+        for players in [2, most] {
+            let (allocs, c) = measure(&spec, players, &mut AllPass, &mut ());
+            assert_eq!(allocs, 0, "{name} {players}p: {c:?}");
+            let (allocs, _) = measure(&spec, players, &mut AllPass, &mut EventCounts::default());
+            assert_eq!(allocs, 0, "{name} {players}p, counting");
+        }
+    }
+}
