@@ -523,7 +523,6 @@ struct Entries {
     /// For each stage of each step, then one more for its end: the op that
     /// runs it, or the next one if it has none.
     stage_pc: Vec<u16>,
-    turn_end: u16,
 }
 
 /// The compiled turn of one game set-up; shared by clones of a game.
@@ -648,7 +647,6 @@ impl Program {
                 phase: vec![None; spec.phases().len()],
                 step: vec![None; spec.steps().len()],
                 stage_pc: Vec::new(),
-                turn_end: 0,
             },
             sides_in: state.sides_in_game(),
             next_side: [PlayerId(0); MAX_PLAYERS as usize],
@@ -814,7 +812,6 @@ impl Program {
             }
             p.entries.phase[phase_id.index()] = Some((begin as u16, end as u16));
         }
-        p.entries.turn_end = p.ops.len() as u16;
         p.ops.push(Op::TurnEnd);
         if p.ops.len() > u16::MAX as usize {
             p.usable = false;
@@ -877,8 +874,11 @@ impl Program {
                 *self.entries.stage_pc.get(at)? as usize
             }
             Point::StepEnd => step_entry()?.1 as usize,
-            Point::TurnEnd => self.entries.turn_end as usize,
-            Point::PhaseStart | Point::PhaseEnd | Point::Reopen => return None,
+            // A turn's end the interpreter reached is its own to run: the
+            // program's `TurnEnd` moves the turn position past the last
+            // phase it ran, while a turn ended early (a play or effect
+            // that ends it) keeps the position it had.
+            Point::TurnEnd | Point::PhaseStart | Point::PhaseEnd | Point::Reopen => return None,
         };
         Some(pc)
     }
