@@ -351,6 +351,41 @@ mod tests {
         }
     }
 
+    /// Lorcana and Pokémon per turn (docs/performance.md, Workloads): one
+    /// window the active player acts in alone, one pass closing it; busy
+    /// adds one special action.
+    #[test]
+    fn per_turn_figures_of_lorcana_and_pokemon() {
+        for (game, steps) in [(RefGame::Lorcana, 5), (RefGame::Pokemon, 3)] {
+            let spec = load(game.source());
+            for players in [2u8, 4]
+                .into_iter()
+                .filter(|&p| p <= spec.game().max_players)
+            {
+                for (workload, plays) in [(Workload::AllPass, 0), (Workload::Busy(1), 1)] {
+                    let mut a = EngineWork::new(&spec);
+                    engine_game(&spec, players, 2, workload, &mut a);
+                    let mut b = EngineWork::new(&spec);
+                    engine_game(&spec, players, 12, workload, &mut b);
+                    let (a, b) = (a.work, b.work);
+                    let d = |x: u64, y: u64| (x - y) / 10;
+                    let got = (
+                        d(b.steps, a.steps),
+                        d(b.windows, a.windows),
+                        d(b.passes, a.passes),
+                        d(b.casts, a.casts),
+                        d(b.specials, a.specials),
+                    );
+                    assert_eq!(
+                        got,
+                        (steps, 1, 1, 0, plays),
+                        "{game:?} {players}p {workload:?}"
+                    );
+                }
+            }
+        }
+    }
+
     #[test]
     fn per_turn_figures_of_the_workloads() {
         let spec = load(MTG);
