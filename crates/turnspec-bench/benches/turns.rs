@@ -4,6 +4,9 @@
 //!   games/mtg.toml, engine and hand-written baseline side by side, 2, 4 and
 //!   8 players; throughput is per turn.
 //! - `busy-depth`: busy with k plays stacked per window, 2 players.
+//! - `other-all-pass` and `other-busy`: the same for Grand Archive, Lorcana
+//!   and Pokémon, engine and (where one exists) hand-written machine, 2 and
+//!   4 players (where the spec allows 4).
 //! - `load`: parse + compile + validate each game spec (text already in
 //!   memory).
 //! - `clone`: cloning a game with an empty stack and with 3 objects.
@@ -13,7 +16,7 @@
 use std::hint::black_box;
 
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
-use turnspec_bench::{GRAND_ARCHIVE, MTG, Workload, engine_game, hand_game, load};
+use turnspec_bench::{MTG, RefGame, Workload, engine_game, hand_game, hand_game_of, load};
 use turnspec_engine::policy::{BusyPolicy, Policy};
 use turnspec_engine::{Game, GameOptions};
 
@@ -38,6 +41,35 @@ fn workloads(c: &mut Criterion) {
     }
 }
 
+fn other_games(c: &mut Criterion) {
+    for (name, workload) in [
+        ("other-all-pass", Workload::AllPass),
+        ("other-busy", Workload::Busy(1)),
+    ] {
+        let mut group = c.benchmark_group(name);
+        group.throughput(Throughput::Elements(TURNS as u64));
+        for game in RefGame::ALL.into_iter().filter(|&g| g != RefGame::Mtg) {
+            let spec = load(game.source());
+            for players in [2u8, 4]
+                .into_iter()
+                .filter(|&p| p <= spec.game().max_players)
+            {
+                let id = BenchmarkId::new(format!("{}-engine", game.name()), players);
+                group.bench_with_input(id, &players, |b, &p| {
+                    b.iter(|| engine_game(&spec, black_box(p), TURNS, workload, &mut ()))
+                });
+                if game.has_hand() {
+                    let id = BenchmarkId::new(format!("{}-hand-written", game.name()), players);
+                    group.bench_with_input(id, &players, |b, &p| {
+                        b.iter(|| hand_game_of(game, black_box(p), TURNS, workload, &mut ()))
+                    });
+                }
+            }
+        }
+        group.finish();
+    }
+}
+
 fn depth(c: &mut Criterion) {
     let spec = load(MTG);
     let mut group = c.benchmark_group("busy-depth");
@@ -55,7 +87,7 @@ fn depth(c: &mut Criterion) {
 
 fn load_specs(c: &mut Criterion) {
     let mut group = c.benchmark_group("load");
-    for src in [MTG, GRAND_ARCHIVE] {
+    for src in RefGame::ALL.map(RefGame::source) {
         // Named after the spec's own game name, so no game is named here.
         let name = load(src).game().name.clone();
         group.bench_function(name.as_str(), |b| {
@@ -81,5 +113,5 @@ fn clone(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, workloads, depth, load_specs, clone);
+criterion_group!(benches, workloads, other_games, depth, load_specs, clone);
 criterion_main!(benches);

@@ -1,55 +1,58 @@
 //! One workload, one thread, no harness: for profilers and instruction
 //! counts (`valgrind --tool=callgrind`, `perf record`).
 //!
-//! `workload engine|hand|engine-ga all-pass|busy|busy-K PLAYERS TURNS [GAMES [count]]`
+//! `workload MACHINE all-pass|busy|busy-K PLAYERS TURNS [GAMES [count]]`
 //!
-//! `engine` and `hand` play games/mtg.toml; `engine-ga` plays
-//! games/grand-archive.toml (there is no hand-written Grand Archive).
+//! MACHINE is `engine-GAME` (the engine playing games/GAME's spec) or
+//! `hand-GAME` (the hand-written machine of that game), GAME one of `mtg`,
+//! `ga` (games/grand-archive.toml), `lorcana`, `pokemon` (no hand-written
+//! machine). `engine` and `hand` alone are MTG's.
 //!
 //! With `count`, one more game is played with a counting sink and its work
 //! printed (outside the timed loop, but inside a profiler's totals).
 
-use turnspec_bench::{
-    EngineWork, GRAND_ARCHIVE, HandWork, MTG, Workload, engine_game, hand_game, load,
-};
+use turnspec_bench::{EngineWork, HandWork, RefGame, Workload, engine_game, hand_game_of, load};
+
+const USAGE: &str = "usage: workload engine[-GAME]|hand[-GAME] all-pass|busy|busy-K PLAYERS TURNS [GAMES [count]] (GAME: mtg, ga, lorcana, pokemon)";
+
+fn usage() -> ! {
+    eprintln!("{USAGE}");
+    std::process::exit(2);
+}
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
-    let usage =
-        "usage: workload engine|hand|engine-ga all-pass|busy|busy-K PLAYERS TURNS [GAMES [count]]";
     if args.len() < 4 {
-        eprintln!("{usage}");
-        std::process::exit(2);
+        usage();
     }
+    let (engine, game) = match args[0].split_once('-') {
+        None => (args[0].as_str(), RefGame::Mtg),
+        Some((machine, game)) => (machine, RefGame::from_name(game).unwrap_or_else(|| usage())),
+    };
+    let engine = match engine {
+        "engine" => true,
+        "hand" if game.has_hand() => false,
+        _ => usage(),
+    };
     let workload = match args[1].as_str() {
         "all-pass" => Workload::AllPass,
         "busy" => Workload::Busy(1),
         w => match w.strip_prefix("busy-").and_then(|k| k.parse().ok()) {
             Some(k) => Workload::Busy(k),
-            None => {
-                eprintln!("{usage}");
-                std::process::exit(2);
-            }
+            None => usage(),
         },
     };
     let players: u8 = args[2].parse().expect("PLAYERS");
     let turns: u32 = args[3].parse().expect("TURNS");
     let games: u32 = args.get(4).map_or(1, |g| g.parse().expect("GAMES"));
-    let spec = load(if args[0] == "engine-ga" {
-        GRAND_ARCHIVE
-    } else {
-        MTG
-    });
+    let spec = load(game.source());
     let mut decisions = 0;
     let start = std::time::Instant::now();
     for _ in 0..games {
-        decisions += match args[0].as_str() {
-            "engine" | "engine-ga" => engine_game(&spec, players, turns, workload, &mut ()),
-            "hand" => hand_game(players, turns, workload, &mut ()),
-            _ => {
-                eprintln!("{usage}");
-                std::process::exit(2);
-            }
+        decisions += if engine {
+            engine_game(&spec, players, turns, workload, &mut ())
+        } else {
+            hand_game_of(game, players, turns, workload, &mut ())
         };
     }
     let seconds = start.elapsed().as_secs_f64();
@@ -62,17 +65,14 @@ fn main() {
     if args.get(5).map(String::as_str) != Some("count") {
         return;
     }
-    let work = match args[0].as_str() {
-        "engine" | "engine-ga" => {
-            let mut w = EngineWork::new(&spec);
-            engine_game(&spec, players, turns, workload, &mut w);
-            w.work
-        }
-        _ => {
-            let mut w = HandWork::default();
-            hand_game(players, turns, workload, &mut w);
-            w.work
-        }
+    let work = if engine {
+        let mut w = EngineWork::new(&spec);
+        engine_game(&spec, players, turns, workload, &mut w);
+        w.work
+    } else {
+        let mut w = HandWork::default();
+        hand_game_of(game, players, turns, workload, &mut w);
+        w.work
     };
     println!("per game: {work:?}");
 }

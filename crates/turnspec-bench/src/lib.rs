@@ -1,8 +1,12 @@
-//! Benchmark support: the hand-written MTG baseline ([`hand`]) and the
-//! workloads run through the engine, with counters that make both sides'
-//! work comparable. The criterion benches are in `benches/turns.rs`.
+//! Benchmark support: the hand-written baselines (MTG in [`hand`], Grand
+//! Archive in [`hand_ga`], Lorcana in [`hand_lorcana`]) and the workloads
+//! run through the engine for every reference game ([`RefGame`]), with
+//! counters that make both sides' work comparable. The criterion benches
+//! are in `benches/turns.rs`.
 
 pub mod hand;
+pub mod hand_ga;
+pub mod hand_lorcana;
 
 use turnspec_engine::policy::{AllPass, BusyPolicy, Policy, play_out};
 use turnspec_engine::{Because, Event, EventSink, Game, GameOptions};
@@ -10,6 +14,55 @@ use turnspec_spec::Spec;
 
 pub const MTG: &str = include_str!("../../../games/mtg.toml");
 pub const GRAND_ARCHIVE: &str = include_str!("../../../games/grand-archive.toml");
+pub const LORCANA: &str = include_str!("../../../games/lorcana.toml");
+pub const POKEMON: &str = include_str!("../../../games/pokemon-tcg.toml");
+
+/// The reference games: every one has both workloads.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RefGame {
+    Mtg,
+    GrandArchive,
+    Lorcana,
+    Pokemon,
+}
+
+impl RefGame {
+    pub const ALL: [RefGame; 4] = [
+        RefGame::Mtg,
+        RefGame::GrandArchive,
+        RefGame::Lorcana,
+        RefGame::Pokemon,
+    ];
+
+    /// The short name the `workload` example and the guard use.
+    pub fn name(self) -> &'static str {
+        match self {
+            RefGame::Mtg => "mtg",
+            RefGame::GrandArchive => "ga",
+            RefGame::Lorcana => "lorcana",
+            RefGame::Pokemon => "pokemon",
+        }
+    }
+
+    pub fn from_name(name: &str) -> Option<RefGame> {
+        RefGame::ALL.into_iter().find(|g| g.name() == name)
+    }
+
+    /// The spec's source (games/*.toml).
+    pub fn source(self) -> &'static str {
+        match self {
+            RefGame::Mtg => MTG,
+            RefGame::GrandArchive => GRAND_ARCHIVE,
+            RefGame::Lorcana => LORCANA,
+            RefGame::Pokemon => POKEMON,
+        }
+    }
+
+    /// Whether a hand-written machine of this game exists.
+    pub fn has_hand(self) -> bool {
+        !matches!(self, RefGame::Pokemon)
+    }
+}
 
 pub fn load(src: &str) -> Spec {
     match turnspec_spec::load_str("spec.toml", src) {
@@ -37,6 +90,8 @@ pub struct Work {
     pub passes: u64,
     pub casts: u64,
     pub resolutions: u64,
+    /// Plays that do not use the stack (special actions).
+    pub specials: u64,
 }
 
 /// Counts engine events as [`Work`].
@@ -71,6 +126,7 @@ impl EventSink for EngineWork<'_> {
             Event::Passed { .. } => w.passes += 1,
             Event::Pushed { .. } => w.casts += 1,
             Event::Resolved { .. } => w.resolutions += 1,
+            Event::SpecialAction { .. } => w.specials += 1,
             _ => {}
         }
     }
@@ -106,6 +162,58 @@ impl hand::HandSink for HandWork {
     }
 }
 
+/// What the hand-written Grand Archive and Lorcana machines report; `()`
+/// ignores everything.
+pub trait WorkSink {
+    #[inline]
+    fn turn_began(&mut self) {}
+    /// A step began; a step-less phase counts as one.
+    #[inline]
+    fn step_began(&mut self) {}
+    #[inline]
+    fn turn_action(&mut self) {}
+    #[inline]
+    fn window_opened(&mut self) {}
+    #[inline]
+    fn passed(&mut self) {}
+    #[inline]
+    fn pushed(&mut self) {}
+    #[inline]
+    fn resolved(&mut self) {}
+    /// A play that does not use the stack.
+    #[inline]
+    fn special(&mut self) {}
+}
+
+impl WorkSink for () {}
+
+impl WorkSink for HandWork {
+    fn turn_began(&mut self) {
+        self.work.turns += 1;
+    }
+    fn step_began(&mut self) {
+        self.work.steps += 1;
+    }
+    fn turn_action(&mut self) {
+        self.work.turn_actions += 1;
+    }
+    fn window_opened(&mut self) {
+        self.work.windows += 1;
+    }
+    fn passed(&mut self) {
+        self.work.passes += 1;
+    }
+    fn pushed(&mut self) {
+        self.work.casts += 1;
+    }
+    fn resolved(&mut self) {
+        self.work.resolutions += 1;
+    }
+    fn special(&mut self) {
+        self.work.specials += 1;
+    }
+}
+
 /// One engine game of `turns` turns; returns the decisions taken.
 pub fn engine_game<S: EventSink>(
     spec: &Spec,
@@ -130,7 +238,24 @@ fn run<P: Policy, S: EventSink>(game: &mut Game, policy: &mut P, sink: &mut S) -
     play_out(game, policy, sink)
 }
 
-/// One hand-written game of `turns` turns; returns the decisions taken.
+/// One hand-written game of `game` (see [`RefGame::has_hand`]) of `turns`
+/// turns; returns the decisions taken.
+pub fn hand_game_of<S: hand::HandSink + WorkSink>(
+    game: RefGame,
+    players: u8,
+    turns: u32,
+    workload: Workload,
+    sink: &mut S,
+) -> u64 {
+    match game {
+        RefGame::Mtg => hand_game(players, turns, workload, sink),
+        RefGame::GrandArchive => hand_ga::game(players, turns, workload, sink),
+        RefGame::Lorcana => hand_lorcana::game(players, turns, workload, sink),
+        RefGame::Pokemon => panic!("there is no hand-written Pokémon machine"),
+    }
+}
+
+/// One hand-written MTG game of `turns` turns; returns the decisions taken.
 pub fn hand_game<S: hand::HandSink>(
     players: u8,
     turns: u32,
@@ -170,6 +295,92 @@ mod tests {
                     assert_eq!(e.work, h.work, "{players}p {workload:?} {turns} turns");
                     assert_eq!(ed, hd, "decisions, {players}p {workload:?} {turns} turns");
                     assert_eq!(e.work.turns, turns as u64);
+                }
+            }
+        }
+    }
+
+    /// The Grand Archive and Lorcana machines do exactly the engine's work
+    /// on their specs, with the same decisions.
+    #[test]
+    fn hand_written_ga_and_lorcana_do_the_same_work_as_the_engine() {
+        for game in [RefGame::GrandArchive, RefGame::Lorcana] {
+            let spec = load(game.source());
+            let max = spec.game().max_players;
+            for players in [2u8, 3, 4, 8].into_iter().filter(|&p| p <= max) {
+                for workload in [Workload::AllPass, Workload::Busy(1), Workload::Busy(3)] {
+                    for turns in [1u32, 2, 7, 50] {
+                        let mut e = EngineWork::new(&spec);
+                        let ed = engine_game(&spec, players, turns, workload, &mut e);
+                        let mut h = HandWork::default();
+                        let hd = hand_game_of(game, players, turns, workload, &mut h);
+                        let what = format!("{game:?} {players}p {workload:?} {turns} turns");
+                        assert_eq!(e.work, h.work, "{what}");
+                        assert_eq!(ed, hd, "decisions, {what}");
+                        assert_eq!(e.work.turns, turns as u64, "{what}");
+                    }
+                }
+            }
+        }
+    }
+
+    /// Every reference game has both workloads, and busy turns do more than
+    /// all-pass turns.
+    #[test]
+    fn every_reference_game_has_both_workloads() {
+        for game in RefGame::ALL {
+            let spec = load(game.source());
+            for players in [2u8, 4]
+                .into_iter()
+                .filter(|&p| p <= spec.game().max_players)
+            {
+                let mut a = EngineWork::new(&spec);
+                let ad = engine_game(&spec, players, 12, Workload::AllPass, &mut a);
+                let mut b = EngineWork::new(&spec);
+                let bd = engine_game(&spec, players, 12, Workload::Busy(1), &mut b);
+                assert_eq!(
+                    (a.work.turns, b.work.turns),
+                    (12, 12),
+                    "{game:?} {players}p"
+                );
+                let plays = |w: Work| w.casts + w.specials;
+                assert_eq!(plays(a.work), 0, "{game:?} {players}p");
+                assert!(plays(b.work) >= 12, "{game:?} {players}p: {:?}", b.work);
+                assert!(bd > ad, "{game:?} {players}p");
+            }
+        }
+    }
+
+    /// Lorcana and Pokémon per turn (docs/performance.md, Workloads): one
+    /// window the active player acts in alone, one pass closing it; busy
+    /// adds one special action.
+    #[test]
+    fn per_turn_figures_of_lorcana_and_pokemon() {
+        for (game, steps) in [(RefGame::Lorcana, 5), (RefGame::Pokemon, 3)] {
+            let spec = load(game.source());
+            for players in [2u8, 4]
+                .into_iter()
+                .filter(|&p| p <= spec.game().max_players)
+            {
+                for (workload, plays) in [(Workload::AllPass, 0), (Workload::Busy(1), 1)] {
+                    let mut a = EngineWork::new(&spec);
+                    engine_game(&spec, players, 2, workload, &mut a);
+                    let mut b = EngineWork::new(&spec);
+                    engine_game(&spec, players, 12, workload, &mut b);
+                    let (a, b) = (a.work, b.work);
+                    let d = |x: u64, y: u64| (x - y) / 10;
+                    let got = (
+                        d(b.steps, a.steps),
+                        d(b.windows, a.windows),
+                        d(b.passes, a.passes),
+                        d(b.casts, a.casts),
+                        d(b.specials, a.specials),
+                    );
+                    assert_eq!(
+                        got,
+                        (steps, 1, 1, 0, plays),
+                        "{game:?} {players}p {workload:?}"
+                    );
                 }
             }
         }

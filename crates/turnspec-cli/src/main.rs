@@ -165,7 +165,7 @@ impl PolicyName {
                 .is_none()
         {
             return Err(format!(
-                "{label}: the busy policy needs a timing class with who = \"any\" that uses the stack"
+                "{label}: the busy policy needs a timing class with who = \"any\" that uses the stack, or one the active player may use that starts, ends and elects no phase"
             ));
         }
         Ok(())

@@ -185,6 +185,15 @@ pub fn play_out<P: Policy, S: EventSink>(game: &mut Game, policy: &mut P, sink: 
 ///   speed, GA's fast), `depth` times in a row (it keeps priority after each,
 ///   117.3c). Then everyone passes until the stack is empty and the window
 ///   closes: with N players, (depth + 1) × N passes per window.
+/// - A spec with no such class (only the active player acts: Lorcana,
+///   Pokémon) gets one play per window instead: at the same moment, the
+///   active player plays the first timing class, in the spec's order, that
+///   they may use there ([`Game::check_play`]), among the classes they may
+///   use at all (`who` is `any` or `active_player`) that change no structure
+///   (no `start_phase` effect, no `ends`, no `enters`): Lorcana's `ink`,
+///   Pokémon's `bench`. When no class is legal the window passes. `depth`
+///   counts only plays that go on the stack, so a play that does not (a
+///   special action) is made once per window.
 /// - Turn-based actions that ask "how many" (an answer counter with a
 ///   maximum above 1: MTG's declare attackers) are answered 1; yes/no
 ///   questions (a maximum of 1: MTG's first-strike check, GA's materialize
@@ -247,9 +256,21 @@ impl<'s> BusyPolicy<'s> {
         self
     }
 
-    /// The timing class the policy plays at, if the spec has one.
+    /// The timing class the policy plays at, if the spec has one: its
+    /// `who = "any"` stack class, or else the first of the classes the
+    /// active player may try (the one it plays when that one is legal).
     pub fn timing(&self) -> Option<TimingId> {
-        self.timing
+        self.timing.or_else(|| self.active_classes().next())
+    }
+
+    /// Without a `who = "any"` stack class: the classes the active player
+    /// may try at a window's opening, in the spec's order.
+    fn active_classes(&self) -> impl Iterator<Item = TimingId> + 's {
+        let spec: &'s Spec = self.spec;
+        spec.timing()
+            .iter_ids()
+            .filter(|(_, t)| active_player_class(t))
+            .map(|(id, _)| id)
     }
 }
 
@@ -309,9 +330,36 @@ impl BusyPolicy<'_> {
                 self.played += 1;
                 labelled_play(&mut self.next_label, player, timing)
             }
-            _ => Action::Pass { player },
+            Some(_) => Action::Pass { player },
+            None => self.play_first_legal(game, player),
         }
     }
+
+    /// One play per window for specs without a `who = "any"` stack class:
+    /// the first of the active player's classes legal here.
+    #[inline(never)]
+    fn play_first_legal(&mut self, game: &Game, player: crate::PlayerId) -> Action {
+        let legal = self
+            .active_classes()
+            .find(|&t| game.check_play(player, t).is_ok());
+        match legal {
+            Some(timing) => {
+                self.played += 1;
+                labelled_play(&mut self.next_label, player, timing)
+            }
+            None => Action::Pass { player },
+        }
+    }
+}
+
+/// Whether the busy workload may play this class for the active player when
+/// the spec has no `who = "any"` stack class: the active player may use it,
+/// and it changes no structure (starts, ends or elects no phase or turn).
+fn active_player_class(t: &turnspec_model::TimingClass) -> bool {
+    matches!(t.who, Who::Any | Who::ActivePlayer)
+        && !matches!(t.effect, Effect::StartPhase(_))
+        && t.ends.is_none()
+        && t.enters.is_none()
 }
 
 /// A play with the next of a policy's labels, so every object it puts on
