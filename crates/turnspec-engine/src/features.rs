@@ -34,7 +34,7 @@ pub(crate) struct Features {
     /// against it; the same holds for `plain_timings`).
     pub fast_resolve: bool,
     /// A pass that moves priority on in a game with no modifiers may take
-    /// the plain way (`Game::plain_passes_below`); off with the other fast
+    /// the plain way (`Cached::plain_passes_below`); off with the other fast
     /// paths, so the general way is checked against it.
     pub plain_passes: bool,
     /// `[priority] after_action = "actor"` and `after_resolve = "actor"`.
