@@ -78,7 +78,7 @@ impl Cached {
             features.plain_timings = 0;
         }
         let mut cached = Cached {
-            program: Program::build(spec, state, false),
+            program: Program::build(spec, state, options.turn_program),
             program_handle: None,
             use_program: options.turn_program,
             resume: NO_RESUME,
@@ -91,19 +91,20 @@ impl Cached {
             #[cfg(debug_assertions)]
             fused: 0,
         };
-        cached.set_program(spec, state);
+        cached.derive(state);
         cached
     }
 
     /// Compiles the turn program again for what it folds (the facts it
     /// read, the players and sides still in the game, the turn order), and
-    /// everything worked out from it. Forgets where the program was.
+    /// everything worked out from it.
     pub(crate) fn refresh(&mut self, spec: &Spec, state: &GameState) {
-        self.set_program(spec, state);
+        self.program = Program::build(spec, state, self.use_program);
+        self.derive(state);
     }
 
-    fn set_program(&mut self, spec: &Spec, state: &GameState) {
-        self.program = Program::build(spec, state, self.use_program);
+    /// Everything worked out from the program and the state.
+    fn derive(&mut self, state: &GameState) {
         self.program_handle = Some(Arc::clone(&self.program));
         self.sides_in = self.program.sides_in;
         self.active_may_be_out = !state.is_in(state.active);
