@@ -15,8 +15,6 @@ pub(crate) struct Features {
     pub elections: bool,
     /// Counters with a `start` value (resources.rs).
     pub starts: u16,
-    /// Some phase runs between turns (shape.rs).
-    pub between_turns: bool,
     /// Some window closes as soon as its stack empties (GA's combat
     /// windows): otherwise a resolution need not look the window up.
     pub closes_when_stack_empty: bool,
@@ -84,7 +82,6 @@ impl Features {
             actor_after_resolve: spec.priority().after_resolve == Holder::Actor,
             elections: spec.phases().iter().any(|p| p.optional),
             starts,
-            between_turns: !spec.between().is_empty(),
             closes_when_stack_empty,
         }
     }

@@ -8,8 +8,8 @@
 //!
 //! Each transition takes `GENERAL`: `true` on the interpreter's and the
 //! structural operations' paths, where modifiers (extra turns, skips,
-//! delayed triggers, durations, mana, control), on-demand phases and
-//! between-turns phases may be going on; `false` on the program's, which
+//! delayed triggers, durations, mana, control) and on-demand phases may
+//! be going on; `false` on the program's, which
 //! runs only while none of them is (`Program::entry`), so their work is
 //! left out at compile time, not tested at run time. A `false` call
 //! asserts that precondition in debug builds. What both tiers meet
@@ -35,7 +35,6 @@ impl Game {
             self.state.returns_len, 0,
             "the program runs in an on-demand phase"
         );
-        debug_assert!(!self.state.between, "the program runs between turns");
     }
 
     /// The counters that reset as a turn, phase or step begins go back to

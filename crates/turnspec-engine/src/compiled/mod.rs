@@ -65,21 +65,6 @@ impl Game {
         self.run(host, sink);
     }
 
-    /// The phases between turns (shape.rs), which the program does not
-    /// run: the interpreter runs them and the next turn's beginning, where
-    /// the program takes over again (true), if the spec has any (else
-    /// false, with nothing done). Out of line and cold: once per turn, in
-    /// the specs that have them.
-    #[cold]
-    #[inline(never)]
-    fn run_between_turns<H: Host, S: EventSink>(&mut self, host: &mut H, sink: &mut S) -> bool {
-        if !self.enter_between_turns() {
-            return false;
-        }
-        self.run(host, sink);
-        true
-    }
-
     /// `answer_turn_action` for an action that only asks the host, stores
     /// the answer in a counter kept for the whole game, and may end "until
     /// end of turn" effects (which only modifiers hold).
@@ -290,6 +275,20 @@ impl Game {
             }
             TurnBegin::Stopped => None,
         }
+    }
+
+    /// The turn passes on and the next begins (the `TurnBegin` op at 0,
+    /// without its dispatch): the op to go on at, or `None` when the game
+    /// stopped.
+    #[inline(always)]
+    fn turn_passes_on<H: Host, S: EventSink>(
+        &mut self,
+        budget: &mut u32,
+        host: &mut H,
+        sink: &mut S,
+    ) -> Option<usize> {
+        self.next_turn_player();
+        self.begin_next_turn(budget, host, sink)
     }
 
     #[inline(always)]
@@ -544,19 +543,32 @@ impl Game {
                         return;
                     }
                 }
-                Op::TurnEnd => {
+                Op::TurnEnd { between } => {
                     // Past the last phase, as the interpreter leaves it.
                     self.state.turn_pos = self.state.turn_pos.saturating_add(1);
                     self.turn_ended::<false, S>(sink);
-                    if self.cached.features().between_turns && self.run_between_turns(host, sink) {
+                    if between {
+                        // The between-turns phases follow (the interpreter's
+                        // `enter_between_turns`; their ops set the phase).
+                        let s = &mut self.state;
+                        s.between = true;
+                        s.turn_pos = 0;
+                        continue;
+                    }
+                    if let Some(next) = self.turn_passes_on(&mut budget, host, sink) {
+                        pc = next;
+                    } else {
                         return;
                     }
-                    self.next_turn_player();
-                    // The next turn begins here (the TurnBegin op at 0,
-                    // without its dispatch).
-                    match self.begin_next_turn(&mut budget, host, sink) {
-                        Some(next) => pc = next,
-                        None => return,
+                }
+                Op::BetweenEnd => {
+                    let s = &mut self.state;
+                    s.turn_pos = s.turn_pos.saturating_add(1);
+                    s.between = false;
+                    if let Some(next) = self.turn_passes_on(&mut budget, host, sink) {
+                        pc = next;
+                    } else {
+                        return;
                     }
                 }
             }

@@ -233,7 +233,9 @@ impl Names<'_> {
                 ))
             ),
             Op::StepEndInto(i) => format!("StepEndInto hop {i}"),
-            Op::TurnEnd => "TurnEnd -> 0".into(),
+            Op::TurnEnd { between: false } => "TurnEnd -> 0".into(),
+            Op::TurnEnd { between: true } => "TurnEnd, between-turns phases follow".into(),
+            Op::BetweenEnd => "BetweenEnd -> 0".into(),
         }
     }
 }

@@ -1,5 +1,5 @@
-//! The turn program: the regular turn of one game set-up, compiled into a
-//! flat list of ops with explicit jumps, so that walking an ordinary turn
+//! The turn program: the regular turn of one game set-up and the phases
+//! between turns, compiled into a flat list of ops with explicit jumps, so that walking an ordinary turn
 //! does no spec lookups and evaluates no condition whose answer the set-up
 //! already decides. It runs every turn but a player's first (a few per
 //! game, which the interpreter runs), so `first_turn` is decided too.
@@ -13,16 +13,16 @@
 //! the program knows. Both emit the same events: `tests/program.rs` plays
 //! random games with effects through both and compares the streams.
 //!
-//! `mod.rs` compiles the program (ops, tests, the fusing of plain ops);
-//! `conditions.rs` evaluates the tests the set-up left; `run.rs` runs it.
+//! `mod.rs` declares the ops, fuses plain ops and plans the
+//! superinstructions, and finds where the program takes over from the
+//! interpreter; `compile.rs` compiles a spec's turn into ops; `listing.rs`
+//! prints a program; the executor is `crate::compiled`.
 
+mod compile;
 mod listing;
 
-use std::sync::Arc;
-
 use turnspec_model::{
-    Atom, CompareOp, CondId, MAX_COUNTERS, MAX_PLAYERS, Node, PhaseId, Residual, RuleRef, Spec,
-    Stage, StepId, TurnActionId, WindowId, WindowMode,
+    Atom, CompareOp, MAX_PLAYERS, PhaseId, RuleRef, Spec, StepId, TurnActionId, WindowId,
 };
 
 use crate::resets::CounterResets;
@@ -169,8 +169,12 @@ pub(crate) enum Op {
         ends_phase: Option<PhaseId>,
         then: Option<(StepId, FusedBegin)>,
     },
-    /// The turn ends; the next begins at op 0.
-    TurnEnd,
+    /// The turn ends. With `between`, the between-turns phases follow
+    /// (the ops up to [`Op::BetweenEnd`]); else the next turn begins at
+    /// op 0.
+    TurnEnd { between: bool },
+    /// The between-turns phases are over: the next turn begins at op 0.
+    BetweenEnd,
     /// [`Op::StepEndPlain`] whose following ops, up to the next window
     /// that always opens, are one of the shapes of [`StepEndInto`] (the
     /// one at this index of [`Program::hops`]): done by this op, as those
@@ -564,288 +568,31 @@ pub(crate) struct Program {
 pub(crate) const TIMING_TABLE_STEPS: usize = 64;
 
 impl Program {
-    /// Compiles the regular turn of `spec` for the set-up in `state`.
-    /// Not `enabled`, the tables are built but the
-    /// interpreter runs every turn.
-    pub(crate) fn build(spec: &Spec, state: &GameState, enabled: bool) -> Arc<Program> {
-        let facts_read = std::cell::Cell::new(0u64);
-        let known = |atom: Atom| -> Option<i32> {
-            match atom {
-                Atom::Variant(v) => Some((state.variants >> (v.index() & 63) & 1) as i32),
-                Atom::Fact(f) => {
-                    facts_read.set(facts_read.get() | 1 << (f.index() & 63));
-                    Some((state.facts >> (f.index() & 63) & 1) as i32)
-                }
-                Atom::Players => Some(state.players_in_game() as i32),
-                Atom::Teams => Some(state.sides_in_game() as i32),
-                // The program runs no first turn (`Program::entry`): a
-                // first turn's rule (Magic's skipped first draw) costs the
-                // later turns no test.
-                Atom::FirstTurn => Some(0),
-                _ => None,
-            }
-        };
-        let conditions = spec.conditions();
-        let compare = |atom: Atom, op: CompareOp, k: i32| match atom {
-            Atom::Counter(c)
-                if c.index() < MAX_COUNTERS
-                    && spec.counters().get(c).is_some_and(|c| !c.per_player) =>
-            {
-                Test::Counter(c.index() as u8, op, k)
-            }
-            _ => Test::Compare(atom, op, k),
-        };
-        let pairs = std::cell::RefCell::new(Vec::<(Test, Test)>::new());
-        let simple = |n: u32| match conditions.node(n) {
-            Some(Node::Atom(a)) => Some(Test::Flag(a)),
-            Some(Node::Compare(op, a, b)) => match (conditions.node(a), conditions.node(b)) {
-                (Some(Node::Atom(a)), Some(Node::Const(k))) => Some(compare(a, op, k)),
-                (Some(Node::Const(k)), Some(Node::Atom(b))) => Some(compare(b, op.flipped(), k)),
-                _ => None,
-            },
-            _ => None,
-        };
-        let test = |cond: Option<CondId>| match cond {
-            None => Test::Never,
-            Some(c) => match conditions.residual(c, &known) {
-                Residual::Value(true) => Test::Always,
-                Residual::Value(false) => Test::Never,
-                Residual::Node(n) => match conditions.node(n) {
-                    Some(Node::Atom(a)) => Test::Flag(a),
-                    Some(Node::And(a, b)) => match (conditions.node(a), conditions.node(b)) {
-                        (Some(Node::Atom(a)), Some(Node::Atom(b))) => Test::Both(a, b),
-                        _ => match (simple(a), simple(b)) {
-                            (Some(a), Some(b)) if pairs.borrow().len() < u16::MAX as usize => {
-                                let mut pairs = pairs.borrow_mut();
-                                pairs.push((a, b));
-                                Test::Pair(pairs.len() as u16 - 1)
-                            }
-                            _ => Test::Check(n),
-                        },
-                    },
-                    Some(Node::Compare(op, a, b)) => {
-                        match (conditions.node(a), conditions.node(b)) {
-                            (Some(Node::Atom(a)), Some(Node::Const(k))) => compare(a, op, k),
-                            (Some(Node::Const(k)), Some(Node::Atom(b))) => {
-                                compare(b, op.flipped(), k)
-                            }
-                            _ => Test::Check(n),
-                        }
-                    }
-                    _ => Test::Check(n),
-                },
-            },
-        };
-        let mut p = Program {
-            ops: Vec::new(),
-            skips: Vec::new(),
-            hops: Vec::new(),
-            pairs: Vec::new(),
-            facts_read: 0,
-            facts_at_build: state.facts,
-            entries: Entries {
-                phase: vec![None; spec.phases().len()],
-                step: vec![None; spec.steps().len()],
-                stage_pc: Vec::new(),
-            },
-            sides_in: state.sides_in_game(),
-            next_side: [PlayerId(0); MAX_PLAYERS as usize],
-            usable: enabled,
-            resets: CounterResets::of(spec),
-            step_timings: [0; TIMING_TABLE_STEPS],
-        };
-        for (mask, step) in p.step_timings.iter_mut().zip(spec.steps().iter()) {
-            *mask = step.timing_mask;
-        }
-        for (i, side) in p
-            .next_side
-            .iter_mut()
-            .enumerate()
-            .take(state.players as usize)
-        {
-            *side = state.next_in_game(spec.game().turn_order, PlayerId(i as u8));
-        }
-        let skips_of = |p: &mut Program, list: &[turnspec_model::Condition]| {
-            let start = p.skips.len() as u16;
-            for c in list {
-                let t = test(Some(c.cond));
-                if t == Test::Never {
-                    continue;
-                }
-                p.skips.push(SkipCheck {
-                    test: t,
-                    rule: c.rule,
-                });
-                if t == Test::Always {
-                    break;
-                }
-            }
-            Skips {
-                start,
-                len: (p.skips.len() - start as usize) as u8,
-            }
-        };
-        p.ops.push(Op::TurnBegin);
-        for (turn_pos, &phase_id) in spec.turn().iter().enumerate() {
-            let phase = spec.phase(phase_id);
-            if p.entries.phase[phase_id.index()].is_some() || turn_pos > u8::MAX as usize {
-                p.usable = false;
-            }
-            let begin = p.ops.len();
-            let skips = skips_of(&mut p, &phase.skip);
-            p.ops.push(Op::PhaseBegin {
-                phase: phase_id,
-                turn_pos: turn_pos as u8,
-                kind: phase.kind,
-                only_if: {
-                    let only_if = match phase.only_if {
-                        None => Test::Always,
-                        c => test(c),
-                    };
-                    // An optional phase happens only when a play elected
-                    // it this turn.
-                    let elected = Test::Flag(Atom::Elected(phase_id));
-                    match (phase.optional, only_if) {
-                        (false, t) => t,
-                        (true, Test::Always) => elected,
-                        (true, Test::Never) => Test::Never,
-                        (true, t) if pairs.borrow().len() < u16::MAX as usize => {
-                            let mut pairs = pairs.borrow_mut();
-                            pairs.push((elected, t));
-                            Test::Pair(pairs.len() as u16 - 1)
-                        }
-                        (true, _) => {
-                            p.usable = false;
-                            Test::Never
-                        }
-                    }
-                },
-                skips,
-                first_step: phase.first_step,
-                after: 0,
-            });
-            for step_id in phase.steps() {
-                let step = spec.step(step_id);
-                let step_begin = p.ops.len();
-                let skips = skips_of(&mut p, &step.skip);
-                p.ops.push(Op::StepBegin {
-                    step: step_id,
-                    only_if: match step.only_if {
-                        None => Test::Always,
-                        c => test(c),
-                    },
-                    skips,
-                    implicit: step.implicit,
-                    after: 0,
-                });
-                if step.stages.len() > u8::MAX as usize - 1 {
-                    p.usable = false;
-                }
-                let stages_at = p.entries.stage_pc.len() as u32;
-                for (i, stage) in step.stages.iter().enumerate() {
-                    p.entries.stage_pc.push(p.ops.len() as u16);
-                    let op = match *stage {
-                        Stage::Action(id) => {
-                            let a = spec.turn_action(id);
-                            let global_counter = a.answer_counter.filter(|c| {
-                                c.index() < MAX_COUNTERS
-                                    && spec.counters().get(*c).is_some_and(|c| !c.per_player)
-                            });
-                            let global_counter = global_counter.map(|c| c.index() as u8);
-                            Op::Action {
-                                id,
-                                test: match a.condition {
-                                    None => Test::Always,
-                                    c => test(c),
-                                },
-                                stage: i as u8 + 1,
-                                plain: global_counter.is_some() == a.answer_counter.is_some()
-                                    && a.answer_play.is_none()
-                                    && a.play.is_none()
-                                    && !a.stack_triggers,
-                                answer_max: a.answer_max,
-                                counter: global_counter,
-                                expires: a.ends_turn_effects,
-                            }
-                        }
-                        Stage::Window(w) => Op::Window {
-                            window: w,
-                            if_pending: spec.window(w).mode == WindowMode::IfPending,
-                            stage: i as u8,
-                        },
-                    };
-                    if !matches!(
-                        op,
-                        Op::Action {
-                            test: Test::Never,
-                            ..
-                        }
-                    ) {
-                        p.ops.push(op);
-                    }
-                }
-                let step_end = p.ops.len();
-                p.entries.stage_pc.push(step_end as u16);
-                p.ops.push(Op::StepEnd {
-                    step: step_id,
-                    repeat: test(step.repeat.map(|r| r.cond)),
-                    implicit: step.implicit,
-                    begin: step_begin as u16,
-                    stages: step.stages.len() as u8,
-                    ends_phase: None,
-                });
-                let here = p.ops.len() as u16;
-                if let Op::StepBegin { after, .. } = &mut p.ops[step_begin] {
-                    *after = here;
-                }
-                p.entries.step[step_id.index()] =
-                    Some((step_begin as u16, step_end as u16, stages_at));
-            }
-            let end = p.ops.len();
-            if let Some(Op::StepEnd { ends_phase, .. }) = p.ops.last_mut() {
-                *ends_phase = Some(phase_id);
-            }
-            p.ops.push(Op::PhaseEnd { phase: phase_id });
-            let here = p.ops.len() as u16;
-            if let Op::PhaseBegin { after, .. } = &mut p.ops[begin] {
-                *after = here;
-            }
-            p.entries.phase[phase_id.index()] = Some((begin as u16, end as u16));
-        }
-        p.ops.push(Op::TurnEnd);
-        if p.ops.len() > u16::MAX as usize {
-            p.usable = false;
-        }
-        for op in &mut p.ops {
-            *op = op.plain();
-        }
-        fuse(&mut p.ops);
-        plan_hops(&mut p.ops, &mut p.hops);
-        p.pairs = pairs.into_inner();
-        p.facts_read = facts_read.get();
-        Arc::new(p)
-    }
-
     fn phase_entry(&self, phase: PhaseId) -> Option<(u16, u16)> {
         self.entries.phase.get(phase.index()).copied().flatten()
     }
 
     /// Where the program goes on from the point the state is at, if the
     /// program can run it: nothing structural going on, the point part of
-    /// the regular turn, and not a player's first turn.
+    /// the regular turn or of the between-turns phases, and not a player's
+    /// first turn.
     #[inline]
     pub(crate) fn entry(&self, spec: &Spec, s: &GameState) -> Option<usize> {
         if !self.usable
             || s.returns_len != 0
-            || s.between
             || s.only_step.is_some()
             || s.start_step.is_some()
             || !s.modifiers_idle()
         {
             return None;
         }
-        let regular_phase = || {
+        let order = if s.between {
+            spec.between()
+        } else {
             spec.turn()
+        };
+        let regular_phase = || {
+            order
                 .get(s.turn_pos as usize)
                 .is_some_and(|p| *p == s.phase)
         };
