@@ -50,6 +50,7 @@ impl Game {
     }
 
     /// Whether an optional phase was elected this turn.
+    #[inline]
     pub(crate) fn elected(&self, phase: PhaseId) -> bool {
         self.state
             .mods

@@ -34,6 +34,7 @@ impl Game {
                 Some(&(a, b)) => self.holds_simple(a) && self.holds_simple(b),
                 None => false,
             },
+            Test::Elected(p) => self.elected(p),
             _ => self.holds_in_play(test),
         }
     }
@@ -48,6 +49,7 @@ impl Game {
             }
             Test::Flag(a) => self.flag(a),
             Test::Compare(a, op, k) => op.apply(self.value(a), k),
+            Test::Elected(p) => self.elected(p),
             _ => self.holds_in_play(test),
         }
     }
@@ -66,7 +68,7 @@ impl Game {
     }
 
     /// An atom as a yes/no; the ones the turn's own conditions read most
-    /// (the cleanup loop, the first draw) without a call.
+    /// (the cleanup loop, the first draw, an optional phase) without a call.
     #[inline(always)]
     fn flag(&self, atom: Atom) -> bool {
         let s = &self.state;
@@ -100,6 +102,7 @@ impl Game {
                 let value = self.state.counters.get(c as usize).copied().unwrap_or(0);
                 op.apply(i32::from(value), k)
             }
+            Test::Elected(p) => self.elected(p),
             Test::Check(n) => self.spec.conditions().eval_node(n, self),
         }
     }

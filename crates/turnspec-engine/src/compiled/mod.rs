@@ -277,20 +277,6 @@ impl Game {
         }
     }
 
-    /// The turn passes on and the next begins (the `TurnBegin` op at 0,
-    /// without its dispatch): the op to go on at, or `None` when the game
-    /// stopped.
-    #[inline(always)]
-    fn turn_passes_on<H: Host, S: EventSink>(
-        &mut self,
-        budget: &mut u32,
-        host: &mut H,
-        sink: &mut S,
-    ) -> Option<usize> {
-        self.next_turn_player();
-        self.begin_next_turn(budget, host, sink)
-    }
-
     #[inline(always)]
     fn first_skip(&self, program: &Program, skips: Skips) -> Option<RuleRef> {
         if skips.len == 0 {
@@ -543,33 +529,58 @@ impl Game {
                         return;
                     }
                 }
-                Op::TurnEnd { between } => {
+                Op::ActionRun { start, len } => {
+                    let (start, len) = (start as usize, len as usize);
+                    let Some(run) = program.actions.get(start..start + len) else {
+                        // Not reachable: the compiler made the run.
+                        self.state.status = Status::Stalled;
+                        return;
+                    };
+                    #[cfg(debug_assertions)]
+                    self.cached.count_fused();
+                    for a in run {
+                        self.plain_turn_action(
+                            a.id,
+                            a.answer_max,
+                            a.counter,
+                            a.expires,
+                            host,
+                            sink,
+                        );
+                        self.state.stage = a.stage;
+                    }
+                    pc += len - 1;
+                }
+                Op::TurnEnd => {
                     // Past the last phase, as the interpreter leaves it.
                     self.state.turn_pos = self.state.turn_pos.saturating_add(1);
                     self.turn_ended::<false, S>(sink);
-                    if between {
-                        // The between-turns phases follow (the interpreter's
-                        // `enter_between_turns`; their ops set the phase).
-                        let s = &mut self.state;
-                        s.between = true;
-                        s.turn_pos = 0;
-                        continue;
+                    self.next_turn_player();
+                    // The next turn begins here (the TurnBegin op at 0,
+                    // without its dispatch).
+                    match self.begin_next_turn(&mut budget, host, sink) {
+                        Some(next) => pc = next,
+                        None => return,
                     }
-                    if let Some(next) = self.turn_passes_on(&mut budget, host, sink) {
-                        pc = next;
-                    } else {
-                        return;
-                    }
+                }
+                Op::TurnEndBetween => {
+                    let s = &mut self.state;
+                    s.turn_pos = s.turn_pos.saturating_add(1);
+                    self.turn_ended::<false, S>(sink);
+                    // The between-turns phases follow (the interpreter's
+                    // `enter_between_turns`; their ops set the phase).
+                    let s = &mut self.state;
+                    s.between = true;
+                    s.turn_pos = 0;
                 }
                 Op::BetweenEnd => {
                     let s = &mut self.state;
                     s.turn_pos = s.turn_pos.saturating_add(1);
                     s.between = false;
-                    if let Some(next) = self.turn_passes_on(&mut budget, host, sink) {
-                        pc = next;
-                    } else {
-                        return;
-                    }
+                    self.next_turn_player();
+                    // The next turn begins at op 0 (`TurnBegin`): one
+                    // dispatch more, and no second copy of its work here.
+                    pc = 0;
                 }
             }
         }

@@ -12,7 +12,10 @@ use turnspec_model::{
     Stage, StepId, WindowMode,
 };
 
-use super::{Entries, Op, Program, SkipCheck, Skips, TIMING_TABLE_STEPS, Test, fuse, plan_hops};
+use super::{
+    Entries, Op, Program, SkipCheck, Skips, TIMING_TABLE_STEPS, Test, fuse, plan_action_runs,
+    plan_hops,
+};
 use crate::resets::CounterResets;
 use crate::state::{GameState, PlayerId};
 
@@ -45,10 +48,10 @@ impl Program {
             c.phase(turn_pos, phase);
         }
         let between = spec.between();
-        c.program.ops.push(Op::TurnEnd {
-            between: !between.is_empty(),
-        });
-        if !between.is_empty() {
+        if between.is_empty() {
+            c.program.ops.push(Op::TurnEnd);
+        } else {
+            c.program.ops.push(Op::TurnEndBetween);
             for (turn_pos, &phase) in between.iter().enumerate() {
                 c.phase(turn_pos, phase);
             }
@@ -64,6 +67,7 @@ impl<'a> Compiler<'a> {
             ops: Vec::new(),
             skips: Vec::new(),
             hops: Vec::new(),
+            actions: Vec::new(),
             pairs: Vec::new(),
             facts_read: 0,
             facts_at_build: state.facts,
@@ -113,6 +117,7 @@ impl<'a> Compiler<'a> {
         }
         fuse(&mut p.ops);
         plan_hops(&mut p.ops, &mut p.hops);
+        plan_action_runs(&mut p.ops, &mut p.actions);
         p.facts_read = self.facts_read;
         self.program
     }
@@ -151,6 +156,7 @@ impl<'a> Compiler<'a> {
             Residual::Value(true) => Test::Always,
             Residual::Value(false) => Test::Never,
             Residual::Node(n) => match conditions.node(n) {
+                Some(Node::Atom(Atom::Elected(p))) => Test::Elected(p),
                 Some(Node::Atom(a)) => Test::Flag(a),
                 Some(Node::And(a, b)) => match (conditions.node(a), conditions.node(b)) {
                     (Some(Node::Atom(a)), Some(Node::Atom(b))) => Test::Both(a, b),
@@ -232,7 +238,7 @@ impl<'a> Compiler<'a> {
             None => Test::Always,
             c => self.test(c),
         };
-        let elected = Test::Flag(Atom::Elected(phase_id));
+        let elected = Test::Elected(phase_id);
         match (phase.optional, only_if) {
             (false, t) => t,
             (true, Test::Always) => elected,

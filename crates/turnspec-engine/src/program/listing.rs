@@ -104,6 +104,7 @@ impl Names<'_> {
                     .map_or("?", |c| c.id.as_str());
                 format!("counter.{name} {op:?} {k}")
             }
+            Test::Elected(p) => format!("elected {}", self.phase(p)),
             t => format!("{t:?}"),
         }
     }
@@ -233,8 +234,15 @@ impl Names<'_> {
                 ))
             ),
             Op::StepEndInto(i) => format!("StepEndInto hop {i}"),
-            Op::TurnEnd { between: false } => "TurnEnd -> 0".into(),
-            Op::TurnEnd { between: true } => "TurnEnd, between-turns phases follow".into(),
+            Op::ActionRun { start, len } => {
+                let (start, len) = (start as usize, len as usize);
+                let run = program.actions.get(start..start + len).unwrap_or(&[]);
+                let names: Vec<&str> = run.iter().map(|a| self.action(a.id)).collect();
+                let last = run.last().map_or(0, |a| a.stage);
+                format!("ActionRun {} (to stage {last})", names.join(", "))
+            }
+            Op::TurnEnd => "TurnEnd -> 0".into(),
+            Op::TurnEndBetween => "TurnEndBetween".into(),
             Op::BetweenEnd => "BetweenEnd -> 0".into(),
         }
     }

@@ -54,6 +54,9 @@ pub(crate) enum Test {
     /// (`counter.first_strike > 0 and repeat_count == 0`): the pair at this
     /// index of [`Program::pairs`].
     Pair(u16),
+    /// Depends on the play: whether this optional phase was elected this
+    /// turn (read from the modifiers, with no walk of the spec's tree).
+    Elected(PhaseId),
     /// Depends on the play: evaluate this node of the spec's conditions.
     Check(u32),
 }
@@ -169,10 +172,11 @@ pub(crate) enum Op {
         ends_phase: Option<PhaseId>,
         then: Option<(StepId, FusedBegin)>,
     },
-    /// The turn ends. With `between`, the between-turns phases follow
-    /// (the ops up to [`Op::BetweenEnd`]); else the next turn begins at
-    /// op 0.
-    TurnEnd { between: bool },
+    /// The turn ends; the next begins at op 0.
+    TurnEnd,
+    /// The turn ends, and the between-turns phases follow (the ops up to
+    /// [`Op::BetweenEnd`]).
+    TurnEndBetween,
     /// The between-turns phases are over: the next turn begins at op 0.
     BetweenEnd,
     /// [`Op::StepEndPlain`] whose following ops, up to the next window
@@ -181,6 +185,61 @@ pub(crate) enum Op {
     /// ops would, in one dispatch. Decided when the program is built; the
     /// ops it covers stay in place for entries and jumps.
     StepEndInto(u16),
+    /// [`Op::ActionPlain`] followed by more of them: this op and the
+    /// `len - 1` after it, whose fields are [`Program::actions`] from
+    /// `start`, done in one dispatch. Decided when the program is built;
+    /// the ops it covers stay in place for entries.
+    ActionRun { start: u16, len: u8 },
+}
+
+/// The fields of one [`Op::ActionPlain`], as an [`Op::ActionRun`] reads
+/// them.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct PlainAction {
+    pub id: TurnActionId,
+    pub stage: u8,
+    pub answer_max: u16,
+    pub counter: Option<u8>,
+    pub expires: bool,
+}
+
+/// Replaces the first of each run of two or more [`Op::ActionPlain`] with
+/// an [`Op::ActionRun`] (after [`plan_hops`], whose shapes read single
+/// actions).
+fn plan_action_runs(ops: &mut [Op], actions: &mut Vec<PlainAction>) {
+    let plain = |op: &Op| match *op {
+        Op::ActionPlain {
+            id,
+            stage,
+            answer_max,
+            counter,
+            expires,
+        } => Some(PlainAction {
+            id,
+            stage,
+            answer_max,
+            counter,
+            expires,
+        }),
+        _ => None,
+    };
+    let mut i = 0;
+    while i < ops.len() {
+        let len = ops[i..]
+            .iter()
+            .take(u8::MAX as usize)
+            .take_while(|op| plain(op).is_some())
+            .count();
+        if len >= 2 && actions.len() + len <= u16::MAX as usize {
+            let start = actions.len() as u16;
+            actions.extend(ops[i..i + len].iter().filter_map(plain));
+            ops[i] = Op::ActionRun {
+                start,
+                len: len as u8,
+            };
+        }
+        i += len.max(1);
+    }
 }
 
 /// The most skipped steps one [`StepEndInto`] goes past (Magic's 508.8
@@ -536,6 +595,8 @@ pub(crate) struct Program {
     pub skips: Vec<SkipCheck>,
     /// The superinstructions of [`Op::StepEndInto`].
     pub hops: Vec<StepEndInto>,
+    /// The actions of each [`Op::ActionRun`].
+    pub actions: Vec<PlainAction>,
     /// The two halves of each [`Test::Pair`].
     pub pairs: Vec<(Test, Test)>,
     entries: Entries,
