@@ -1,0 +1,228 @@
+//! Timing classes (`[timing.*]`), where their windows are, and limits.
+
+use std::fmt::Write as _;
+
+use super::*;
+
+impl Gen<'_> {
+    /// Places (phase ids, step ids, tags) whose steps have a window, in
+    /// phases `keep` accepts; tags only when `tags`.
+    pub(super) fn window_places(
+        &self,
+        keep: impl Fn(&PhasePlan) -> bool,
+        tags: bool,
+    ) -> Vec<(String, Feature)> {
+        let mut out = Vec::new();
+        for p in self.phases.iter().filter(|p| keep(p)) {
+            if !p.has_window() {
+                continue;
+            }
+            out.push((p.id.clone(), Feature::DuringPhase));
+            if tags {
+                for t in &p.tags {
+                    out.push((t.to_string(), Feature::DuringTag));
+                }
+            }
+            if p.with_steps {
+                for s in p.steps.iter().filter(|s| s.has_window()) {
+                    out.push((s.id.clone(), Feature::DuringStep));
+                    if tags {
+                        for t in &s.tags {
+                            out.push((t.to_string(), Feature::DuringTag));
+                        }
+                    }
+                }
+            }
+        }
+        out
+    }
+
+    pub(super) fn write_class(&mut self, i: usize) {
+        self.f.set(Feature::Timing);
+        let id = self.classes[i].id.clone();
+        let role = self.classes[i].role;
+        let r = self.rule();
+        let _ = writeln!(self.out, "\n[timing.{id}]\nrule = \"{r}\"");
+        if role == Role::Nobody {
+            self.f.set(Feature::WhoNobody);
+            self.out.push_str("who = \"nobody\"\n");
+            if self.chance(1, 2) {
+                self.f.set(Feature::EffectSpecial);
+                self.out.push_str("effect = \"special\"\n");
+            }
+            self.write_limit();
+            return;
+        }
+        // A plain class (the engine's fast path for plays): anyone, onto
+        // the stack, nothing else.
+        let plain = self.plain && role == Role::General && self.chance(1, 2);
+        let who = if plain { 0 } else { self.below(4) };
+        match who {
+            0 => {
+                self.f.set(Feature::WhoAny);
+                if self.chance(1, 2) {
+                    self.out.push_str("who = \"any\"\n");
+                }
+            }
+            1 | 2 => {
+                self.f.set(Feature::WhoActive);
+                self.out.push_str("who = \"active_player\"\n");
+            }
+            _ => {
+                self.f.set(Feature::WhoNonActive);
+                self.out.push_str("who = \"non_active_player\"\n");
+            }
+        }
+        if self.chance(1, 3) {
+            self.f.set(Feature::Rules);
+            let (a, b, c) = (self.rule(), self.rule(), self.rule());
+            let _ = writeln!(
+                self.out,
+                "who_rule = \"{a}\"\nstack_rule = \"{b}\"\nduring_rule = \"{c}\""
+            );
+        }
+        if !plain && self.chance(1, 3) {
+            self.f.set(Feature::StackEmpty);
+            self.out.push_str("stack = \"empty\"\n");
+        }
+        // Where it may be used.
+        let places = match role {
+            Role::StartPhase(target) => {
+                let rank = self.phases[target].rank;
+                self.window_places(|p| p.kind != PhaseKind::OnDemand || p.rank < rank, false)
+            }
+            _ => self.window_places(|_| true, true),
+        };
+        let omit = matches!(role, Role::General | Role::Enters(_)) && self.chance(1, 4);
+        let mut chosen: Vec<String> = Vec::new();
+        if omit || places.is_empty() {
+            self.f.set(Feature::DuringAll);
+        } else {
+            let n = 1 + self.below(3);
+            for _ in 0..n {
+                let (p, feat) = self.pick(&places).clone();
+                if !chosen.contains(&p) {
+                    self.f.set(feat);
+                    chosen.push(p);
+                }
+            }
+            let list: Vec<String> = chosen.iter().map(|s| format!("\"{s}\"")).collect();
+            let _ = writeln!(self.out, "during = [{}]", list.join(", "));
+        }
+        match role {
+            Role::StartPhase(target) => {
+                self.f.set(Feature::EffectStartPhase);
+                if chosen.iter().any(|c| {
+                    self.phases.iter().any(|q| {
+                        q.kind == PhaseKind::OnDemand
+                            && (q.id == *c || q.steps.iter().any(|s| s.id == *c))
+                    })
+                }) {
+                    self.f.set(Feature::OnDemandNested);
+                }
+                let _ = writeln!(
+                    self.out,
+                    "effect = \"start_phase\"\nphase = \"{}\"",
+                    self.phases[target].id
+                );
+            }
+            _ if plain => {
+                self.f.set(Feature::EffectStack);
+                if i == 0 && !self.attrs.is_empty() {
+                    self.f.set(Feature::Attributes);
+                    let list: Vec<String> = self.attrs.iter().map(|a| format!("{a} = 1")).collect();
+                    let _ = writeln!(self.out, "attributes = {{ {} }}", list.join(", "));
+                }
+                return;
+            }
+            _ => {
+                if self.chance(1, 2) {
+                    self.f.set(Feature::EffectSpecial);
+                    self.out.push_str("effect = \"special\"\n");
+                } else {
+                    self.f.set(Feature::EffectStack);
+                    if self.chance(1, 2) {
+                        self.out.push_str("effect = \"stack\"\n");
+                    }
+                }
+            }
+        }
+        if let Role::Enters(target) = role {
+            self.f.set(Feature::Enters);
+            let _ = writeln!(self.out, "enters = \"{}\"", self.phases[target].id);
+        }
+        if !matches!(role, Role::StartPhase(_)) && self.chance(1, 5) {
+            let r = self.rule();
+            if self.chance(2, 3) {
+                self.f.set(Feature::EndsPhase);
+                let _ = writeln!(self.out, "ends = \"phase\"\nends_rule = \"{r}\"");
+            } else {
+                self.f.set(Feature::EndsTurn);
+                let _ = writeln!(self.out, "ends = \"turn\"\nends_rule = \"{r}\"");
+            }
+        }
+        self.write_limit();
+        let resources: Vec<usize> = (0..self.counters.len())
+            .filter(|c| self.counters[*c].resource)
+            .collect();
+        if !resources.is_empty() && self.chance(1, 3) {
+            self.f.set(Feature::Cost);
+            let c = *self.pick(&resources);
+            let amount = 1 + self.below(2);
+            let r = self.rule();
+            let _ = writeln!(
+                self.out,
+                "cost = {{ counter = \"{}\", amount = {amount}, rule = \"{r}\" }}",
+                self.counters[c].id
+            );
+        }
+        // The first class declares every attribute conditions may read.
+        if !self.attrs.is_empty() && (i == 0 || self.chance(1, 2)) {
+            self.f.set(Feature::Attributes);
+            let attrs = self.attrs.clone();
+            let mut list = Vec::new();
+            for a in attrs {
+                if i == 0 || self.chance(1, 2) {
+                    let v = self.below(4);
+                    list.push(format!("{a} = {v}"));
+                }
+            }
+            if !list.is_empty() {
+                let _ = writeln!(self.out, "attributes = {{ {} }}", list.join(", "));
+            }
+        }
+        if self.chance(1, 4) {
+            self.f.set(Feature::Require);
+            for _ in 0..1 + self.below(2) {
+                let c = self.cond(0);
+                let r = self.rule();
+                let _ = writeln!(
+                    self.out,
+                    "\n  [[timing.{id}.require]]\n  if = {}\n  rule = \"{r}\"",
+                    Self::quoted(&c)
+                );
+                if self.chance(1, 2) {
+                    self.out
+                        .push_str("  explain = \"a generated requirement\"\n");
+                }
+            }
+        }
+    }
+
+    pub(super) fn write_limit(&mut self) {
+        if !self.counters.is_empty() && self.chance(1, 3) {
+            self.f.set(Feature::Limit);
+            let c = self.below(self.counters.len() as u64) as usize;
+            if self.counters[c].per_player {
+                self.f.set(Feature::LimitPerPlayer);
+            }
+            let max = 1 + self.below(3);
+            let r = self.rule();
+            let _ = writeln!(
+                self.out,
+                "limit = {{ counter = \"{}\", max = {max}, rule = \"{r}\" }}",
+                self.counters[c].id
+            );
+        }
+    }
+}
