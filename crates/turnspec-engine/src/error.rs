@@ -10,7 +10,7 @@ use std::fmt;
 
 use turnspec_model::{RuleRef, Spec, TimingId};
 
-use crate::state::{PlayerId, Status};
+use crate::state::{Place, PlayerId, Status};
 
 /// Why the engine refused an action. A refused action changes nothing, so
 /// a caller can report the refusal and carry on with the same game.
@@ -66,6 +66,14 @@ pub enum RuleError {
     /// The action named an effect the spec does not have.
     #[error("unknown effect index")]
     NoSuchEffect,
+    /// The action named a phase or step the spec does not have (one of
+    /// another spec), as where a delayed trigger triggers or a duration
+    /// ends.
+    #[error("{} does not exist", PlaceText(*.place))]
+    NoSuchPlace {
+        /// The place the action named.
+        place: Place,
+    },
     /// A choice from the bag that is not the player's to make now: they do
     /// not hold priority, or have no trigger with that label in the bag
     /// (`[priority] triggers = "bag"`).
@@ -152,6 +160,18 @@ impl fmt::Display for HolderText {
     }
 }
 
+/// "phase #n" or "step #n", for `Display`.
+struct PlaceText(Place);
+
+impl fmt::Display for PlaceText {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.0 {
+            Place::Phase(p) => write!(f, "phase #{}", p.index()),
+            Place::Step(s) => write!(f, "step #{}", s.index()),
+        }
+    }
+}
+
 /// " (rule #n)", or nothing when no rule is cited, for `Display`.
 struct RuleText(RuleRef);
 
@@ -187,6 +207,7 @@ impl RuleError {
             RuleError::NoSuchTiming { .. } => "no_such_timing",
             RuleError::NoSuchFact => "no_such_fact",
             RuleError::NoSuchEffect => "no_such_effect",
+            RuleError::NoSuchPlace { .. } => "no_such_place",
         }
     }
 
@@ -225,6 +246,7 @@ impl RuleError {
             }
             RuleError::NoSuchFact => "unknown fact or variant".to_string(),
             RuleError::NoSuchEffect => "unknown effect".to_string(),
+            RuleError::NoSuchPlace { place } => format!("{} does not exist", PlaceText(place)),
             RuleError::NotInBag { player, .. } => format!(
                 "{player} has no such trigger to resolve from the {} now",
                 spec.terms().stack

@@ -19,8 +19,8 @@ use crate::host::Host;
 use crate::seats::{next_seat, seat_distance};
 use crate::setup::{GameOptions, MAX_STACK_RESERVE, SetupError, StartAt};
 use crate::state::{
-    Delayed, GameState, MAX_NESTING, ObjectKind, PlayerId, Point, ReturnPoint, Scope, StackObject,
-    Status,
+    Delayed, GameState, MAX_NESTING, ObjectKind, Place, PlayerId, Point, ReturnPoint, Scope,
+    StackObject, Status,
 };
 
 /// A game in progress: the compiled spec it follows (a cheap clone: the
@@ -366,9 +366,13 @@ impl Game {
     }
 
     /// A counter's value for `player` (the same for all players unless the
-    /// counter is per player); `None` for a counter of another spec.
+    /// counter is per player); `None` for a counter of another spec or a
+    /// seat past the number of players the game was set up with.
     pub fn counter_of(&self, id: turnspec_model::CounterId, player: PlayerId) -> Option<u16> {
         let c = self.spec.counters().get(id)?;
+        if player.0 >= self.state.players {
+            return None;
+        }
         let value = if c.per_player {
             self.state.player_counters[c.slot as usize % turnspec_model::MAX_PLAYER_COUNTERS]
                 [player.index() & 7]
@@ -391,13 +395,15 @@ impl Game {
             &mut self.state.counters[id.index()]
         }
     }
-    /// Whether the host has set this fact (as the spec's conditions see it).
+    /// Whether the host has set this fact (as the spec's conditions see
+    /// it); false for a fact of another spec.
     pub fn fact(&self, id: FactId) -> bool {
-        self.state.facts & (1u64 << (id.index() & 63)) != 0
+        self.spec.facts().contains(id) && self.state.facts & (1u64 << (id.index() & 63)) != 0
     }
-    /// Whether this variant of the rules was chosen when the game was set up.
+    /// Whether this variant of the rules was chosen when the game was set
+    /// up; false for a variant of another spec.
     pub fn variant(&self, id: VariantId) -> bool {
-        self.state.variants & (1u64 << (id.index() & 63)) != 0
+        self.spec.variants().contains(id) && self.state.variants & (1u64 << (id.index() & 63)) != 0
     }
     /// Whether `player` is taking the first turn of theirs in this game.
     pub fn first_turn(&self) -> bool {
@@ -474,6 +480,11 @@ impl Game {
         host: &mut H,
         sink: &mut S,
     ) -> Result<(), RuleError> {
+        // Once the game has stopped, every action is refused, the host's
+        // commands too: nothing can happen in a game that is over.
+        if self.state.status != Status::Running {
+            return Err(RuleError::NotRunning(self.state.status));
+        }
         // Anything but a pass or a play may change where the turn goes on:
         // the program finds its place again from the state.
         if !matches!(action, Action::Pass { .. } | Action::Play { .. }) {
@@ -505,6 +516,7 @@ impl Game {
                 own_turn,
             } => {
                 self.check_in_game(controller)?;
+                self.check_place(at)?;
                 self.add_delayed(Delayed {
                     at,
                     controller,
@@ -520,6 +532,7 @@ impl Game {
                 at,
             } => {
                 self.check_in_game(controller)?;
+                self.check_place(at)?;
                 self.add_delayed(Delayed {
                     at,
                     controller,
@@ -535,6 +548,9 @@ impl Game {
                 | Scope::UntilTurnOf { player } = scope
                 {
                     self.check_in_game(player)?;
+                }
+                if let Scope::UntilNext { at, .. } | Scope::EndOfNextTurn { at, .. } = scope {
+                    self.check_place(at)?;
                 }
                 self.add_duration(label, scope);
                 return Ok(());
@@ -569,9 +585,6 @@ impl Game {
                 return Ok(());
             }
             _ => {}
-        }
-        if self.state.status != Status::Running {
-            return Err(RuleError::NotRunning(self.state.status));
         }
         match action {
             Action::Pass { player } => {
@@ -644,6 +657,20 @@ impl Game {
         match self.state.is_in(player) {
             true => Ok(()),
             false => Err(RuleError::NoSuchPlayer { player }),
+        }
+    }
+
+    /// `at` is a phase or step of this game's spec: else the action is
+    /// refused with `NoSuchPlace` (a place of another spec would never
+    /// begin).
+    fn check_place(&self, at: Place) -> Result<(), RuleError> {
+        let known = match at {
+            Place::Phase(p) => self.spec.phases().contains(p),
+            Place::Step(s) => self.spec.steps().contains(s),
+        };
+        match known {
+            true => Ok(()),
+            false => Err(RuleError::NoSuchPlace { place: at }),
         }
     }
 

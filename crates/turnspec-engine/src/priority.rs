@@ -426,37 +426,49 @@ impl Game {
     }
 
     /// Waiting triggers go on the stack the active player's first, so they
-    /// resolve last (APNAP, 101.4, 603.3b).
+    /// resolve last (APNAP, 101.4, 603.3b); each player's in the order they
+    /// were reported. Triggers joining a bag keep the order they were
+    /// reported in.
     pub(crate) fn put_waiting<S: EventSink>(&mut self, sink: &mut S) {
         if self.state.waiting.is_empty() {
             return;
         }
+        let bag = self.cached.features().bag;
+        // A stable counting sort straight onto the stack: one pass over the
+        // waiting triggers per APNAP distance someone waiting has (a
+        // distance is below the number of seats, so at most 8 passes).
+        // Linear in the triggers, and no buffer to allocate.
         let mut distances = [0u8; 8];
         for (i, d) in distances
             .iter_mut()
             .enumerate()
             .take(self.state.players as usize)
         {
-            *d = self.side_distance(PlayerId(i as u8));
+            *d = self.side_distance(PlayerId(i as u8)) & 7;
         }
-        let bag = self.cached.features().bag;
-        let s = &mut self.state;
         let distance = |p: PlayerId| distances[p.index() & 7];
-        // Stable insertion sort by APNAP distance: no allocation. Triggers
-        // joining a bag keep the order they were reported in.
-        let sorted = if bag { 0 } else { s.waiting.len() };
-        for i in 1..sorted {
-            let mut j = i;
-            while j > 0 && distance(s.waiting[j - 1].controller) > distance(s.waiting[j].controller)
-            {
-                s.waiting.swap(j - 1, j);
-                j -= 1;
+        let s = &mut self.state;
+        // Bit d set: someone at distance d has a trigger waiting.
+        let mut present = 0u8;
+        for object in &s.waiting {
+            present |= 1 << distance(object.controller);
+        }
+        // In a bag, or with one distance only: one pass in report order.
+        if bag || present.count_ones() == 1 {
+            present = 1;
+        }
+        let every = present == 1;
+        while present != 0 {
+            let d = present.trailing_zeros() as u8;
+            present &= present - 1;
+            for &object in &s.waiting {
+                if every || distance(object.controller) == d {
+                    s.stack.push(object);
+                    sink.event(Event::TriggerPut { object });
+                }
             }
         }
-        for object in s.waiting.drain(..) {
-            s.stack.push(object);
-            sink.event(Event::TriggerPut { object });
-        }
+        s.waiting.clear();
         s.passes = 0;
     }
 }

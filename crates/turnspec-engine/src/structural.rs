@@ -379,16 +379,13 @@ impl Game {
     ) {
         self.state.in_game &= !(1 << player.0);
         self.rebuild_program();
+        // Their objects leave the stack bottom first, in one pass each to
+        // report and to keep the rest (linear in the stack's size).
         let stack = &mut self.state.stack;
-        let mut i = 0;
-        while i < stack.len() {
-            if stack[i].controller == player {
-                let object = stack.remove(i);
-                sink.event(Event::Removed { object });
-            } else {
-                i += 1;
-            }
+        for &object in stack.iter().filter(|o| o.controller == player) {
+            sink.event(Event::Removed { object });
         }
+        stack.retain(|o| o.controller != player);
         self.state.waiting.retain(|o| o.controller != player);
         if let Some(mods) = self.state.mods.as_mut() {
             mods.extra_turns.retain(|p| *p != player);

@@ -4,7 +4,8 @@
 
 use turnspec_engine::policy::{AllPass, play_out};
 use turnspec_engine::{
-    Game, GameOptions, HookContext, Host, NotInGame, PlayerId, Status, Triggers,
+    Action, Game, GameOptions, HookContext, Host, NoHost, NotInGame, Place, PlayerId, RuleError,
+    Scope, Status, Triggers,
 };
 use turnspec_spec::{Spec, load_str};
 
@@ -67,4 +68,269 @@ fn library_misuse_a_counter_of_another_spec_has_no_value() {
     let game = Game::new(&without, &GameOptions::players(2)).expect("set-up");
     assert_eq!(game.counter_of(counter, PlayerId(0)), None);
     assert_eq!(game.counter(counter), 0);
+}
+
+/// A tiny two-phase spec with a fact, an effect, a timing class and a step.
+fn rich() -> Spec {
+    spec(
+        "[facts.day]\n[timing.fast]\n[effects.extra]\nkind = \"extra_turn\"\n\
+         [effects.skip_upkeep]\nkind = \"skip\"\nstep = \"upkeep\"\nlasting = true\n\
+         [[phase]]\nid = \"beginning\"\n[[phase.step]]\nid = \"upkeep\"\npriority = \"always\"\n",
+    )
+}
+
+/// A game of `spec` played out to its turn limit.
+fn ended(spec: &Spec) -> Game {
+    let mut game = Game::new(spec, &GameOptions::players(2)).expect("set-up");
+    game.set_turn_limit(1);
+    play_out(&mut game, &mut AllPass, &mut ());
+    assert_eq!(game.status(), Status::TurnLimit);
+    game
+}
+
+#[test]
+fn library_misuse_host_commands_after_the_end_are_refused_and_change_nothing() {
+    let spec = rich();
+    let mut game = ended(&spec);
+    let before = game.state().clone();
+    let (p1, p2) = (PlayerId(0), PlayerId(1));
+    let fact = spec.fact_by_id("day").expect("declared");
+    let extra = spec.effect_by_id("extra").expect("declared");
+    let lasting = spec.effect_by_id("skip_upkeep").expect("declared");
+    let upkeep = Place::Step(spec.step_by_id("upkeep").expect("declared"));
+    let fast = spec.timing_by_id("fast").expect("declared");
+    let stopped = Err(RuleError::NotRunning(Status::TurnLimit));
+    let mut events = Vec::new();
+    let results = [
+        ("report_trigger", game.report_trigger(p1, 1, &mut events)),
+        ("set_fact", game.set_fact(fact, true, &mut events)),
+        ("delay_trigger", game.delay_trigger(p1, 2, upkeep, true)),
+        (
+            "delay_trigger_to_next_turn",
+            game.delay_trigger_to_next_turn(p1, 3, upkeep),
+        ),
+        ("start_duration", game.start_duration(4, Scope::Turn)),
+        ("add_mana_to_pool", game.add_mana_to_pool(p1, 3)),
+        ("report_pending_trigger", game.report_pending_trigger(p2, 5)),
+        (
+            "apply_declared_effect",
+            game.apply_declared_effect(extra, p1, &mut NoHost, &mut events),
+        ),
+        (
+            "apply_declared_effect_on",
+            game.apply_declared_effect_on(extra, p1, p2, &mut NoHost, &mut events),
+        ),
+        (
+            "end_lasting_effect",
+            game.end_lasting_effect(lasting, p1, &mut events),
+        ),
+        (
+            "remove_player",
+            game.remove_player(p2, &mut NoHost, &mut events),
+        ),
+    ];
+    for (name, result) in results {
+        assert_eq!(result, stopped, "{name}");
+    }
+    // Every action, through `apply` too.
+    let actions = [
+        Action::Pass { player: p1 },
+        Action::Play {
+            player: p1,
+            timing: fast,
+            label: 1,
+        },
+        Action::Trigger {
+            controller: p1,
+            label: 1,
+        },
+        Action::SetFact { fact, value: true },
+        Action::Effect {
+            effect: extra,
+            player: p1,
+        },
+        Action::Leave { player: p2 },
+        Action::Delay {
+            controller: p1,
+            label: 1,
+            at: upkeep,
+            own_turn: false,
+        },
+        Action::Until {
+            label: 1,
+            scope: Scope::Phase,
+        },
+        Action::AddMana {
+            player: p1,
+            amount: 1,
+        },
+        Action::Choose {
+            player: p1,
+            label: 1,
+        },
+        Action::EndEffect {
+            effect: lasting,
+            player: p1,
+        },
+        Action::EffectOn {
+            effect: extra,
+            player: p1,
+            target: p2,
+        },
+        Action::Pending {
+            controller: p1,
+            label: 1,
+        },
+        Action::DelayNextTurn {
+            controller: p1,
+            label: 1,
+            at: upkeep,
+        },
+    ];
+    for action in actions {
+        assert_eq!(
+            game.apply(action, &mut NoHost, &mut events),
+            stopped,
+            "{action:?}"
+        );
+    }
+    assert_eq!(game.state(), &before);
+    assert!(events.is_empty(), "{events:?}");
+}
+
+#[test]
+fn library_misuse_a_counter_of_a_seat_past_the_player_count_has_no_value() {
+    let spec = spec("[counters.lands]\nper = \"player\"\n[counters.shared]\n");
+    let mut options = GameOptions::players(2);
+    let lands = spec.counter_by_id("lands").expect("declared");
+    let shared = spec.counter_by_id("shared").expect("declared");
+    options = options.with_counters(vec![(lands, 3), (shared, 2)]);
+    let game = Game::new(&spec, &options).expect("set-up");
+    assert_eq!(game.counter_of(lands, PlayerId(0)), Some(3));
+    assert_eq!(game.counter_of(lands, PlayerId(1)), Some(0));
+    assert_eq!(game.counter_of(shared, PlayerId(1)), Some(2));
+    for seat in [2, 7, 8, 9, 255] {
+        assert_eq!(
+            game.counter_of(lands, PlayerId(seat)),
+            None,
+            "P{}",
+            seat + 1
+        );
+        assert_eq!(
+            game.counter_of(shared, PlayerId(seat)),
+            None,
+            "P{}",
+            seat + 1
+        );
+    }
+}
+
+#[test]
+fn library_misuse_places_of_another_spec_are_refused() {
+    let big = spec(
+        "[[phase]]\nid = \"a\"\n[[phase]]\nid = \"b\"\n[[phase]]\nid = \"c\"\n\
+         [[phase.step]]\nid = \"c1\"\n[[phase.step]]\nid = \"c2\"\npriority = \"always\"\n",
+    );
+    let small = spec("");
+    let mut game = Game::new(&small, &GameOptions::players(2)).expect("set-up");
+    let mut events = Vec::new();
+    game.start(&mut NoHost, &mut events);
+    let before = game.state().clone();
+    let phase = Place::Phase(big.phase_by_id("c").expect("declared"));
+    let step = Place::Step(big.step_by_id("c2").expect("declared"));
+    for at in [phase, step] {
+        let refused = Err(RuleError::NoSuchPlace { place: at });
+        let p1 = PlayerId(0);
+        assert_eq!(game.delay_trigger(p1, 1, at, false), refused);
+        assert_eq!(game.delay_trigger_to_next_turn(p1, 1, at), refused);
+        let until = Scope::UntilNext { at, player: p1 };
+        assert_eq!(game.start_duration(1, until), refused);
+        let end_of = Scope::EndOfNextTurn { at, player: p1 };
+        assert_eq!(game.start_duration(1, end_of), refused);
+    }
+    assert_eq!(game.state(), &before);
+}
+
+/// How many triggers wait in the APNAP test below: sorting them by
+/// insertion took minutes in a debug build.
+const MANY: u32 = 100_000;
+
+/// How deep the stack is that a player leaves below: taking their objects
+/// out one `Vec::remove` at a time took about 10 s in a debug build.
+const DEEP: u32 = 400_000;
+
+/// How long either may take, far above what a linear pass needs in a
+/// debug build on a busy machine and far below the quadratic one.
+const QUICK: std::time::Duration = std::time::Duration::from_secs(3);
+
+/// P1 holds priority in a running 2-player game of `spec`.
+fn started(spec: &Spec, players: u8) -> Game {
+    let mut game = Game::new(spec, &GameOptions::players(players)).expect("set-up");
+    game.start(&mut NoHost, &mut ());
+    assert_eq!(game.holder(), Some(PlayerId(0)));
+    game
+}
+
+#[test]
+fn library_misuse_many_waiting_triggers_go_on_the_stack_in_apnap_order_quickly() {
+    let spec = spec("");
+    let mut game = started(&spec, 3);
+    // Reported during a resolution: they wait until P2 receives priority.
+    for label in 0..MANY {
+        let controller = PlayerId([1, 2, 0][label as usize % 3]);
+        game.report_pending_trigger(controller, label)
+            .expect("in the game");
+    }
+    let clock = std::time::Instant::now();
+    let mut counts = turnspec_engine::EventCounts::default();
+    game.apply(
+        Action::Pass {
+            player: PlayerId(0),
+        },
+        &mut NoHost,
+        &mut counts,
+    )
+    .expect("P1 holds priority");
+    let took = clock.elapsed();
+    assert!(took < QUICK, "{MANY} triggers took {took:?}");
+    // The active player's first (they resolve last), then each other
+    // player in turn order, each player's in the order reported.
+    let stack = game.stack();
+    assert_eq!(stack.len(), MANY as usize);
+    let order: Vec<(u8, u32)> = stack.iter().map(|o| (o.controller.0, o.label)).collect();
+    let mut expected = order.clone();
+    expected.sort_by_key(|&(seat, label)| (seat, label));
+    assert_eq!(order, expected);
+    assert_eq!(stack[0].label, 2);
+    assert_eq!(stack[stack.len() - 1].label, MANY - 3);
+}
+
+#[test]
+fn library_misuse_a_player_leaves_a_deep_stack_quickly() {
+    let spec = spec("");
+    let mut game = started(&spec, 3);
+    // Reported while P1 holds priority: each goes on the stack at once.
+    for label in 0..DEEP {
+        let controller = PlayerId((label % 3) as u8);
+        game.report_trigger(controller, label, &mut ())
+            .expect("in the game");
+    }
+    assert_eq!(game.stack().len(), DEEP as usize);
+    let clock = std::time::Instant::now();
+    let mut removed = Vec::new();
+    game.remove_player(PlayerId(1), &mut NoHost, &mut removed)
+        .expect("in the game");
+    let took = clock.elapsed();
+    assert!(took < QUICK, "leaving a stack of {DEEP} took {took:?}");
+    let labels = |keep: fn(u32) -> bool| (0..DEEP).filter(move |l| keep(*l));
+    let gone: Vec<u32> = removed
+        .iter()
+        .filter_map(|e| match e {
+            turnspec_engine::Event::Removed { object } => Some(object.label),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(gone, labels(|l| l % 3 == 1).collect::<Vec<_>>());
+    let left: Vec<u32> = game.stack().iter().map(|o| o.label).collect();
+    assert_eq!(left, labels(|l| l % 3 != 1).collect::<Vec<_>>());
 }

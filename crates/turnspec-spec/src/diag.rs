@@ -37,6 +37,21 @@ pub struct Diagnostic {
     pub label: String,
     /// How to fix it ("did you mean `description`?").
     pub help: Option<String>,
+    /// Other places the problem involves, each with its own label: where
+    /// an id defined twice was first defined.
+    pub related: Vec<Related>,
+}
+
+/// Another place in the source a [`Diagnostic`] involves, shown with its
+/// own label (miette draws it as a second label; the short text and JSON
+/// give its position).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Related {
+    /// Byte range in the source file.
+    #[serde(skip)]
+    pub span: Range<usize>,
+    /// Shown under the span ("first definition").
+    pub label: String,
 }
 
 impl Diagnostic {
@@ -49,6 +64,7 @@ impl Diagnostic {
             span,
             label: String::new(),
             help: None,
+            related: Vec::new(),
         }
     }
 
@@ -75,6 +91,16 @@ impl Diagnostic {
     /// In-place [`Diagnostic::label`], for diagnostics already collected.
     pub fn labelled(&mut self, label: impl Into<String>) -> &mut Self {
         self.label = label.into();
+        self
+    }
+
+    /// Adds another place the problem involves, with its label, for
+    /// diagnostics already collected.
+    pub fn also_at(&mut self, span: Range<usize>, label: impl Into<String>) -> &mut Self {
+        self.related.push(Related {
+            span,
+            label: label.into(),
+        });
         self
     }
 }
@@ -220,6 +246,9 @@ impl Report {
                 "{file}:{line}:{col}: {sev}[{}]: {}",
                 d.code, d.message
             ));
+            for r in &d.related {
+                out.push_str(&format!(" ({} at {})", r.label, self.where_from(file, r)));
+            }
             if let Some(help) = &d.help {
                 out.push_str(&format!(" (help: {help})"));
             }
@@ -228,13 +257,41 @@ impl Report {
         out
     }
 
-    /// One JSON value per diagnostic, with file, line and column.
+    /// `line:column` of a related span, with its file first when that is
+    /// not `file` (the primary span's).
+    fn where_from(&self, file: &str, r: &Related) -> String {
+        let (other, line, col) = self.position(r.span.start);
+        if other == file {
+            format!("{line}:{col}")
+        } else {
+            format!("{other}:{line}:{col}")
+        }
+    }
+
+    /// One JSON value per diagnostic, with file, line and column; its
+    /// related places (`related`) each with file, line, column and label.
     pub fn to_json(&self) -> Vec<serde_json::Value> {
         self.diagnostics
             .iter()
             .map(|d| {
                 let (file, line, column) = self.position(d.span.start);
                 let (_, end_line, end_column) = self.position(d.span.end);
+                let related: Vec<serde_json::Value> = d
+                    .related
+                    .iter()
+                    .map(|r| {
+                        let (file, line, column) = self.position(r.span.start);
+                        let (_, end_line, end_column) = self.position(r.span.end);
+                        serde_json::json!({
+                            "file": file,
+                            "line": line,
+                            "column": column,
+                            "end_line": end_line,
+                            "end_column": end_column,
+                            "label": r.label,
+                        })
+                    })
+                    .collect();
                 serde_json::json!({
                     "file": file,
                     "line": line,
@@ -246,6 +303,7 @@ impl Report {
                     "message": d.message,
                     "label": d.label,
                     "help": d.help,
+                    "related": related,
                 })
             })
             .collect()
@@ -265,8 +323,34 @@ impl Report {
                     None => (self.path.clone(), self.source.to_string(), 0),
                 };
                 let mut diag = d.clone();
-                let start = (d.span.start - shift).min(text.len());
-                diag.span = start..d.span.end.saturating_sub(shift).clamp(start, text.len());
+                let local = |span: &Range<usize>| {
+                    let start = span.start.saturating_sub(shift).min(text.len());
+                    start..span.end.saturating_sub(shift).clamp(start, text.len())
+                };
+                diag.span = local(&d.span);
+                // A related place in this file is a second label; one in
+                // another file of the load (a base spec) is named in the
+                // help, since miette shows one file per diagnostic.
+                let file = self.position(d.span.start).0;
+                let (here, elsewhere): (Vec<Related>, Vec<Related>) = d
+                    .related
+                    .iter()
+                    .cloned()
+                    .partition(|r| self.segment(r.span.start) == self.segment(d.span.start));
+                diag.related = here
+                    .into_iter()
+                    .map(|r| Related {
+                        span: local(&r.span),
+                        label: r.label,
+                    })
+                    .collect();
+                for r in &elsewhere {
+                    let note = format!("{} at {}", r.label, self.where_from(file, r));
+                    diag.help = Some(match diag.help.take() {
+                        Some(help) => format!("{help}; {note}"),
+                        None => note,
+                    });
+                }
                 miette::Report::new(Rendered {
                     diag,
                     source: NamedSource::new(name, text),
@@ -321,8 +405,12 @@ impl miette::Diagnostic for Rendered {
         } else {
             Some(self.diag.label.clone())
         };
-        Some(Box::new(std::iter::once(LabeledSpan::new_with_span(
-            label, span,
-        ))))
+        let related = self.diag.related.iter().map(|r| {
+            let span = SourceSpan::from(r.span.start..r.span.end.max(r.span.start));
+            LabeledSpan::new_with_span(Some(r.label.clone()), span)
+        });
+        Some(Box::new(
+            std::iter::once(LabeledSpan::new_with_span(label, span)).chain(related),
+        ))
     }
 }

@@ -18,7 +18,7 @@ mod raw;
 pub mod schema;
 
 pub use compile::{load_str, load_with};
-pub use diag::{Diagnostic, Report, Segment, Severity, line_col};
+pub use diag::{Diagnostic, Related, Report, Segment, Severity, line_col};
 pub use inherit::ReadBase;
 pub use schema::suggest;
 pub use turnspec_model::*;

@@ -521,3 +521,127 @@ fn impossible_player_counts_and_unused_window_keys_are_each_reported() {
         );
     }
 }
+
+// --- an id defined twice shows both definitions ------------------------------
+
+/// `(line, column)` of a byte offset in `source`.
+fn at(source: &str, offset: usize) -> (usize, usize) {
+    line_col(source, offset)
+}
+
+#[test]
+fn an_id_defined_twice_points_at_its_first_definition_too() {
+    let source = read_fixture("duplicate_id.toml");
+    let report = load_err("duplicate_id.toml", &source);
+    let (d, position) = located(&report, "turnspec::duplicate-id");
+    assert_eq!(position, (11, 6));
+    assert_eq!(d.label, "second phase named `main`");
+    let [first] = &d.related[..] else {
+        panic!("one related place: {:?}", d.related);
+    };
+    assert_eq!(first.label, "first definition");
+    assert_eq!(at(&source, first.span.start), (7, 6));
+    assert_eq!(&source[first.span.clone()], "\"main\"");
+
+    let short = report.to_short_text();
+    assert!(
+        short.contains(
+            "duplicate_id.toml:11:6: error[turnspec::duplicate-id]: `main` is defined twice \
+             (first definition at 7:6) (help: "
+        ),
+        "{short}"
+    );
+
+    let json = report.to_json();
+    let j = json
+        .iter()
+        .find(|j| j["code"] == "turnspec::duplicate-id")
+        .expect("in the JSON");
+    assert_eq!(j["line"], 11);
+    let related = &j["related"][0];
+    assert_eq!(
+        (&related["file"], &related["line"], &related["column"]),
+        (&"duplicate_id.toml".into(), &7.into(), &6.into())
+    );
+    assert_eq!(related["label"], "first definition");
+
+    // miette draws two labels: the second definition and the first.
+    let rendered = report.to_miette();
+    let m = rendered
+        .iter()
+        .find(|m| {
+            m.code()
+                .is_some_and(|c| c.to_string() == "turnspec::duplicate-id")
+        })
+        .expect("rendered");
+    let labels: Vec<(Option<String>, usize)> = m
+        .labels()
+        .expect("labels")
+        .map(|l| (l.label().map(str::to_string), l.offset()))
+        .collect();
+    assert_eq!(
+        labels,
+        [
+            (Some("second phase named `main`".into()), d.span.start),
+            (Some("first definition".into()), first.span.start),
+        ]
+    );
+}
+
+#[test]
+fn a_turn_based_action_defined_twice_points_at_its_first_definition_too() {
+    let source = "[game]\nname = \"t\"\nplayers = { min = 2, max = 2 }\n\
+        [[phase]]\nid = \"one\"\nactions = [{ id = \"draw\" }]\n\
+        [[phase]]\nid = \"two\"\nactions = [{ id = \"draw\" }]\npriority = \"always\"\n";
+    let report = load_err("t.toml", source);
+    let (d, position) = located(&report, "turnspec::duplicate-id");
+    assert_eq!(position, (9, 19));
+    let [first] = &d.related[..] else {
+        panic!("one related place: {:?}", d.related);
+    };
+    assert_eq!(at(source, first.span.start), (6, 19));
+    assert!(
+        report
+            .to_short_text()
+            .contains("`draw` is defined twice (first definition at 6:19)"),
+        "{}",
+        report.to_short_text()
+    );
+}
+
+#[test]
+fn an_id_first_defined_in_a_base_spec_is_named_with_its_file() {
+    let base = "[game]\nname = \"t\"\nplayers = { min = 2, max = 2 }\n\
+        [[phase]]\nid = \"one\"\n[[phase.step]]\nid = \"draw\"\npriority = \"always\"\n";
+    let child = "extends = \"base.toml\"\n[[phase]]\nid = \"draw\"\nafter = \"one\"\npriority = \"always\"\n";
+    let report = match turnspec_spec::load_with("child.toml", child, &mut |_, _| {
+        Ok(("base.toml".to_string(), base.to_string()))
+    }) {
+        Ok(_) => panic!("loaded"),
+        Err(report) => report,
+    };
+    let short = report.to_short_text();
+    assert!(
+        short.contains(
+            "child.toml:3:6: error[turnspec::duplicate-id]: `draw` is defined twice \
+             (first definition at base.toml:7:6)"
+        ),
+        "{short}"
+    );
+    // miette shows one file per diagnostic: the first definition, in the
+    // base, is named in the help.
+    let rendered = report.to_miette();
+    let m = rendered
+        .iter()
+        .find(|m| {
+            m.code()
+                .is_some_and(|c| c.to_string() == "turnspec::duplicate-id")
+        })
+        .expect("rendered");
+    assert_eq!(m.labels().expect("labels").count(), 1);
+    let help = m.help().expect("help").to_string();
+    assert!(
+        help.ends_with("; first definition at base.toml:7:6"),
+        "{help}"
+    );
+}

@@ -656,13 +656,14 @@ impl Ctx {
             )
             .help = Some("ids use letters, digits, `_` and `-`, e.g. `declare_attackers`".into());
         }
-        if seen.contains_key(name) {
+        if let Some(first) = seen.get(name).cloned() {
             self.error(
                 "turnspec::duplicate-id",
                 span_of(id),
                 format!("`{name}` is defined twice"),
             )
             .labelled(format!("second {what} named `{name}`"))
+            .also_at(first, "first definition")
             .help = Some(
                 "phase and step ids share one namespace and must be unique; rename one of them"
                     .into(),

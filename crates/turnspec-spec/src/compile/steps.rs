@@ -275,8 +275,10 @@ impl Ctx {
                     }
                 }
                 (Some(id), None) => {
-                    if self.action_ids.contains_key(id.get_ref()) {
+                    if let Some(first) = self.action_ids.get(id.get_ref()).cloned() {
                         self.error("turnspec::duplicate-id", span_of(id), format!("turn-based action `{}` is defined twice", id.get_ref()))
+                            .labelled("second turn-based action with this id")
+                            .also_at(first, "first definition")
                             .help = Some("turn-based action ids are unique in a spec, because hosts answer them by id".into());
                     } else {
                         self.action_ids.insert(id.get_ref().clone(), span_of(id));
