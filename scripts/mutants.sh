@@ -9,9 +9,10 @@
 #   crates/turnspec-engine/src/cached.rs        the cached answers
 #
 # and runs, for each mutant, the engine's integration tests that play games
-# (both tiers, the program's differential, the invariants, the turn
-# shapes, the workloads, commands, endless turns) and every scenario under
-# tests/scenarios on both tiers (crates/turnspec-scenario/tests/scenarios.rs).
+# (the program's differential against the interpreter, the compiled tier,
+# tests/transitions.rs, the invariants, the turn shapes, the workloads,
+# commands, endless turns) and every scenario under tests/scenarios on
+# both tiers (crates/turnspec-scenario/tests/scenarios.rs).
 # Not run: the allocation counter (20 s a run), the property tests, the
 # fuzzers, and the other crates' tests.
 #
@@ -30,11 +31,13 @@
 #   MUTANTS_TIMEOUT  seconds a mutant's tests may take before the mutant
 #                    counts as caught by timeout (default 60; the tests take
 #                    about 5 s unmutated)
-#   MUTANTS_TARGET_DIR  the cargo target directory of the builds (default
-#                    target/mutants/build)
+#   MUTANTS_TARGET_DIR  the cargo target directory of the mutants' builds
+#                    (default target/mutants/build)
+#   MUTANTS_BASELINE_TARGET_DIR  that of the baseline run in the source
+#                    tree (default: the usual target directory)
 #
-# Builds go to target/mutants/build with no debug info (shared by runs, so
-# only the workspace's own crates are rebuilt after the first run); a
+# Mutants are built in target/mutants/build with no debug info (shared by
+# runs, so only the workspace's own crates are rebuilt after the first); a
 # mutant costs about 20-35 s on 2 cores shared with other builds, most
 # of it the build.
 set -euo pipefail
@@ -68,13 +71,9 @@ if [ ${#files[@]} -eq 0 ]; then
   )
 fi
 
-export CARGO_TARGET_DIR="${MUTANTS_TARGET_DIR:-$PWD/target/mutants/build}"
-export CARGO_PROFILE_DEV_DEBUG=0
-export CARGO_PROFILE_TEST_DEBUG=0
-
 # The tests each mutant runs, as arguments to every cargo command of the
 # run (the build too, so no other test binary is built).
-tests=(program compiled invariants turn_shapes workloads commands endless scenarios)
+tests=(program compiled transitions invariants turn_shapes workloads commands endless scenarios)
 selection=(-p turnspec-engine -p turnspec-scenario)
 for t in "${tests[@]}"; do selection+=(--test "$t"); done
 
@@ -85,10 +84,21 @@ done
 # cargo-mutants' own baseline tests only the mutated package, where the
 # scenarios' test target is not: the script runs the baseline itself, in
 # the source tree, and cargo-mutants skips its own.
+# It builds in the project's usual target directory: the mutants' builds
+# share theirs with scratch copies of the tree at other paths, where cargo
+# could take a mutant's build for the source tree's.
 if ! $listing; then
   echo "baseline: cargo test ${selection[*]}"
-  cargo test --locked -q "${selection[@]}" > /dev/null
+  CARGO_TARGET_DIR="${MUTANTS_BASELINE_TARGET_DIR:-${CARGO_TARGET_DIR:-$PWD/target}}" \
+    cargo test --locked -q "${selection[@]}" > /dev/null
 fi
+
+# The mutants' builds: no debug info (faster builds and links), in a
+# directory of their own that runs share, so only the workspace's crates
+# are rebuilt after the first run.
+export CARGO_TARGET_DIR="${MUTANTS_TARGET_DIR:-$PWD/target/mutants/build}"
+export CARGO_PROFILE_DEV_DEBUG=0
+export CARGO_PROFILE_TEST_DEBUG=0
 
 cargo_args=()
 for t in "${tests[@]}"; do cargo_args+=("--cargo-arg=--test=$t"); done
