@@ -1,0 +1,251 @@
+//! What the turn transitions (`src/turn.rs`) and the compiled program do,
+//! pinned where mutation testing (scripts/mutants.sh, docs/reliability.md)
+//! found a change that no other test saw. Each test names the mutant it
+//! catches; all use small specs written here.
+
+use std::sync::LazyLock;
+
+use turnspec_engine::policy::{RandomPolicy, play_out};
+use turnspec_engine::{
+    Action, Event, Game, GameOptions, PlayerId, RuleError, Status, TimingFailure,
+};
+use turnspec_spec::Spec;
+
+use support::*;
+
+mod support;
+
+const P1: PlayerId = PlayerId(0);
+
+/// A main phase with a once-per-phase play, and an attack that starts an
+/// on-demand combat phase from it.
+const ON_DEMAND: &str = r#"
+[game]
+name = "On demand"
+players = { min = 2, max = 2 }
+
+[counters.casts]
+reset = "phase"
+
+[timing.sorcery]
+who = "active_player"
+stack = "empty"
+during = ["main"]
+limit = { counter = "casts", max = 1, rule = "R-ONCE" }
+
+[timing.attack]
+who = "active_player"
+stack = "empty"
+during = ["main"]
+effect = "start_phase"
+phase = "combat"
+
+[[phase]]
+id = "main"
+sequence = [{ window = "always", name = "main" }]
+
+[[phase]]
+id = "combat"
+on_demand = true
+sequence = [{ window = "always", name = "combat" }]
+
+[[phase]]
+id = "ending"
+sequence = [{ window = "always", name = "ending" }]
+"#;
+
+static ON_DEMAND_SPEC: LazyLock<Spec> = LazyLock::new(|| load("on_demand.toml", ON_DEMAND));
+
+/// A phase started by a play counts with the phase it interrupted: a
+/// once-per-phase play made before an attack is still used up after it
+/// (docs/spec-format.md, `on_demand`). Catches `phase_began` resetting the
+/// per-phase counters of an on-demand phase (`!GENERAL || ...` with the
+/// `!` deleted).
+#[test]
+fn a_once_per_phase_limit_holds_after_an_on_demand_phase() {
+    for program in [true, false] {
+        let options = GameOptions::players(2).with_turn_program(program);
+        let mut t = Table::new(&ON_DEMAND_SPEC, options, TestHost::new(&ON_DEMAND_SPEC));
+        assert_eq!(t.game.turn(), 1);
+        assert_eq!(t.holder(), P1);
+        t.play(P1, "sorcery", 1).unwrap();
+        t.pass_round(); // the sorcery resolves
+        assert_eq!(t.counter("casts"), 1);
+        t.play(P1, "attack", 2).unwrap();
+        t.pass_round(); // the combat phase ends, back to main
+        let log = t.log();
+        assert!(
+            log.contains(&"phase combat #1".to_string()),
+            "program {program}: {log:#?}"
+        );
+        assert_eq!(t.step_id(), "main", "program {program}: {log:#?}");
+        assert_eq!(t.counter("casts"), 1, "program {program}: {log:#?}");
+        let err = t.refused(Action::Play {
+            player: P1,
+            timing: t.timing("sorcery"),
+            label: 3,
+        });
+        assert!(
+            matches!(failure_of(err), TimingFailure::LimitReached { .. }),
+            "program {program}"
+        );
+    }
+}
+
+fn failure_of(err: RuleError) -> TimingFailure {
+    match err {
+        RuleError::Timing { failure, .. } => failure,
+        other => panic!("not a timing refusal: {other:?}"),
+    }
+}
+
+/// A turn whose steps are there or not, and repeat or not, by each kind of
+/// test the compiled program keeps (a counter kept for the game, a
+/// per-player counter, the turn, the seat, the starting player, the
+/// repeat count, whether a window opened, the stack, pairs of them and
+/// anything else through the spec's condition tree), each true on some
+/// turns and false on others.
+const CONDITIONS: &str = r#"
+[game]
+name = "Conditions"
+players = { min = 2, max = 4 }
+
+[counters.asked]
+reset = "turn"
+
+[counters.mine]
+reset = "turn"
+per = "player"
+
+[timing.quick]
+who = "any"
+
+[timing.slow]
+who = "active_player"
+stack = "empty"
+limit = { counter = "mine", max = 2 }
+
+[[phase]]
+id = "main"
+
+  [[phase.step]]
+  id = "ask"
+  sequence = [
+    { id = "ask", answer = { counter = "asked", max = 3 } },
+    { window = "always", name = "ask" },
+  ]
+
+  [[phase.step]]
+  id = "counter"
+  only_if = "counter.asked >= 2"
+  sequence = [{ window = "always", name = "counter" }]
+
+  [[phase.step]]
+  id = "per_player"
+  only_if = "counter.mine > 0"
+  sequence = [{ window = "always", name = "per player" }]
+
+  [[phase.step]]
+  id = "starting"
+  only_if = "starting_player"
+  sequence = [{ window = "always", name = "starting" }]
+
+  [[phase.step]]
+  id = "not_starting"
+  skip = [{ if = "starting_player", rule = "R-SKIP" }]
+  sequence = [{ window = "always", name = "not starting" }]
+
+  [[phase.step]]
+  id = "late"
+  only_if = "turn > 4"
+  sequence = [{ window = "always", name = "late" }]
+
+  [[phase.step]]
+  id = "seat"
+  only_if = "seat == 2"
+  sequence = [{ window = "always", name = "seat" }]
+
+  [[phase.step]]
+  id = "pair"
+  only_if = "counter.asked > 0 and turn < 7"
+  sequence = [{ window = "always", name = "pair" }]
+
+  [[phase.step]]
+  id = "both"
+  only_if = "starting_player and stack_empty"
+  sequence = [{ window = "always", name = "both" }]
+
+  [[phase.step]]
+  id = "tree"
+  only_if = "turn == 3 or counter.asked == 1"
+  sequence = [{ window = "always", name = "tree" }]
+
+  [[phase.step]]
+  id = "again"
+  repeat = { if = "repeat_count < counter.asked" }
+  sequence = [{ window = "always", name = "again" }]
+
+  [[phase.step]]
+  id = "twice"
+  repeat = { if = "repeat_count == 0 and not starting_player" }
+  sequence = [{ window = "if_pending", name = "twice" }]
+
+  [[phase.step]]
+  id = "deep"
+  sequence = [
+    { id = "push", answer = { play = "quick" } },
+    { id = "deeper", if = "stack_depth > 0", answer = { max = 2 } },
+    { id = "deepest", if = "stack_depth == 0 and turn > 2", answer = { max = 2 } },
+    { window = "if_pending", name = "deep" },
+  ]
+
+  [[phase.step]]
+  id = "cleanup"
+  repeat = { if = "window_opened" }
+  sequence = [
+    { id = "tidy", answer = { max = 1 } },
+    { window = "if_pending", name = "after" },
+  ]
+"#;
+
+static CONDITIONS_SPEC: LazyLock<Spec> = LazyLock::new(|| load("conditions.toml", CONDITIONS));
+
+fn random_game(spec: &Spec, options: GameOptions, seed: u64) -> Vec<Event> {
+    let mut game = Game::new(spec, &options).unwrap();
+    game.set_turn_limit(9);
+    let mut events = Vec::new();
+    let mut policy = RandomPolicy::new(seed);
+    policy.trigger_chance = 64;
+    game.start(&mut policy, &mut events);
+    play_out(&mut game, &mut policy, &mut events);
+    assert_eq!(game.status(), Status::TurnLimit);
+    events
+}
+
+/// Both tiers play the same games of a turn built of every kind of test
+/// the program keeps (catches a test the program evaluates other than as
+/// the spec's condition says: `holds`, `flag`, `value` and the rest of
+/// `compiled/conditions.rs`).
+#[test]
+fn the_program_evaluates_each_kind_of_test_as_the_interpreter_does() {
+    let spec = &*CONDITIONS_SPEC;
+    for players in 2..=4u8 {
+        for teams in [false, true] {
+            if teams && players != 4 {
+                continue;
+            }
+            for seed in 0..16 {
+                let mut options = GameOptions::players(players);
+                if teams {
+                    options.teams = vec![0, 1, 0, 1];
+                }
+                let compiled = random_game(spec, options.clone().with_turn_program(true), seed);
+                let interpreted = random_game(spec, options.with_turn_program(false), seed);
+                assert_eq!(
+                    compiled, interpreted,
+                    "{players} players, teams {teams}, seed {seed}"
+                );
+            }
+        }
+    }
+}
