@@ -687,7 +687,12 @@ impl Program {
         };
         p.ops.push(Op::TurnBegin);
         for (turn_pos, &phase_id) in spec.turn().iter().enumerate() {
-            let phase = spec.phase(phase_id);
+            // The game's own spec resolves every id it lists; were one
+            // missing, the interpreter would run the game instead.
+            let Some(phase) = spec.phase(phase_id) else {
+                p.usable = false;
+                continue;
+            };
             if p.entries.phase[phase_id.index()].is_some() || turn_pos > u8::MAX as usize {
                 p.usable = false;
             }
@@ -721,11 +726,14 @@ impl Program {
                     }
                 },
                 skips,
-                first_step: phase.first_step,
+                first_step: phase.first_step(),
                 after: 0,
             });
             for step_id in phase.steps() {
-                let step = spec.step(step_id);
+                let Some(step) = spec.step(step_id) else {
+                    p.usable = false;
+                    continue;
+                };
                 let step_begin = p.ops.len();
                 let skips = skips_of(&mut p, &step.skip);
                 p.ops.push(Op::StepBegin {
@@ -746,7 +754,10 @@ impl Program {
                     p.entries.stage_pc.push(p.ops.len() as u16);
                     let op = match *stage {
                         Stage::Action(id) => {
-                            let a = spec.turn_action(id);
+                            let Some(a) = spec.turn_action(id) else {
+                                p.usable = false;
+                                continue;
+                            };
                             let global_counter = a.answer_counter.filter(|c| {
                                 c.index() < MAX_COUNTERS
                                     && spec.counters().get(*c).is_some_and(|c| !c.per_player)
@@ -768,11 +779,17 @@ impl Program {
                                 expires: a.ends_turn_effects,
                             }
                         }
-                        Stage::Window(w) => Op::Window {
-                            window: w,
-                            if_pending: spec.window(w).mode == WindowMode::IfPending,
-                            stage: i as u8,
-                        },
+                        Stage::Window(w) => {
+                            let Some(window) = spec.window(w) else {
+                                p.usable = false;
+                                continue;
+                            };
+                            Op::Window {
+                                window: w,
+                                if_pending: window.mode == WindowMode::IfPending,
+                                stage: i as u8,
+                            }
+                        }
                     };
                     if !matches!(
                         op,
