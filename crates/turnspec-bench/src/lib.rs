@@ -117,7 +117,7 @@ impl EventSink for EngineWork<'_> {
             Event::StepBegan { .. } => w.steps += 1,
             Event::TurnAction { .. } => w.turn_actions += 1,
             Event::PhaseBegan { phase, .. } => {
-                w.steps += self.spec.phase(phase).implicit_step as u64
+                w.steps += self.spec.phase(phase).is_some_and(|p| p.implicit_step) as u64
             }
             Event::PriorityGiven {
                 because: Because::WindowOpened,

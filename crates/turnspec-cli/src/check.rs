@@ -63,7 +63,8 @@ fn summary(spec: &Spec) -> Summary {
         turn: spec
             .turn()
             .iter()
-            .map(|p| id(spec.phase(*p).describe(spec)))
+            .filter_map(|p| spec.phase(*p))
+            .map(|p| id(p.describe(spec)))
             .collect(),
         steps: spec.steps().len() - implicit_steps,
         implicit_steps,

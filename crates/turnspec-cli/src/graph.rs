@@ -127,8 +127,9 @@ fn window_opens(item: &Item) -> String {
     }
 }
 
-fn step_node(spec: &Spec, step: StepId) -> Node {
-    let fields = spec.step(step).describe(spec);
+/// The box of a step of `spec` (`None` for a step it does not have).
+fn step_node(spec: &Spec, step: StepId) -> Option<Node> {
+    let fields = spec.step(step)?.describe(spec);
     let windows: &[Item] = match field(&fields, "priority").map(|f| &f.value) {
         Some(Value::Seq { items, .. }) => items,
         _ => &[],
@@ -166,12 +167,12 @@ fn step_node(spec: &Spec, step: StepId) -> Node {
     let repeat = text_of(&fields, "repeat")
         .filter(|r| r != words::NEVER_REPEATS)
         .map(|r| format!("again {r}"));
-    Node {
+    Some(Node {
         id: format!("s{}", step.index()),
         lines,
         conditional,
         repeat,
-    }
+    })
 }
 
 /// A phase's box title: `name [rule] — skipped if ... — only if ... —
@@ -261,9 +262,11 @@ pub(crate) fn render(spec: &Spec, format: GraphFormat) -> String {
         .collect();
     for pid in order {
         let pi = pid.index();
-        let phase = spec.phase(pid);
+        let Some(phase) = spec.phase(pid) else {
+            continue;
+        };
         let title = phase_title(spec, phase);
-        let mut nodes: Vec<Node> = phase.steps().map(|s| step_node(spec, s)).collect();
+        let mut nodes: Vec<Node> = phase.steps().filter_map(|s| step_node(spec, s)).collect();
         // A phase without steps is one box: its title, then its body.
         let stepless = phase.implicit_step && nodes.len() == 1;
         if stepless {
@@ -327,13 +330,15 @@ pub(crate) fn render(spec: &Spec, format: GraphFormat) -> String {
     }
     // Phases started by plays, from every step where the action is usable.
     for (ti, t) in spec.timing().iter().enumerate() {
-        if let Effect::StartPhase(target) = t.effect {
-            let target_phase = spec.phase(target);
-            let first = format!("s{}", target_phase.first_step.index());
-            let last = format!(
-                "s{}",
-                target_phase.first_step.index() + target_phase.step_count as usize - 1
-            );
+        if let Effect::StartPhase(target) = t.effect
+            && let Some(target_phase) = spec.phase(target)
+        {
+            let mut steps = target_phase.steps();
+            let first = steps.next();
+            let (Some(first), Some(last)) = (first, steps.next_back().or(first)) else {
+                continue;
+            };
+            let (first, last) = (format!("s{}", first.index()), format!("s{}", last.index()));
             for (si, s) in spec.steps().iter().enumerate() {
                 let usable = s.timing_mask & (1 << ti) != 0
                     && s.stages.iter().any(|st| matches!(st, Stage::Window(_)));
@@ -348,7 +353,8 @@ pub(crate) fn render(spec: &Spec, format: GraphFormat) -> String {
     // to the first phase would let it set the layout (the last phase drawn
     // at the top).
     if let (Some(last), Some(first)) = (&previous_last, spec.turn().first()) {
-        let text = format!("next turn: {}", spec.phase(*first).name);
+        let name = spec.phase(*first).map_or("?", |p| p.name.as_str());
+        let text = format!("next turn: {name}");
         match format {
             GraphFormat::Mermaid | GraphFormat::Svg | GraphFormat::Json => {
                 out.push_str(&format!("  next_turn([\"{}\"])\n", mermaid_text(&text)))

@@ -787,12 +787,13 @@ impl Differ<'_> {
         let l: Vec<&Phase> = ls.phases().iter().collect();
         let r: Vec<&Phase> = rs.phases().iter().collect();
         self.presence((Section::Phases, "phase"), &l, &r, phase_summary);
-        let turn =
-            |s: &Spec| -> Vec<String> { s.turn().iter().map(|p| s.phase(*p).id.clone()).collect() };
+        let turn = |s: &Spec| -> Vec<String> {
+            s.turn().iter().map(|p| s.id_of(*p).to_string()).collect()
+        };
         let (lturn, rturn) = (turn(ls), turn(rs));
         self.turn_shape(&lturn, &rturn);
         self.positions((Section::Phases, "phase"), &lturn, &rturn, |s, id| {
-            s.phase_by_id(id).and_then(|p| rule(s, s.phase(p).rule))
+            s.phase_by_id(id).and_then(|p| rule(s, s.phase(p)?.rule))
         });
         // A phase without steps is one implicit step: its body (windows,
         // order, repeat) is compared as part of the phase.
@@ -813,11 +814,11 @@ impl Differ<'_> {
         );
         self.changed(&at, "phases", (x, y), false);
         let per_kind = |spec: &Spec, kind: &str| -> String {
-            let of_kind = |p: &&Phase| spec.kinds()[p.kind as usize] == kind;
+            let of_kind = |p: &&Phase| spec.kinds().get(p.kind as usize).is_some_and(|k| k == kind);
             let regular: Vec<&str> = spec
                 .turn()
                 .iter()
-                .map(|p| spec.phase(*p))
+                .filter_map(|p| spec.phase(*p))
                 .filter(of_kind)
                 .map(|p| p.id.as_str())
                 .collect();
@@ -865,10 +866,10 @@ impl Differ<'_> {
             if a.implicit_step || b.implicit_step {
                 continue;
             }
-            let lseq: Vec<String> = a.steps().map(|s| ls.step(s).id.clone()).collect();
-            let rseq: Vec<String> = b.steps().map(|s| rs.step(s).id.clone()).collect();
+            let lseq: Vec<String> = a.steps().map(|s| ls.id_of(s).to_string()).collect();
+            let rseq: Vec<String> = b.steps().map(|s| rs.id_of(s).to_string()).collect();
             self.positions((Section::Steps, "step"), &lseq, &rseq, |s, id| {
-                s.step_by_id(id).and_then(|x| rule(s, s.step(x).rule))
+                s.step_by_id(id).and_then(|x| rule(s, s.step(x)?.rule))
             });
         }
         self.matched((Section::Steps, "step"), &l, &r, |spec, s, _| {
@@ -883,10 +884,11 @@ fn body_summary(spec: &Spec, st: &Step) -> String {
         .stages
         .iter()
         .map(|s| match s {
-            Stage::Action(a) => spec.turn_action(*a).id.clone(),
-            Stage::Window(w) => match spec.window(*w).mode {
-                WindowMode::Always => format!("{} always", spec.terms().priority),
-                WindowMode::IfPending => format!("{} if pending", spec.terms().priority),
+            Stage::Action(a) => spec.id_of(*a).to_string(),
+            Stage::Window(w) => match spec.window(*w).map(|w| w.mode) {
+                Some(WindowMode::Always) => format!("{} always", spec.terms().priority),
+                Some(WindowMode::IfPending) => format!("{} if pending", spec.terms().priority),
+                None => format!("{} ?", spec.terms().priority),
             },
         })
         .collect();
@@ -903,12 +905,10 @@ fn phase_summary(spec: &Spec, p: &Phase) -> String {
         s.push_str(", on demand");
     }
     if p.implicit_step {
-        s.push_str(&format!(
-            "; {}",
-            body_summary(spec, spec.step(p.first_step))
-        ));
+        let body = spec.step(p.first_step()).map(|st| body_summary(spec, st));
+        s.push_str(&format!("; {}", body.as_deref().unwrap_or("?")));
     } else {
-        let steps: Vec<String> = p.steps().map(|x| spec.step(x).id.clone()).collect();
+        let steps: Vec<String> = p.steps().map(|x| spec.id_of(x).to_string()).collect();
         s.push_str(&format!("; steps {}", steps.join(", ")));
     }
     s
@@ -918,7 +918,7 @@ fn step_summary(spec: &Spec, st: &Step) -> String {
     format!(
         "{} (in phase {}); {}",
         st.name,
-        spec.phase(st.phase).id,
+        spec.id_of(st.phase),
         body_summary(spec, st)
     )
 }

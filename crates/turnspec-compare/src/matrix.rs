@@ -244,33 +244,33 @@ pub fn rule_for_line(spec: &Spec, lines: &[String], index: usize) -> Option<Stri
     let r = |x: RuleRef| spec.rule(x).map(str::to_string);
     match t.as_slice() {
         ["step", id, rest @ ..] => {
-            let st = spec.step(spec.step_by_id(id)?);
+            let st = spec.step(spec.step_by_id(id)?)?;
             if rest.first() == Some(&"again") {
                 r(st.repeat.map(|c| c.rule).unwrap_or(st.rule))
             } else {
                 r(st.rule)
             }
         }
-        ["phase", id, ..] => r(spec.phase(spec.phase_by_id(id)?).rule),
+        ["phase", id, ..] => r(spec.phase(spec.phase_by_id(id)?)?.rule),
         ["skip", "step", id] => {
-            let st = spec.step(spec.step_by_id(id)?);
+            let st = spec.step(spec.step_by_id(id)?)?;
             st.skip.first().and_then(|c| r(c.rule))
         }
         ["skip", "phase", id] => {
-            let ph = spec.phase(spec.phase_by_id(id)?);
+            let ph = spec.phase(spec.phase_by_id(id)?)?;
             ph.skip.first().and_then(|c| r(c.rule))
         }
-        ["action", id, ..] => r(spec.turn_action(spec.turn_action_by_id(id)?).rule),
+        ["action", id, ..] => r(spec.turn_action(spec.turn_action_by_id(id)?)?.rule),
         ["push", _, what, ..] => match spec.timing_by_id(what) {
-            Some(t) => r(spec.timing_class(t).rule),
-            None => r(spec.turn_action(spec.turn_action_by_id(what)?).rule),
+            Some(t) => r(spec.timing_class(t)?.rule),
+            None => r(spec.turn_action(spec.turn_action_by_id(what)?)?.rule),
         },
-        ["special", _, what, ..] => r(spec.timing_class(spec.timing_by_id(what)?).rule),
+        ["special", _, what, ..] => r(spec.timing_class(spec.timing_by_id(what)?)?.rule),
         ["resolve", ..] => r(spec.priority().close_rule),
         ["mana", _, _, "burn"] => r(spec.mana().burn_rule),
         ["mana", ..] => r(spec.mana().rule),
-        ["effect", id, ..] => r(spec.effect(spec.effect_by_id(id)?).rule),
-        ["fact", id, ..] => r(spec.facts()[spec.fact_by_id(id)?].rule),
+        ["effect", id, ..] => r(spec.effect(spec.effect_by_id(id)?)?.rule),
+        ["fact", id, ..] => r(spec.facts().get(spec.fact_by_id(id)?)?.rule),
         ["priority", ..] => {
             let before = index.checked_sub(1).and_then(|i| lines.get(i));
             let prev = before.map(|l| l.split_whitespace().next().unwrap_or(""));
@@ -293,14 +293,14 @@ fn window_rule(spec: &Spec, lines: &[String]) -> Option<String> {
         match t.as_slice() {
             ["step", id, ..] => spec.step_by_id(id),
             ["phase", id, ..] => {
-                let p = spec.phase(spec.phase_by_id(id)?);
-                p.implicit_step.then_some(p.first_step)
+                let p = spec.phase(spec.phase_by_id(id)?)?;
+                p.implicit_step.then_some(p.first_step())
             }
             _ => None,
         }
     })?;
-    spec.step(step).stages.iter().find_map(|s| match s {
-        Stage::Window(w) => spec.rule(spec.window(*w).rule).map(str::to_string),
+    spec.step(step)?.stages.iter().find_map(|s| match s {
+        Stage::Window(w) => spec.rule(spec.window(*w)?.rule).map(str::to_string),
         Stage::Action(_) => None,
     })
 }

@@ -183,7 +183,7 @@ impl EventSink for Printer<'_, '_> {
     fn event(&mut self, event: Event) {
         let line = match event {
             Event::TurnBegan { turn, player } => format!("turn {turn} ({player})"),
-            Event::PhaseBegan { phase, .. } => format!(" {}", self.spec.phase(phase).id),
+            Event::PhaseBegan { phase, .. } => format!(" {}", self.spec.id_of(phase)),
             Event::Resolved { object } => format!("  {} resolves", CARDS[object.label as usize]),
             Event::TriggerPut { object } => format!(
                 "  {} goes on the stack for {}",

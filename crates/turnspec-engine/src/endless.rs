@@ -52,12 +52,10 @@ pub struct EndlessTurn {
 impl EndlessTurn {
     /// A sentence for people, with the spec's ids and the rule cited.
     pub fn describe(&self, spec: &Spec) -> String {
-        let step = spec.step(self.step);
-        let phase = spec.phase(self.phase);
-        let place = if step.implicit {
-            format!("phase `{}`", phase.id)
-        } else {
-            format!("step `{}` (phase `{}`)", step.id, phase.id)
+        let phase = spec.id_of(self.phase);
+        let place = match spec.step(self.step) {
+            Some(step) if step.implicit => format!("phase `{phase}`"),
+            _ => format!("step `{}` (phase `{phase}`)", spec.id_of(self.step)),
         };
         let mut text = format!(
             "turn {} never ends: steps began again {} times in it with no player receiving {}",
@@ -86,7 +84,7 @@ impl crate::Game {
         if s.status != Status::NeverEnds {
             return None;
         }
-        let rule = match self.spec.step(s.step).repeat {
+        let rule = match self.spec.step(s.step).and_then(|st| st.repeat) {
             Some(r) if s.repeat > 0 => r.rule,
             _ => RuleRef::NONE,
         };

@@ -221,7 +221,9 @@ impl RuleError {
         }
     }
 
-    /// A sentence for people, with names and the rule from the spec.
+    /// A sentence for people, with names and the rule from the spec. With
+    /// a spec that is not the game's (a timing class it does not have),
+    /// the sentence of `Display`.
     pub fn describe(&self, spec: &Spec) -> String {
         let text = match *self {
             RuleError::NotRunning(Status::NeverEnds) => format!(
@@ -257,7 +259,9 @@ impl RuleError {
                 failure,
                 ..
             } => {
-                let tc = spec.timing_class(timing);
+                let Some(tc) = spec.timing_class(timing) else {
+                    return self.to_string();
+                };
                 let why = match failure {
                     TimingFailure::NotActivePlayer => {
                         format!("only the {} may", spec.terms().active_player)
@@ -273,11 +277,14 @@ impl RuleError {
                         format!("not allowed now (only during {})", tc.during.join(", "))
                     }
                     TimingFailure::LimitReached { max } => format!("limit of {max} reached"),
-                    TimingFailure::Requirement(i) => tc.require[i as usize].explain.clone(),
+                    TimingFailure::Requirement(i) => match tc.require.get(i as usize) {
+                        Some(r) => r.explain.clone(),
+                        None => failure.to_string(),
+                    },
                     TimingFailure::CannotPay { need, have } => match tc.cost {
                         Some(c) => format!(
                             "it costs {need} {} and only {have} is left",
-                            spec.counters()[c.counter].id
+                            spec.id_of(c.counter)
                         ),
                         None => format!("it costs {need} and only {have} is left"),
                     },
@@ -305,7 +312,7 @@ mod tests {
         let (spec, _) = turnspec_spec::load_str("t.toml", text).expect("loads");
         let t = |id| spec.timing_by_id(id).expect("declared");
         let (b, c) = (t("b"), t("c"));
-        let rule = |id| spec.timing_class(id).rule;
+        let rule = |id| spec.timing_class(id).expect("declared").rule;
         (b, c, rule(t("a")), rule(c))
     }
 

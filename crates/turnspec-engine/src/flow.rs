@@ -111,7 +111,12 @@ impl Game {
                 }
                 Point::PhaseStart => {
                     let phase_id = self.state.phase;
-                    let phase = spec.phase(phase_id);
+                    // The game's ids are its spec's own: a phase is always
+                    // found (were it not, it would be passed over).
+                    let Some(phase) = spec.phase(phase_id) else {
+                        self.after_phase();
+                        continue;
+                    };
                     if phase
                         .only_if
                         .is_some_and(|c| !spec.conditions().eval(c, self))
@@ -133,13 +138,16 @@ impl Game {
                         self.after_phase();
                         continue;
                     }
-                    let first = self.state.start_step.take().unwrap_or(phase.first_step);
+                    let first = self.state.start_step.take().unwrap_or(phase.first_step());
                     self.phase_began::<true, S>(phase_id, kind, first, sink);
                     self.state.point = Point::StepStart;
                 }
                 Point::StepStart => {
                     let step_id = self.state.step;
-                    let step = spec.step(step_id);
+                    let Some(step) = spec.step(step_id) else {
+                        self.after_step();
+                        continue;
+                    };
                     if step
                         .only_if
                         .is_some_and(|c| !spec.conditions().eval(c, self))
@@ -167,8 +175,7 @@ impl Game {
                     self.state.point = Point::Stage;
                 }
                 Point::Stage => {
-                    let step = spec.step(self.state.step);
-                    let Some(stage) = step.stages.get(self.state.stage as usize).copied() else {
+                    let Some(stage) = self.current_stage() else {
                         self.state.point = Point::StepEnd;
                         continue;
                     };
@@ -178,11 +185,12 @@ impl Game {
                             self.state.stage += 1;
                         }
                         Stage::Window(w) => {
-                            let open = match spec.window(w).mode {
-                                WindowMode::Always => true,
-                                WindowMode::IfPending => {
+                            let open = match spec.window(w).map(|w| w.mode) {
+                                Some(WindowMode::Always) => true,
+                                Some(WindowMode::IfPending) => {
                                     !self.state.waiting.is_empty() || !self.state.stack.is_empty()
                                 }
+                                None => false,
                             };
                             if open {
                                 self.window_opens::<true, S>(w, sink);
@@ -194,11 +202,12 @@ impl Game {
                 }
                 Point::StepEnd => {
                     let step = spec.step(self.state.step);
-                    let again = match step.repeat {
+                    let again = match step.and_then(|s| s.repeat) {
                         Some(r) => spec.conditions().eval(r.cond, self),
                         None => false,
                     };
-                    self.step_ended::<true, S>(self.state.step, step.implicit, sink);
+                    let implicit = step.is_some_and(|s| s.implicit);
+                    self.step_ended::<true, S>(self.state.step, implicit, sink);
                     if again {
                         self.state.repeat = self.state.repeat.saturating_add(1);
                         self.state.point = Point::StepStart;
@@ -247,7 +256,10 @@ impl Game {
         sink: &mut S,
     ) {
         let spec = self.spec.clone();
-        if let Some(c) = spec.turn_action(id).condition
+        let Some(action) = spec.turn_action(id) else {
+            return;
+        };
+        if let Some(c) = action.condition
             && !spec.conditions().eval(c, self)
         {
             return;
@@ -263,7 +275,9 @@ impl Game {
         sink: &mut S,
     ) {
         // Copied out: the spec is the game's own, and the game changes below.
-        let a = self.spec.turn_action(id);
+        let Some(a) = self.spec.turn_action(id) else {
+            return;
+        };
         let (answer_max, answer_counter, answer_play, play, ends_turn_effects, stack_triggers) = (
             a.answer_max,
             a.answer_counter,
@@ -305,9 +319,12 @@ impl Game {
         timing: TimingId,
         sink: &mut S,
     ) {
-        let (limit, effect) = {
-            let tc = self.spec.timing_class(timing);
-            (tc.limit, tc.effect)
+        let Some((limit, effect)) = self
+            .spec
+            .timing_class(timing)
+            .map(|tc| (tc.limit, tc.effect))
+        else {
+            return;
         };
         if let Some(limit) = limit {
             let active = self.state.active;
@@ -463,8 +480,12 @@ impl Game {
             self.state.point = Point::StepStart;
             return;
         }
-        let phase = self.spec.phase(self.state.phase);
-        if let Some(next) = phase.step_after(self.state.anchor) {
+        let anchor = self.state.anchor;
+        let next = self
+            .spec
+            .phase(self.state.phase)
+            .and_then(|p| p.step_after(anchor));
+        if let Some(next) = next {
             self.state.step = next;
             self.state.anchor = next;
             self.state.point = Point::StepStart;

@@ -98,6 +98,9 @@ impl Game {
         let facts = flag_bits(spec.facts(), &options.facts);
         let variants = flag_bits(spec.variants(), &options.variants);
         let first_phase = spec.turn().first().copied().unwrap_or_default();
+        let first_step = spec
+            .phase(first_phase)
+            .map_or(StepId::default(), |p| p.first_step());
         let mut state = GameState {
             turn: 0,
             turn_limit: u32::MAX,
@@ -115,8 +118,8 @@ impl Game {
             point: Point::TurnStart,
             phase: first_phase,
             turn_pos: 0,
-            step: spec.phase(first_phase).first_step,
-            anchor: spec.phase(first_phase).first_step,
+            step: first_step,
+            anchor: first_step,
             start_step: None,
             only_step: None,
             stage: 0,
@@ -256,8 +259,7 @@ impl Game {
         state.active = at.active;
         state.last_regular = at.active;
         for earlier in &spec.turn()[..pos] {
-            let k = spec.phase(*earlier).kind as usize;
-            state.count_phase_kind(k);
+            state.count_phase_kind(kind_of(spec, *earlier));
         }
         state.turn_pos = pos as u8;
         state.phase = at.phase;
@@ -267,8 +269,7 @@ impl Game {
             state.step = step;
             state.anchor = step;
             state.point = Point::StepStart;
-            let k = spec.phase(at.phase).kind as usize;
-            state.count_phase_kind(k);
+            state.count_phase_kind(kind_of(spec, at.phase));
         }
         Ok(())
     }
@@ -344,7 +345,7 @@ impl Game {
     }
     /// How many phases of the current phase's kind have begun this turn.
     pub fn phase_number(&self) -> u8 {
-        self.state.kind_counts[self.spec.phase(self.state.phase).kind as usize]
+        self.state.kind_counts[kind_of(&self.spec, self.state.phase)]
     }
     /// How many times the current step has already run in a row: 0 the
     /// first time (514.3a, 510.4).
@@ -388,11 +389,14 @@ impl Game {
         id: turnspec_model::CounterId,
         player: PlayerId,
     ) -> &mut u16 {
-        let c = &self.spec.counters()[id];
-        if c.per_player {
-            &mut self.state.player_counters[c.slot as usize][player.index() & 7]
-        } else {
-            &mut self.state.counters[id.index()]
+        // A counter of the game's own spec (the options' are checked at
+        // set-up), so always found; the slots are bounded all the same.
+        match self.spec.counter(id) {
+            Some(c) if c.per_player => {
+                &mut self.state.player_counters
+                    [c.slot as usize % turnspec_model::MAX_PLAYER_COUNTERS][player.index() & 7]
+            }
+            _ => &mut self.state.counters[id.index() % MAX_COUNTERS],
         }
     }
     /// Whether the host has set this fact (as the spec's conditions see
@@ -741,7 +745,10 @@ impl Game {
             && s.holder == Some(player)
             && !s.has_teams
             && who
-            && self.spec.step(s.step).timing_mask & (1 << (timing.index() & 31)) != 0
+            && self
+                .spec
+                .step(s.step)
+                .is_some_and(|st| st.timing_mask & (1 << (timing.index() & 31)) != 0)
             && (tc.stack != StackRequirement::Empty || s.stack.is_empty())
             && tc.require.is_empty()
             && tc.cost.is_none()
@@ -780,7 +787,11 @@ impl Game {
             }
             _ => {}
         }
-        if self.spec.step(self.state.step).timing_mask & (1 << timing.index()) == 0 {
+        let mask = self
+            .spec
+            .step(self.state.step)
+            .map_or(0, |st| st.timing_mask);
+        if mask & (1 << (timing.index() & 31)) == 0 {
             return fail(TimingFailure::WrongStep, tc.during_rule);
         }
         if tc.stack == StackRequirement::Empty && !self.state.stack.is_empty() {
@@ -802,6 +813,14 @@ impl Game {
         }
         Ok(())
     }
+}
+
+/// The kind of a phase (`counts_as`), an index into per-kind counts: 0 for
+/// a phase the spec does not have, which the game's own phases never are.
+#[inline]
+pub(crate) fn kind_of(spec: &Spec, phase: PhaseId) -> usize {
+    spec.phase(phase)
+        .map_or(0, |p| p.kind as usize % MAX_PHASE_KINDS)
 }
 
 impl AtomSource for Game {
@@ -830,7 +849,7 @@ impl AtomSource for Game {
                 seat_distance(self.spec.game().turn_order, s.players, s.starting, s.active) as i32
                     + 1
             }
-            Atom::PhaseNumber => s.kind_counts[self.spec.phase(s.phase).kind as usize] as i32,
+            Atom::PhaseNumber => s.kind_counts[kind_of(&self.spec, s.phase)] as i32,
             Atom::RepeatCount => s.repeat as i32,
             Atom::WindowOpened => s.window_opened as i32,
             Atom::StackEmpty => s.stack.is_empty() as i32,

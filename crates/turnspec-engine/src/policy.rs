@@ -149,8 +149,8 @@ impl Policy for RandomPolicy {
                 // Structural actions (starting a phase) are rarer, so random
                 // turns stay finite in expectation.
                 let structural = matches!(
-                    game.spec().timing_class(timing).effect,
-                    Effect::StartPhase(_)
+                    game.spec().timing_class(timing).map(|t| t.effect),
+                    Some(Effect::StartPhase(_))
                 );
                 if !structural || self.rng.below(2) == 0 {
                     return labelled_play(&mut self.next_label, player, timing);
@@ -278,7 +278,7 @@ impl Host for BusyPolicy<'_> {
     fn turn_action(&mut self, _: &HookContext, action: TurnActionId, _: &mut Triggers<'_>) -> u16 {
         match action.index() {
             i @ 0..64 => (self.answers_one >> i & 1) as u16,
-            _ => answers_one(self.spec.turn_action(action)) as u16,
+            _ => self.spec.turn_action(action).is_some_and(answers_one) as u16,
         }
     }
 

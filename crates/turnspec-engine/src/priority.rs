@@ -213,10 +213,14 @@ impl Game {
         host: &mut H,
         sink: &mut S,
     ) {
-        // Copied out: the spec is the game's own, and the game changes below.
-        let (limit, cost, enters, effect, ends) = {
-            let tc = self.spec.timing_class(timing);
-            (tc.limit, tc.cost, tc.enters, tc.effect, tc.ends)
+        // Copied out: the spec is the game's own (the class was checked),
+        // and the game changes below.
+        let Some((limit, cost, enters, effect, ends)) = self
+            .spec
+            .timing_class(timing)
+            .map(|tc| (tc.limit, tc.cost, tc.enters, tc.effect, tc.ends))
+        else {
+            return;
         };
         if let Some(limit) = limit {
             let c = self.counter_slot(limit.counter, player);
@@ -270,14 +274,17 @@ impl Game {
     /// The current window is one only the active player acts in.
     pub(crate) fn solo_window(&self) -> bool {
         match self.current_stage() {
-            Some(Stage::Window(w)) => self.spec.window(w).solo,
+            Some(Stage::Window(w)) => self.spec.window(w).is_some_and(|w| w.solo),
             _ => false,
         }
     }
 
     pub(crate) fn closes_when_stack_empty(&self) -> bool {
         match self.current_stage() {
-            Some(Stage::Window(w)) => self.spec.window(w).close_when_stack_empty,
+            Some(Stage::Window(w)) => self
+                .spec
+                .window(w)
+                .is_some_and(|w| w.close_when_stack_empty),
             _ => false,
         }
     }

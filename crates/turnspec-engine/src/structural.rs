@@ -20,7 +20,10 @@ impl Game {
         // A handle of the game's own spec (a reference count), since
         // applying the effect changes the game.
         let spec = self.spec.clone();
-        let def = spec.effect(effect);
+        // Checked by `Game::apply`: an effect of the game's own spec.
+        let Some(def) = spec.effect(effect) else {
+            return;
+        };
         if def.own_turn_only.is_some() && player != self.state.active {
             sink.event(Event::EffectApplied {
                 effect,
@@ -70,7 +73,9 @@ impl Game {
                     applied: true,
                 });
                 if *after_phase {
-                    let phase = self.spec.step(*step).phase;
+                    let Some(phase) = spec.step(*step).map(|s| s.phase) else {
+                        return;
+                    };
                     self.mods().upcoming_phases.push(Upcoming {
                         phase,
                         only: Some((*step, def.rule)),
@@ -169,7 +174,11 @@ impl Game {
         host: &mut H,
         sink: &mut S,
     ) {
-        if self.spec.effect(effect).kind != EffectKind::ControlTurn {
+        let control = self
+            .spec
+            .effect(effect)
+            .is_some_and(|e| e.kind == EffectKind::ControlTurn);
+        if !control {
             self.apply_effect(effect, player, host, sink);
             return;
         }
@@ -294,7 +303,7 @@ impl Game {
     }
 
     pub(crate) fn end_current_step<S: EventSink>(&mut self, sink: &mut S) {
-        let implicit = self.spec.step(self.state.step).implicit;
+        let implicit = self.spec.step(self.state.step).is_some_and(|s| s.implicit);
         self.step_ended::<true, S>(self.state.step, implicit, sink);
     }
 
@@ -308,7 +317,11 @@ impl Game {
     ) {
         self.clear_pending(sink);
         self.end_current_step(sink);
-        let target = self.spec.step(goto).phase;
+        // `goto` is a step of the game's own spec (the effect's or the
+        // `[leaving]` section's).
+        let Some(target) = self.spec.step(goto).map(|s| s.phase) else {
+            return;
+        };
         if self.state.returns_len == 0 && self.state.phase == target {
             self.state.repeat = if self.state.step == goto {
                 self.state.repeat.saturating_add(1)

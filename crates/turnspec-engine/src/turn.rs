@@ -114,7 +114,7 @@ impl Game {
     /// announced, but no counters reset and no "at the beginning of the
     /// phase" modifiers, since its beginning is passed over.
     pub(crate) fn phase_entered_late<S: EventSink>(&mut self, phase: PhaseId, sink: &mut S) {
-        let k = self.spec.phase(phase).kind as usize;
+        let k = crate::game::kind_of(&self.spec, phase);
         self.state.count_phase_kind(k);
         sink.event(Event::PhaseBegan {
             phase,

@@ -137,7 +137,7 @@ fn turn_that_never_ends_stops_the_game_naming_the_step() {
             phase: spec.phase_by_id("ending").unwrap(),
             step,
             repeats: 255,
-            rule: spec.step(step).repeat.unwrap().rule,
+            rule: spec.step(step).unwrap().repeat.unwrap().rule,
         }
     );
     assert_eq!(spec.rule(endless.rule), Some("L 1"));
@@ -184,7 +184,7 @@ fn turn_that_never_ends_on_a_fact_the_host_set() {
     t.pass_round();
     assert_eq!(t.game.status(), Status::NeverEnds);
     let endless = t.game.endless_turn().unwrap();
-    assert_eq!(spec.step(endless.step).id, "ending");
+    assert_eq!(spec.step(endless.step).unwrap().id, "ending");
     let text = endless.describe(spec);
     assert!(text.contains("phase `ending`"), "{text}");
     assert!(text.contains("rule L 2"), "{text}");

@@ -334,3 +334,119 @@ fn library_misuse_a_player_leaves_a_deep_stack_quickly() {
     let left: Vec<u32> = game.stack().iter().map(|o| o.label).collect();
     assert_eq!(left, labels(|l| l % 3 != 1).collect::<Vec<_>>());
 }
+
+/// A spec with more of everything than `spec("")`, so its ids are past the
+/// end of every arena there.
+fn bigger() -> Spec {
+    spec(
+        "[variants.v1]\n[variants.v2]\n[facts.f1]\n[facts.f2]\n\
+         [counters.c1]\n[counters.c2]\nper = \"player\"\n\
+         [timing.t1]\n[timing.t2]\n\
+         [effects.e1]\nkind = \"extra_turn\"\n[effects.e2]\nkind = \"end_turn\"\ngoto = \"s3\"\n\
+         [[phase]]\nid = \"p1\"\npriority = \"always\"\n\
+         [[phase]]\nid = \"p2\"\n\
+         [[phase.step]]\nid = \"s2\"\nactions = [{ id = \"a1\" }, { id = \"a2\" }]\n\
+         [[phase.step]]\nid = \"s3\"\npriority = \"always\"\n",
+    )
+}
+
+#[test]
+fn library_misuse_the_spec_answers_ids_of_another_spec_with_none() {
+    let (big, small) = (bigger(), spec(""));
+    let last = |n: usize| n.checked_sub(1).expect("some");
+    let phase = big.phases().ids().last().expect("some");
+    let step = big.step_by_id("s3").expect("declared");
+    let action = big.turn_actions().ids().last().expect("some");
+    let window = big.windows().ids().last().expect("some");
+    let effect = big.effects().ids().last().expect("some");
+    let timing = big.timing().ids().last().expect("some");
+    let counter = big.counters().ids().last().expect("some");
+    assert!(step.index() > last(small.steps().len()));
+    assert!(small.phase(phase).is_none());
+    assert!(small.step(step).is_none());
+    assert!(small.turn_action(action).is_none());
+    assert!(small.window(window).is_none());
+    assert!(small.effect(effect).is_none());
+    assert!(small.timing_class(timing).is_none());
+    assert!(small.counter(counter).is_none());
+    assert!(small.phases().get(phase).is_none());
+    assert!(!small.steps().contains(step));
+    assert_eq!(small.id_of(step), "?");
+    assert_eq!(big.id_of(step), "s3");
+    assert_eq!(turnspec_spec::describe::step_label(&small, step), "step ?");
+}
+
+#[test]
+fn library_misuse_a_game_refuses_ids_of_another_spec_and_changes_nothing() {
+    let (big, small) = (bigger(), spec(""));
+    let fact = big.fact_by_id("f2").expect("declared");
+    let variant = big.variant_by_id("v2").expect("declared");
+    let counter = big.counter_by_id("c2").expect("declared");
+    let effect = big.effect_by_id("e2").expect("declared");
+    let timing = big.timing_by_id("t2").expect("declared");
+    let phase = big.phase_by_id("p2").expect("declared");
+    let step = big.step_by_id("s3").expect("declared");
+    let options = GameOptions::players(2);
+
+    // At set-up.
+    let refused = |o: GameOptions| Game::new(&small, &o).err().map(|e| e.to_string());
+    assert!(refused(options.clone().with_facts(vec![fact])).is_some());
+    assert!(refused(options.clone().with_variants(vec![variant])).is_some());
+    assert!(refused(options.clone().with_counters(vec![(counter, 1)])).is_some());
+    let at = turnspec_engine::StartAt::new(1, PlayerId(0), phase);
+    assert!(refused(options.clone().with_start_at(at)).is_some());
+    let main = small.phase_by_id("main").expect("declared");
+    let at = turnspec_engine::StartAt::new(1, PlayerId(0), main).at_step(Some(step));
+    assert!(refused(options.clone().with_start_at(at)).is_some());
+
+    // In play.
+    let mut game = started(&small, 2);
+    let before = game.state().clone();
+    let mut events = Vec::new();
+    let (p1, p2) = (PlayerId(0), PlayerId(1));
+    assert_eq!(
+        game.set_fact(fact, true, &mut events),
+        Err(RuleError::NoSuchFact)
+    );
+    assert_eq!(
+        game.apply_declared_effect(effect, p1, &mut NoHost, &mut events),
+        Err(RuleError::NoSuchEffect)
+    );
+    assert_eq!(
+        game.apply_declared_effect_on(effect, p1, p2, &mut NoHost, &mut events),
+        Err(RuleError::NoSuchEffect)
+    );
+    assert_eq!(
+        game.end_lasting_effect(effect, p1, &mut events),
+        Err(RuleError::NoSuchEffect)
+    );
+    let play = Action::Play {
+        player: p1,
+        timing,
+        label: 1,
+    };
+    assert_eq!(
+        game.apply(play, &mut NoHost, &mut events),
+        Err(RuleError::NoSuchTiming { timing })
+    );
+    assert_eq!(
+        game.check_play(p1, timing),
+        Err(RuleError::NoSuchTiming { timing })
+    );
+    assert!(game.legal_actions(p1).all(|a| a != play));
+    assert!(!game.fact(fact));
+    assert!(!game.variant(variant));
+    assert_eq!(game.counter_of(counter, p1), None);
+    assert_eq!(game.counter(counter), 0);
+    assert_eq!(game.state(), &before);
+    assert!(events.is_empty(), "{events:?}");
+
+    // A refusal described with a spec that is not the game's.
+    let wrong_class = RuleError::Timing {
+        player: p1,
+        timing,
+        failure: turnspec_engine::TimingFailure::Requirement(7),
+        rule: turnspec_spec::RuleRef::NONE,
+    };
+    assert_eq!(wrong_class.describe(&small), wrong_class.to_string());
+}

@@ -297,7 +297,7 @@ fn setup() -> impl Strategy<Value = Setup> {
 fn options(spec: &Spec, s: &Setup) -> GameOptions {
     let start_at = s.start_at.map(|(turn, active, p, step)| {
         let phase = spec.turn()[p % spec.turn().len()];
-        let ph = spec.phase(phase);
+        let ph = spec.phase(phase).expect("a phase of the turn");
         let step = if ph.implicit_step {
             None
         } else {

@@ -61,7 +61,9 @@ impl EventSink for PerTurn<'_> {
             .expect("an event before the first turn");
         match event {
             Event::StepBegan { .. } => t.steps += 1,
-            Event::PhaseBegan { phase, .. } if self.spec.phase(phase).implicit_step => t.steps += 1,
+            Event::PhaseBegan { phase, .. } if self.spec.phase(phase).unwrap().implicit_step => {
+                t.steps += 1
+            }
             Event::PriorityGiven {
                 because: Because::WindowOpened,
                 ..

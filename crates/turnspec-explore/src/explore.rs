@@ -352,23 +352,22 @@ fn usable(game: &Game) -> u32 {
 
 fn dead_end(game: &Game, beyond_limit: bool) -> Dead {
     let spec = game.spec();
-    let step = spec.step(game.step());
+    let step_id = spec.id_of(game.step());
+    let step_rule = spec.step(game.step()).and_then(|st| spec.rule(st.rule));
     let (text, rule) = match game.endless_turn() {
         Some(e) => (e.describe(spec), spec.rule(e.rule).map(str::to_string)),
         None if game.status() == Status::Stalled => (
             format!(
-                "the game stalled in step `{}`: it ran a million moves with no window opening",
-                step.id
+                "the game stalled in step `{step_id}`: it ran a million moves with no window opening"
             ),
-            spec.rule(step.rule).map(str::to_string),
+            step_rule.map(str::to_string),
         ),
         None => (
             format!(
-                "the game is running in step `{}` but nobody holds {}",
-                step.id,
+                "the game is running in step `{step_id}` but nobody holds {}",
                 spec.terms().priority
             ),
-            spec.rule(step.rule).map(str::to_string),
+            step_rule.map(str::to_string),
         ),
     };
     Dead {
@@ -598,7 +597,7 @@ pub fn explore(spec: &Spec, options: &Options) -> Result<Report, String> {
         };
         coverage.push(CoverageItem {
             kind: "window",
-            id: format!("{} #{k}{name}", spec.step(w.step).id),
+            id: format!("{} #{k}{name}", spec.id_of(w.step)),
             rule: rule(w.rule),
             reached: after(&windows[id.index()]),
         });
@@ -666,7 +665,10 @@ pub fn explore(spec: &Spec, options: &Options) -> Result<Report, String> {
         seen_cycles.push(cycle_moves.clone());
         let through_stack = cycle_moves.iter().any(|m| match m {
             Move::Play(_, t) => table.timing[*t as usize].ids[0].is_some_and(|id| {
-                matches!(spec.timing_class(id).effect, turnspec_model::Effect::Stack)
+                matches!(
+                    spec.timing_class(id).map(|t| t.effect),
+                    Some(turnspec_model::Effect::Stack)
+                )
             }),
             _ => false,
         });
@@ -745,13 +747,14 @@ fn describe_cycle(
         step = Some(side.game.step());
     }
     let (place, rules) = match step {
-        Some(s) => {
-            let st = spec.step(s);
-            (
-                format!(" in step `{}`", st.id),
-                spec.rule(st.rule).map(str::to_string).into_iter().collect(),
-            )
-        }
+        Some(s) => (
+            format!(" in step `{}`", spec.id_of(s)),
+            spec.step(s)
+                .and_then(|st| spec.rule(st.rule))
+                .map(str::to_string)
+                .into_iter()
+                .collect(),
+        ),
         None => (String::new(), Vec::new()),
     };
     (

@@ -271,7 +271,10 @@ pub(crate) fn game_options(spec: &Spec, options: &Options) -> Result<GameOptions
             (Some(id), _) => spec
                 .phase_by_id(id)
                 .ok_or_else(|| format!("{}: no phase `{id}`", spec.title()))?,
-            (None, Some(st)) => spec.step(st).phase,
+            (None, Some(st)) => spec
+                .step(st)
+                .map(|st| st.phase)
+                .ok_or_else(|| format!("{}: no step #{}", spec.title(), st.index()))?,
             (None, None) => spec
                 .turn()
                 .first()

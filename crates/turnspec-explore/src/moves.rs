@@ -142,7 +142,7 @@ impl Table {
             let max = specs
                 .iter()
                 .zip(n.ids)
-                .filter_map(|(s, id)| id.map(|id| s.turn_action(id).answer_max))
+                .filter_map(|(s, id)| Some(s.turn_action(id?)?.answer_max))
                 .max()
                 .unwrap_or(0)
                 .min(max_answer);

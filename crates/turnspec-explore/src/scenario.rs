@@ -156,8 +156,8 @@ impl<'s, 't> Writer<'s, 't> {
             format!(
                 "expect = {{ turn = {}, phase = \"{}\", step = \"{}\", holder = \"{holder}\", stack = [{}] }}\n",
                 g.turn(),
-                self.spec.phase(g.phase()).id,
-                self.spec.step(g.step()).id,
+                self.spec.id_of(g.phase()),
+                self.spec.id_of(g.step()),
                 stack.join(", ")
             )
         };

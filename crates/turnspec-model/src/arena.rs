@@ -1,10 +1,14 @@
 //! Typed arenas: every element kind of a spec lives in an [`Arena`] and is
-//! named by an index type that only an arena can create.
+//! named by an index type that only this crate can create.
 //!
-//! An id handed out by a spec's arena is always in range for that spec, so
-//! `spec.phase(id)` never fails for ids the spec gave out. An id from a
-//! different spec is a programming error: [`Arena::get`] returns `None` for
-//! it when it is out of range, and indexing panics.
+//! Outside this crate an arena is read-only: an id is made only when an
+//! element is added to a spec under construction ([`crate::SpecParts::add`])
+//! or handed out by a spec (iteration, by-name lookups), so there is no way
+//! to write one from a number or to fill a free-standing arena with
+//! placeholders to reach one. An id a spec handed out is always in range
+//! for that spec. An id of a *different* spec is a programming error that
+//! never panics: [`Arena::get`] and the `Spec` accessors answer `None`, and
+//! `Arena` has no panicking `Index` implementation.
 
 use std::fmt;
 use std::marker::PhantomData;
@@ -60,14 +64,9 @@ impl<I, T> Default for Arena<I, T> {
 }
 
 impl<I: Id, T> Arena<I, T> {
-    /// An empty arena.
-    pub fn new() -> Self {
-        Self::default()
-    }
-
     /// Adds an element and returns its id, or an error once the arena
     /// holds as many elements as its index type can name.
-    pub fn alloc(&mut self, item: T) -> Result<I, LimitError> {
+    pub(crate) fn alloc(&mut self, item: T) -> Result<I, LimitError> {
         let id = self.next_id()?;
         self.items.push(item);
         Ok(id)
@@ -75,7 +74,7 @@ impl<I: Id, T> Arena<I, T> {
 
     /// The id the next [`Arena::alloc`] will return.
     #[inline]
-    pub fn next_id(&self) -> Result<I, LimitError> {
+    pub(crate) fn next_id(&self) -> Result<I, LimitError> {
         if self.items.len() >= I::LIMIT {
             return Err(LimitError {
                 what: I::KIND,
@@ -94,7 +93,7 @@ impl<I: Id, T> Arena<I, T> {
 
     /// The element, for the loader that fills the arena in.
     #[inline]
-    pub fn get_mut(&mut self, id: I) -> Option<&mut T> {
+    pub(crate) fn get_mut(&mut self, id: I) -> Option<&mut T> {
         self.items.get_mut(id.index())
     }
 
@@ -149,15 +148,6 @@ impl<I: Id, T: Named> Arena<I, T> {
             .iter()
             .position(|t| t.name_id() == name)
             .map(I::from_index)
-    }
-}
-
-impl<I: Id, T> std::ops::Index<I> for Arena<I, T> {
-    type Output = T;
-    /// Panics only for an id that came from another spec.
-    #[inline]
-    fn index(&self, id: I) -> &T {
-        &self.items[id.index()]
     }
 }
 

@@ -382,8 +382,10 @@ impl Conditions {
     }
 
     /// Starts a new condition. Nodes built and not finished are removed
-    /// when the builder is dropped.
-    pub fn builder(&mut self) -> ConditionBuilder<'_> {
+    /// when the builder is dropped. Outside this crate a condition is
+    /// built for a spec under construction ([`crate::SpecParts::condition`]),
+    /// so a free-standing `Conditions` cannot make condition ids.
+    pub(crate) fn builder(&mut self) -> ConditionBuilder<'_> {
         let mark = self.nodes.len();
         ConditionBuilder {
             arena: self,

@@ -1,10 +1,34 @@
-//! The index types of the model. Their numbers are private: an id comes
-//! from the spec's arenas (by iteration or a by-name lookup), never from a
-//! number a caller wrote, so it cannot point outside the spec that made it.
+//! The index types of the model. Their numbers are private: an id is made
+//! only when an element is added to a spec under construction
+//! ([`crate::SpecParts::add`]) and is handed out by the spec afterwards (by
+//! iteration or a by-name lookup), never from a number a caller wrote, so
+//! it always names an element of the spec that made it. One of another
+//! spec is answered with `None` by the spec's accessors.
 //!
 //! ```compile_fail
 //! // An id cannot be written from a number.
 //! let phase = turnspec_model::PhaseId(200);
+//! ```
+//!
+//! ```compile_fail
+//! // Nor minted from a free-standing arena: outside this crate an arena is
+//! // read-only.
+//! let mut arena = turnspec_model::Arena::<turnspec_model::PhaseId, ()>::default();
+//! let phase = arena.alloc(());
+//! ```
+//!
+//! ```compile_fail
+//! // Nor from a free-standing set of conditions.
+//! let mut conditions = turnspec_model::Conditions::default();
+//! let builder = conditions.builder();
+//! ```
+//!
+//! ```compile_fail
+//! // Nor from a phase made to claim steps that were never added: a phase's
+//! // steps are the ones added for it.
+//! let mut phase = turnspec_model::Phase::new("main");
+//! phase.step_count = 200;
+//! let far = phase.steps().last();
 //! ```
 
 use crate::arena::{Id, Sealed};

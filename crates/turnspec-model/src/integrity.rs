@@ -95,12 +95,9 @@ pub(crate) fn check(p: &SpecParts) -> Vec<String> {
         {
             c.fail(format!("{whose} has steps outside the spec"));
         } else {
-            for s in phase.steps() {
-                if p.steps[s].phase != id {
-                    c.fail(format!(
-                        "{whose} lists step `{}` of another phase",
-                        p.steps[s].id
-                    ));
+            for step in phase.steps().filter_map(|s| p.steps.get(s)) {
+                if step.phase != id {
+                    c.fail(format!("{whose} lists step `{}` of another phase", step.id));
                 }
             }
         }

@@ -2,10 +2,13 @@
 //! loaded and checked, and what the engine runs on.
 //!
 //! This crate has no parser and does no I/O. Its types hold the promise the
-//! rest of turnspec relies on: every element lives in a typed [`Arena`],
-//! every id comes from an arena (callers cannot write one from a number), and
-//! a [`Spec`] can only be made from [`SpecParts`] whose references all fit
-//! together, so an id a spec handed out is always valid for that spec.
+//! rest of turnspec relies on: every element lives in a typed [`Arena`];
+//! an id is made only when an element is added to a spec under
+//! construction ([`SpecParts::add`]), so callers can neither write one from
+//! a number nor mint one from a free-standing arena; and a [`Spec`] can
+//! only be made from [`SpecParts`] whose references all fit together, so
+//! an id a spec handed out is always valid for that spec. An id of another
+//! spec is never a panic: the accessors answer `None` for it.
 
 #![warn(missing_docs, unreachable_pub)]
 

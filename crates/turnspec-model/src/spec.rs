@@ -5,10 +5,17 @@
 //! for display and by-name lookups. A [`Spec`] is made once from
 //! [`SpecParts`], which checks that every reference is in range, and never
 //! changes afterwards.
+//!
+//! Ids are made in one place only: [`SpecParts::add`] (and
+//! [`SpecParts::condition`] for conditions) gives an element added to a spec
+//! under construction its id. So every id names an element that exists in
+//! some spec; one of another spec is answered with `None` by the accessors
+//! here, never a panic.
 
-use crate::arena::{Arena, Named};
-use crate::cond::Conditions;
+use crate::arena::{Arena, Id, Named};
+use crate::cond::{ConditionBuilder, Conditions};
 use crate::ids::*;
+use crate::limits::LimitError;
 
 /// A compiled, validated turn spec.
 ///
@@ -20,8 +27,11 @@ pub struct Spec {
     parts: std::sync::Arc<SpecParts>,
 }
 
-/// Everything a [`Spec`] holds, for the loader that builds one.
-/// [`Spec::new`] checks that the parts fit together.
+/// Everything a [`Spec`] holds: the spec under construction, for the
+/// loader that builds one. Elements are added with [`SpecParts::add`],
+/// which gives each its id (the only way an id is made), and conditions
+/// with [`SpecParts::condition`]; [`Spec::new`] checks that the parts fit
+/// together.
 #[derive(Debug, Clone, Default)]
 #[non_exhaustive]
 pub struct SpecParts {
@@ -71,6 +81,125 @@ pub struct SpecParts {
     pub attributes: Vec<String>,
 }
 
+mod part {
+    use super::*;
+
+    /// Where a [`SpecParts`] keeps the elements an id type names. Sealed:
+    /// only this crate implements it, and only this crate can call it.
+    pub trait Kind: Sized + 'static {
+        /// The element type.
+        type Item: 'static;
+        /// The arena of `parts` that holds them.
+        fn arena(parts: &SpecParts) -> &Arena<Self, Self::Item>;
+        /// The same, to add to.
+        fn arena_mut(parts: &mut SpecParts) -> &mut Arena<Self, Self::Item>;
+        /// Called once an element has been added with `id`.
+        fn added(_parts: &mut SpecParts, _id: Self) {}
+    }
+}
+
+/// An id type whose elements a [`SpecParts`] holds in an arena, so that
+/// [`SpecParts::add`] can make one: every id type of the model but
+/// [`CondId`] (see [`SpecParts::condition`]). Sealed.
+pub trait Part: Id + part::Kind {}
+
+macro_rules! parts {
+    ($($Id:ty => $T:ty = $field:ident;)*) => {$(
+        impl part::Kind for $Id {
+            type Item = $T;
+            fn arena(parts: &SpecParts) -> &Arena<Self, $T> {
+                &parts.$field
+            }
+            fn arena_mut(parts: &mut SpecParts) -> &mut Arena<Self, $T> {
+                &mut parts.$field
+            }
+        }
+        impl Part for $Id {}
+    )*};
+}
+
+parts! {
+    PhaseId => Phase = phases;
+    TurnActionId => TurnAction = turn_actions;
+    WindowId => Window = windows;
+    TimingId => TimingClass = timing;
+    CounterId => Counter = counters;
+    FactId => Flag = facts;
+    VariantId => Flag = variants;
+    EffectId => EffectDef = effects;
+    RuleRef => String = rules;
+}
+
+impl part::Kind for StepId {
+    type Item = Step;
+    fn arena(parts: &SpecParts) -> &Arena<Self, Step> {
+        &parts.steps
+    }
+    fn arena_mut(parts: &mut SpecParts) -> &mut Arena<Self, Step> {
+        &mut parts.steps
+    }
+    /// The step's phase holds it: a phase's steps are the run of steps
+    /// from the first added for it to the latest (a step of another phase
+    /// in that run makes [`Spec::new`] refuse the parts).
+    fn added(parts: &mut SpecParts, id: StepId) {
+        let Some(phase) = parts.steps.get(id).map(|s| s.phase) else {
+            return;
+        };
+        if let Some(p) = parts.phases.get_mut(phase) {
+            if p.step_count == 0 {
+                p.first_step = id;
+            }
+            let count = id.index().saturating_sub(p.first_step.index()) + 1;
+            p.step_count = count.min(u16::MAX as usize) as u16;
+        }
+    }
+}
+impl Part for StepId {}
+
+impl SpecParts {
+    /// Adds an element to the spec under construction and returns its id,
+    /// or an error once the spec has as many of its kind as the model
+    /// allows. This is the only way an id is made, so an id always names
+    /// an element of some spec. A step belongs to the phase its `phase`
+    /// names: that phase's steps run from the first added for it.
+    pub fn add<I: Part>(&mut self, item: I::Item) -> Result<I, LimitError> {
+        let id = I::arena_mut(self).alloc(item)?;
+        I::added(self, id);
+        Ok(id)
+    }
+
+    /// An element added earlier, to finish filling it in (a step's body
+    /// once its windows have ids); `None` for an id of another spec.
+    pub fn get_mut<I: Part>(&mut self, id: I) -> Option<&mut I::Item> {
+        I::arena_mut(self).get_mut(id)
+    }
+
+    /// An element added earlier; `None` for an id of another spec.
+    pub fn get<I: Part>(&self, id: I) -> Option<&I::Item> {
+        I::arena(self).get(id)
+    }
+
+    /// Starts a condition of the spec under construction; its
+    /// [`ConditionBuilder::finish`] gives the condition's id.
+    pub fn condition(&mut self) -> ConditionBuilder<'_> {
+        self.conditions.builder()
+    }
+
+    /// Builds a condition of the spec under construction with the rest of
+    /// the spec at hand, to resolve the names it uses: `build` gets the
+    /// builder and the parts (whose `conditions` it does not see while it
+    /// runs).
+    pub fn build_condition<R>(
+        &mut self,
+        build: impl FnOnce(ConditionBuilder<'_>, &SpecParts) -> R,
+    ) -> R {
+        let mut conditions = std::mem::take(&mut self.conditions);
+        let result = build(conditions.builder(), self);
+        self.conditions = conditions;
+        result
+    }
+}
+
 /// A [`SpecParts`] whose references do not fit together: a bug in the
 /// loader that made it, never a designer's mistake.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -103,8 +232,8 @@ macro_rules! accessors {
     ($(#[$doc:meta])* element $name:ident($Id:ty) -> $T:ty = $field:ident; $($rest:tt)*) => {
         $(#[$doc])*
         #[inline]
-        pub fn $name(&self, id: $Id) -> &$T {
-            &self.parts.$field[id]
+        pub fn $name(&self, id: $Id) -> Option<&$T> {
+            self.parts.$field.get(id)
         }
         accessors!($($rest)*);
     };
@@ -188,6 +317,15 @@ impl Spec {
         t
     }
 
+    /// The spec-file id of the element `id` names (`"upkeep"`), for
+    /// display; `"?"` for an id of another spec.
+    pub fn id_of<I: Part>(&self, id: I) -> &str
+    where
+        I::Item: Named,
+    {
+        self.parts.get(id).map_or("?", |e| e.name_id())
+    }
+
     /// The citation text, or `None` for [`RuleRef::NONE`].
     #[inline]
     pub fn rule(&self, rule: RuleRef) -> Option<&str> {
@@ -195,18 +333,20 @@ impl Spec {
     }
 
     accessors! {
-        /// A phase. Panics only for an id of another spec.
+        /// A phase; `None` for an id of another spec.
         element phase(PhaseId) -> Phase = phases;
-        /// A step. Panics only for an id of another spec.
+        /// A step; `None` for an id of another spec.
         element step(StepId) -> Step = steps;
-        /// A turn-based action. Panics only for an id of another spec.
+        /// A turn-based action; `None` for an id of another spec.
         element turn_action(TurnActionId) -> TurnAction = turn_actions;
-        /// A window. Panics only for an id of another spec.
+        /// A window; `None` for an id of another spec.
         element window(WindowId) -> Window = windows;
-        /// An effect. Panics only for an id of another spec.
+        /// An effect; `None` for an id of another spec.
         element effect(EffectId) -> EffectDef = effects;
-        /// A timing class. Panics only for an id of another spec.
+        /// A timing class; `None` for an id of another spec.
         element timing_class(TimingId) -> TimingClass = timing;
+        /// A counter; `None` for an id of another spec.
+        element counter(CounterId) -> Counter = counters;
     }
 
     // Lookups by name: for hosts, scenarios and tools, never the hot path.
@@ -378,10 +518,12 @@ pub struct Phase {
     /// `skip`: if any of these holds as the phase would begin, it is
     /// skipped, citing that entry's rule.
     pub skip: Vec<Condition>,
-    /// The phase's first step; its steps follow it in the step arena.
-    pub first_step: StepId,
+    /// The phase's first step; its steps follow it in the step arena. Set
+    /// by [`SpecParts::add`] as steps are added for the phase, so that a
+    /// phase can only list steps that exist.
+    pub(crate) first_step: StepId,
     /// How many steps the phase has (1 for a phase without steps).
-    pub step_count: u16,
+    pub(crate) step_count: u16,
     /// The phase has no steps of its own; its single step is implicit and
     /// produces no step events.
     pub implicit_step: bool,
@@ -394,6 +536,40 @@ pub struct Phase {
 }
 
 impl Phase {
+    /// A phase with this id (also its name) and no steps yet, for the
+    /// loader to fill in; its steps are the ones [`SpecParts::add`] adds
+    /// for it.
+    pub fn new(id: impl Into<String>) -> Phase {
+        let id = id.into();
+        Phase {
+            name: id.clone(),
+            id,
+            rule: RuleRef::NONE,
+            tags: Vec::new(),
+            kind: 0,
+            on_demand: false,
+            only_if: None,
+            skip: Vec::new(),
+            first_step: StepId::default(),
+            step_count: 0,
+            implicit_step: false,
+            optional: false,
+            between_turns: false,
+        }
+    }
+
+    /// The phase's first step (its steps follow it, in order).
+    #[inline]
+    pub fn first_step(&self) -> StepId {
+        self.first_step
+    }
+
+    /// How many steps the phase has (1 for a phase without steps).
+    #[inline]
+    pub fn step_count(&self) -> u16 {
+        self.step_count
+    }
+
     /// The step after `step` in this phase, if there is one.
     #[inline]
     pub fn step_after(&self, step: StepId) -> Option<StepId> {
@@ -404,7 +580,7 @@ impl Phase {
     }
 
     /// The phase's steps, in order.
-    pub fn steps(&self) -> impl Iterator<Item = StepId> + '_ {
+    pub fn steps(&self) -> impl DoubleEndedIterator<Item = StepId> + ExactSizeIterator + use<> {
         let first = self.first_step.index();
         (first..first + self.step_count as usize).map(crate::arena::Sealed::from_index)
     }

@@ -325,11 +325,11 @@ impl Resolver<'_> {
             let step = setup.step.as_ref().and_then(|s| self.step_id(s));
             let phase = match (&setup.phase, step) {
                 (Some(p), _) => self.phase_id(p),
-                (None, Some(s)) => Some(spec.step(s).phase),
+                (None, Some(s)) => spec.step(s).map(|s| s.phase),
                 (None, None) => spec.turn().first().copied(),
             };
             if let Some(phase) = phase {
-                if spec.phase(phase).on_demand {
+                if spec.phase(phase).is_some_and(|p| p.on_demand) {
                     let span = setup
                         .phase
                         .as_ref()
@@ -507,7 +507,9 @@ impl Resolver<'_> {
                 Some(t) => Some(self.player(t, players)?),
                 None => None,
             };
-            let is_control = spec.effect(effect).kind == turnspec_spec::EffectKind::ControlTurn;
+            let is_control = spec
+                .effect(effect)
+                .is_some_and(|e| e.kind == turnspec_spec::EffectKind::ControlTurn);
             if is_control != target.is_some() {
                 let (span, msg, help) = if is_control {
                     (
@@ -538,8 +540,8 @@ impl Resolver<'_> {
             let spec = self.spec;
             let effect = self.element(name, "effect", spec.effects())?;
             if !matches!(
-                spec.effect(effect).kind,
-                turnspec_spec::EffectKind::LastingSkip { .. }
+                spec.effect(effect).map(|e| &e.kind),
+                Some(turnspec_spec::EffectKind::LastingSkip { .. })
             ) {
                 self.diags.push(
                     Diagnostic::error(

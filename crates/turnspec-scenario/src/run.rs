@@ -359,13 +359,13 @@ impl Runner<'_> {
                     budget -= 1;
                     if budget == 0 || self.game.status() != Status::Running {
                         let name = match target {
-                            Place::Phase(p) => spec.phase(*p).id.clone(),
-                            Place::Step(s) => spec.step(*s).id.clone(),
+                            Place::Phase(p) => spec.id_of(*p),
+                            Place::Step(s) => spec.id_of(*s),
                         };
                         return Err(fail(format!(
                             "passing never reached a window in `{name}`{} (stopped in `{}`, turn {}, status {:?})",
                             turn.map(|t| format!(" on turn {t}")).unwrap_or_default(),
-                            spec.step(self.game.step()).id,
+                            spec.id_of(self.game.step()),
                             self.game.turn(),
                             self.game.status()
                         )));
@@ -626,15 +626,15 @@ impl Runner<'_> {
         if let Some(p) = x.phase {
             check(
                 "phase",
-                spec.phase(p).id.clone(),
-                spec.phase(g.phase()).id.clone(),
+                spec.id_of(p).to_string(),
+                spec.id_of(g.phase()).to_string(),
             );
         }
         if let Some(s) = x.step {
             check(
                 "step",
-                spec.step(s).id.clone(),
-                spec.step(g.step()).id.clone(),
+                spec.id_of(s).to_string(),
+                spec.id_of(g.step()).to_string(),
             );
         }
         if let Some(n) = x.phase_number {
@@ -669,14 +669,14 @@ impl Runner<'_> {
         }
         for (c, v) in &x.counters {
             check(
-                &format!("counter {}", spec.counters()[*c].id),
+                &format!("counter {}", spec.id_of(*c)),
                 v.to_string(),
                 g.counter(*c).to_string(),
             );
         }
         for (f, v) in &x.facts {
             check(
-                &format!("fact {}", spec.facts()[*f].id),
+                &format!("fact {}", spec.id_of(*f)),
                 v.to_string(),
                 g.fact(*f).to_string(),
             );

@@ -60,24 +60,24 @@ pub fn diagram(spec: &Spec) -> Value {
     let phases: Vec<Value> = regular
         .iter()
         .chain(on_demand.iter())
-        .map(|&pid| {
-            let phase = spec.phase(pid);
+        .filter_map(|&pid| {
+            let phase = spec.phase(pid)?;
             let steps: Vec<Value> = phase
                 .steps()
-                .map(|sid| {
-                    let step = spec.step(sid);
+                .filter_map(|sid| {
+                    let step = spec.step(sid)?;
                     let mut actions = Vec::new();
                     let mut windows = Vec::new();
                     for stage in &step.stages {
                         match *stage {
                             Stage::Action(a) => {
-                                let a = spec.turn_action(a);
+                                let a = spec.turn_action(a)?;
                                 actions.push(json!({
                                     "id": a.id, "name": a.name, "rule": spec.rule(a.rule),
                                 }));
                             }
                             Stage::Window(w) => {
-                                let w = spec.window(w);
+                                let w = spec.window(w)?;
                                 windows.push(json!({
                                     "name": w.name, "rule": spec.rule(w.rule),
                                     "mode": words(&format!("{:?}", w.mode)),
@@ -91,7 +91,7 @@ pub fn diagram(spec: &Spec) -> Value {
                         .filter(|(t, _)| step.timing_mask >> t.index() & 1 == 1)
                         .map(|(_, tc)| tc.id.as_str())
                         .collect();
-                    json!({
+                    Some(json!({
                         "id": step.id,
                         "name": step.name,
                         "rule": spec.rule(step.rule),
@@ -102,7 +102,7 @@ pub fn diagram(spec: &Spec) -> Value {
                         "actions": actions,
                         "windows": windows,
                         "timing": timing,
-                    })
+                    }))
                 })
                 .collect();
             // For a phase a play starts: the timing classes that start it
@@ -125,7 +125,7 @@ pub fn diagram(spec: &Spec) -> Value {
                     json!({ "timing": tc.id, "name": tc.name, "from": from })
                 })
                 .collect();
-            json!({
+            Some(json!({
                 "id": phase.id,
                 "name": phase.name,
                 "rule": spec.rule(phase.rule),
@@ -135,13 +135,13 @@ pub fn diagram(spec: &Spec) -> Value {
                 "conditions": conditions(spec, phase.only_if, &phase.skip),
                 "stepless": phase.implicit_step,
                 "steps": steps,
-            })
+            }))
         })
         .collect();
     json!({
         "title": spec.title(),
         "phases": phases,
-        "next_turn": spec.turn().first().map(|p| spec.phase(*p).id.clone()),
+        "next_turn": spec.turn().first().map(|p| spec.id_of(*p)),
     })
 }
 
@@ -189,7 +189,7 @@ impl SpecEntry {
             .map(|a| {
                 json!({
                     "id": a.id, "name": a.name, "rule": spec.rule(a.rule),
-                    "step": spec.step(a.step).id,
+                    "step": spec.id_of(a.step),
                     "answer_max": a.answer_max,
                     "takes_answer": a.answer_counter.is_some() || a.answer_play.is_some(),
                 })

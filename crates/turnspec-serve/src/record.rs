@@ -110,7 +110,7 @@ impl<'s, P: Policy> Recorder<'s, P> {
                 timing,
                 label,
             } => Move::Play {
-                timing: spec.timing_class(timing).id.clone(),
+                timing: spec.id_of(timing).to_string(),
                 by: player.to_string(),
                 label: label_name(label),
             },
@@ -119,11 +119,11 @@ impl<'s, P: Policy> Recorder<'s, P> {
                 by: controller.to_string(),
             },
             Action::Effect { effect, player } => Move::Effect {
-                effect: spec.effect(effect).id.clone(),
+                effect: spec.id_of(effect).to_string(),
                 by: player.to_string(),
             },
             Action::SetFact { fact, value } => {
-                let fact = spec.facts()[fact].id.clone();
+                let fact = spec.id_of(fact).to_string();
                 if value {
                     Move::SetFact { fact }
                 } else {
@@ -161,7 +161,7 @@ impl<P: Policy> Host for Recorder<'_, P> {
     ) -> u16 {
         let value = self.inner.turn_action(ctx, action, triggers);
         self.answers.push(Move::Answer {
-            action: self.spec.turn_action(action).id.clone(),
+            action: self.spec.id_of(action).to_string(),
             value,
             triggers: Vec::new(),
         });

@@ -432,8 +432,8 @@ impl Side {
     pub(crate) fn state_json(&self, labels: &LabelTable) -> Value {
         let spec = &self.spec;
         let g = &self.game;
-        let phase = spec.phase(g.phase());
-        let step = spec.step(g.step());
+        let phase_name = spec.phase(g.phase()).map_or("?", |p| p.name.as_str());
+        let step_name = spec.step(g.step()).map_or("?", |s| s.name.as_str());
         let stack: Vec<Value> = g
             .stack()
             .iter()
@@ -461,7 +461,7 @@ impl Side {
             .iter()
             .map(|(a, v, t)| {
                 json!({
-                    "action": spec.turn_action(*a).id,
+                    "action": spec.id_of(*a),
                     "value": v,
                     "triggers": t.iter().map(|l| labels.name(*l)).collect::<Vec<_>>(),
                 })
@@ -470,11 +470,11 @@ impl Side {
         json!({
             "turn": g.turn(),
             "active": g.active_player().to_string(),
-            "phase": phase.id,
-            "phase_name": phase.name,
+            "phase": spec.id_of(g.phase()),
+            "phase_name": phase_name,
             "phase_number": g.phase_number(),
-            "step": step.id,
-            "step_name": step.name,
+            "step": spec.id_of(g.step()),
+            "step_name": step_name,
             "repeat": g.repeat_count(),
             "holder": g.holder().map(|p| p.to_string()),
             "status": status_name(g.status()),
@@ -537,8 +537,8 @@ fn pass_refusal(game: &Game, player: PlayerId) -> Option<Refusal> {
 
 fn object_kind(spec: &Spec, kind: turnspec_engine::ObjectKind) -> String {
     match kind {
-        turnspec_engine::ObjectKind::Play(t) => spec.timing_class(t).id.clone(),
-        turnspec_engine::ObjectKind::TurnAction(a) => spec.turn_action(a).id.clone(),
+        turnspec_engine::ObjectKind::Play(t) => spec.id_of(t).to_string(),
+        turnspec_engine::ObjectKind::TurnAction(a) => spec.id_of(a).to_string(),
         other => format!("{other:?}").to_lowercase(),
     }
 }

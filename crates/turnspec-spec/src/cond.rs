@@ -18,13 +18,14 @@
 use std::ops::Range;
 
 use turnspec_model::{
-    Atom, CompareOp, CondId, ConditionBuilder, Conditions, LimitError, MAX_CONDITION_DEPTH, NodeRef,
+    Atom, CompareOp, CondId, ConditionBuilder, LimitError, MAX_CONDITION_DEPTH, NodeRef,
 };
 
-/// Parses `text` into `conditions`, resolving names with `resolve`. Errors
-/// carry byte ranges relative to `text`.
+/// Parses `text` with `build`, a builder of the spec's conditions,
+/// resolving names with `resolve`. Errors carry byte ranges relative to
+/// `text`.
 pub(crate) fn parse(
-    conditions: &mut Conditions,
+    build: ConditionBuilder<'_>,
     text: &str,
     resolve: &mut dyn FnMut(&str) -> Result<Atom, String>,
 ) -> Result<CondId, Vec<CondError>> {
@@ -33,7 +34,7 @@ pub(crate) fn parse(
         text,
         tokens: &tokens,
         pos: 0,
-        build: conditions.builder(),
+        build,
         resolve,
         errors: Vec::new(),
         end: text.len(),

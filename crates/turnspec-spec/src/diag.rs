@@ -409,8 +409,10 @@ impl miette::Diagnostic for Rendered {
             let span = SourceSpan::from(r.span.start..r.span.end.max(r.span.start));
             LabeledSpan::new_with_span(Some(r.label.clone()), span)
         });
+        // The problem's own span is the primary one: the header names its
+        // line, also when a related span comes first in the file.
         Some(Box::new(
-            std::iter::once(LabeledSpan::new_with_span(label, span)).chain(related),
+            std::iter::once(LabeledSpan::new_primary_with_span(label, span)).chain(related),
         ))
     }
 }

@@ -153,7 +153,15 @@ struct Scope {
 
 impl Scope {
     fn of(p: &Parts<'_>, step: StepId) -> Scope {
-        let s = &p.steps[step];
+        // Never missing for the loader's own step; if it were, anything
+        // may change, so the check claims nothing.
+        let Some(s) = p.steps.get(step) else {
+            return Scope {
+                window: true,
+                written: u32::MAX,
+                pushes: true,
+            };
+        };
         let window = s.stages.iter().any(|st| matches!(st, Stage::Window(_)));
         let mut written = 0u32;
         let mut pushes = false;

@@ -22,7 +22,7 @@ fn load(name: &str) -> Result<(Spec, Report), Report> {
 fn ids(spec: &Spec) -> Vec<String> {
     spec.turn()
         .iter()
-        .map(|p| spec.phase(*p).id.clone())
+        .map(|p| spec.phase(*p).unwrap().id.clone())
         .collect()
 }
 
@@ -37,9 +37,13 @@ fn child_changes_adds_moves_and_removes_by_id() {
     );
     assert_eq!(ids(&spec), ["start", "bonus", "middle", "finish"]);
     let middle = spec.phase(spec.phase_by_id("middle").expect("middle"));
-    assert_eq!(spec.rule(middle.rule), Some("3"));
+    assert_eq!(spec.rule(middle.unwrap().rule), Some("3"));
     let finish = spec.phase(spec.phase_by_id("finish").expect("finish"));
-    let steps: Vec<&str> = finish.steps().map(|s| spec.step(s).id.as_str()).collect();
+    let steps: Vec<&str> = finish
+        .unwrap()
+        .steps()
+        .map(|s| spec.step(s).unwrap().id.as_str())
+        .collect();
     assert_eq!(
         steps,
         ["first", "last"],
@@ -54,7 +58,7 @@ fn chains_of_extends_merge_in_order() {
     assert_eq!(spec.game().edition, "grandchild");
     assert_eq!(ids(&spec), ["start", "bonus", "middle", "finish"]);
     let draw = spec.turn_action(spec.turn_action_by_id("draw").expect("draw"));
-    assert_eq!(spec.rule(draw.rule), Some("2.2"));
+    assert_eq!(spec.rule(draw.unwrap().rule), Some("2.2"));
     // Provenance: each element names the file that last set it.
     let origin = |what: &str| {
         let o = spec

@@ -565,7 +565,8 @@ fn an_id_defined_twice_points_at_its_first_definition_too() {
     );
     assert_eq!(related["label"], "first definition");
 
-    // miette draws two labels: the second definition and the first.
+    // miette draws two labels: the second definition (the primary one,
+    // whose line the header names) and the first.
     let rendered = report.to_miette();
     let m = rendered
         .iter()
@@ -574,16 +575,16 @@ fn an_id_defined_twice_points_at_its_first_definition_too() {
                 .is_some_and(|c| c.to_string() == "turnspec::duplicate-id")
         })
         .expect("rendered");
-    let labels: Vec<(Option<String>, usize)> = m
+    let labels: Vec<(Option<String>, usize, bool)> = m
         .labels()
         .expect("labels")
-        .map(|l| (l.label().map(str::to_string), l.offset()))
+        .map(|l| (l.label().map(str::to_string), l.offset(), l.primary()))
         .collect();
     assert_eq!(
         labels,
         [
-            (Some("second phase named `main`".into()), d.span.start),
-            (Some("first definition".into()), first.span.start),
+            (Some("second phase named `main`".into()), d.span.start, true),
+            (Some("first definition".into()), first.span.start, false),
         ]
     );
 }

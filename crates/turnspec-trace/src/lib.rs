@@ -59,26 +59,28 @@ fn rule(spec: &Spec, r: RuleRef) -> Option<String> {
     spec.rule(r).map(str::to_string)
 }
 
-fn object_name(spec: &Spec, labels: &dyn Labels, o: &StackObject) -> String {
+/// An object's name for people; `None` if it comes from another spec.
+fn object_name(spec: &Spec, labels: &dyn Labels, o: &StackObject) -> Option<String> {
     let what = match o.kind {
-        ObjectKind::Play(t) => spec.timing_class(t).name.clone(),
+        ObjectKind::Play(t) => spec.timing_class(t)?.name.clone(),
         ObjectKind::Trigger => "trigger".to_string(),
-        ObjectKind::TurnAction(a) => spec.turn_action(a).name.clone(),
+        ObjectKind::TurnAction(a) => spec.turn_action(a)?.name.clone(),
     };
-    match labels.label(o.label) {
+    Some(match labels.label(o.label) {
         Some(name) => format!("{name} ({what}, {})", o.controller),
         None if o.label == 0 => format!("{what} ({})", o.controller),
         None => format!("#{} ({what}, {})", o.label, o.controller),
-    }
+    })
 }
 
-fn object_fields(spec: &Spec, labels: &dyn Labels, o: &StackObject) -> Map<String, Value> {
+/// An object's JSON fields; `None` if it comes from another spec.
+fn object_fields(spec: &Spec, labels: &dyn Labels, o: &StackObject) -> Option<Map<String, Value>> {
     let mut m = Map::new();
     m.insert("controller".into(), json!(o.controller.to_string()));
     let (kind, source) = match o.kind {
-        ObjectKind::Play(t) => ("play", spec.timing_class(t).id.clone()),
+        ObjectKind::Play(t) => ("play", spec.timing_class(t)?.id.clone()),
         ObjectKind::Trigger => ("trigger", String::new()),
-        ObjectKind::TurnAction(a) => ("turn_action", spec.turn_action(a).id.clone()),
+        ObjectKind::TurnAction(a) => ("turn_action", spec.turn_action(a)?.id.clone()),
     };
     m.insert("kind".into(), json!(kind));
     if !source.is_empty() {
@@ -91,7 +93,7 @@ fn object_fields(spec: &Spec, labels: &dyn Labels, o: &StackObject) -> Map<Strin
         Some(name) => m.insert("label".into(), json!(name)),
         None => m.insert("label".into(), json!(o.label)),
     };
-    m
+    Some(m)
 }
 
 /// The end of a phase or step: its id under `key`, and "end of" its name.
@@ -146,14 +148,19 @@ pub fn fits(spec: &Spec, event: &Event) -> bool {
 /// Names, text, depth and rule for one event. An event that does not fit
 /// the spec (see [`fits`]) is described as `foreign_event`, not named.
 pub fn describe(spec: &Spec, labels: &dyn Labels, event: &Event) -> Described {
+    known(spec, labels, event).unwrap_or_else(|| Described {
+        kind: "foreign_event",
+        depth: 3,
+        text: format!("an event of another spec: {event:?}"),
+        rule: None,
+        fields: Map::new(),
+    })
+}
+
+/// [`describe`] for an event whose ids the spec has; `None` otherwise.
+fn known(spec: &Spec, labels: &dyn Labels, event: &Event) -> Option<Described> {
     if !fits(spec, event) {
-        return Described {
-            kind: "foreign_event",
-            depth: 3,
-            text: format!("an event of another spec: {event:?}"),
-            rule: None,
-            fields: Map::new(),
-        };
+        return None;
     }
     let mut f = Map::new();
     let (kind, depth, text, r) = match *event {
@@ -178,10 +185,10 @@ pub fn describe(spec: &Spec, labels: &dyn Labels, event: &Event) -> Described {
             )
         }
         Event::PhaseBegan { phase, number } => {
-            let ph = spec.phase(phase);
+            let ph = spec.phase(phase)?;
             f.insert("phase".into(), json!(ph.id));
             f.insert("number".into(), json!(number));
-            let kind_name = &spec.kinds()[ph.kind as usize];
+            let kind_name = spec.kinds().get(ph.kind as usize)?;
             let text =
                 if number > 1 || spec.phases().iter().filter(|p| p.kind == ph.kind).count() > 1 {
                     format!("{} ({kind_name} phase #{number})", ph.name)
@@ -191,12 +198,12 @@ pub fn describe(spec: &Spec, labels: &dyn Labels, event: &Event) -> Described {
             ("phase_began", 1, text, ph.rule)
         }
         Event::PhaseEnded { phase } => {
-            let ph = spec.phase(phase);
+            let ph = spec.phase(phase)?;
             let text = ended(&mut f, "phase", &ph.id, &ph.name);
             ("phase_ended", 1, text, RuleRef::NONE)
         }
         Event::StepBegan { step, repeat } => {
-            let st = spec.step(step);
+            let st = spec.step(step)?;
             f.insert("step".into(), json!(st.id));
             f.insert("repeat".into(), json!(repeat));
             let (text, r) = if repeat > 0 {
@@ -211,18 +218,18 @@ pub fn describe(spec: &Spec, labels: &dyn Labels, event: &Event) -> Described {
             ("step_began", 2, text, r)
         }
         Event::StepEnded { step } => {
-            let st = spec.step(step);
+            let st = spec.step(step)?;
             let text = ended(&mut f, "step", &st.id, &st.name);
             ("step_ended", 2, text, RuleRef::NONE)
         }
         Event::Skipped { skipped, rule: r } => match skipped {
             Skipped::Phase(p) => {
-                let ph = spec.phase(p);
+                let ph = spec.phase(p)?;
                 f.insert("phase".into(), json!(ph.id));
                 ("skipped", 1, format!("{} skipped", ph.name), r)
             }
             Skipped::Step(s) => {
-                let st = spec.step(s);
+                let st = spec.step(s)?;
                 f.insert("step".into(), json!(st.id));
                 ("skipped", 2, format!("{} skipped", st.name), r)
             }
@@ -232,7 +239,7 @@ pub fn describe(spec: &Spec, labels: &dyn Labels, event: &Event) -> Described {
             }
         },
         Event::TurnAction { action, answer } => {
-            let a = spec.turn_action(action);
+            let a = spec.turn_action(action)?;
             f.insert("action".into(), json!(a.id));
             f.insert("answer".into(), json!(answer));
             let text = if a.answer_max > 0 {
@@ -246,8 +253,8 @@ pub fn describe(spec: &Spec, labels: &dyn Labels, event: &Event) -> Described {
         | Event::Pushed { object }
         | Event::Resolved { object }
         | Event::Removed { object } => {
-            f.extend(object_fields(spec, labels, &object));
-            let name = object_name(spec, labels, &object);
+            f.extend(object_fields(spec, labels, &object)?);
+            let name = object_name(spec, labels, &object)?;
             let stack = &spec.terms().stack;
             let (kind, text, r) = match *event {
                 Event::TriggerPut { .. } => (
@@ -259,8 +266,8 @@ pub fn describe(spec: &Spec, labels: &dyn Labels, event: &Event) -> Described {
                     "push",
                     format!("{} plays {name}", object.controller),
                     match object.kind {
-                        ObjectKind::Play(t) => spec.timing_class(t).rule,
-                        ObjectKind::TurnAction(a) => spec.turn_action(a).rule,
+                        ObjectKind::Play(t) => spec.timing_class(t)?.rule,
+                        ObjectKind::TurnAction(a) => spec.turn_action(a)?.rule,
                         ObjectKind::Trigger => RuleRef::NONE,
                     },
                 ),
@@ -311,7 +318,7 @@ pub fn describe(spec: &Spec, labels: &dyn Labels, event: &Event) -> Described {
                     text = format!("{text} ({})", w.name);
                 }
                 if because == Because::Returned {
-                    let phase = spec.phase(spec.step(w.step).phase);
+                    let phase = spec.phase(spec.step(w.step)?.phase)?;
                     text = format!("{text} (back in the {})", phase.name);
                 }
             }
@@ -326,7 +333,7 @@ pub fn describe(spec: &Spec, labels: &dyn Labels, event: &Event) -> Described {
             timing,
             label,
         } => {
-            let tc = spec.timing_class(timing);
+            let tc = spec.timing_class(timing)?;
             f.insert("player".into(), player(p));
             f.insert("timing".into(), json!(tc.id));
             match labels.label(label) {
@@ -345,7 +352,7 @@ pub fn describe(spec: &Spec, labels: &dyn Labels, event: &Event) -> Described {
             )
         }
         Event::FactChanged { fact, value } => {
-            let fl = &spec.facts()[fact];
+            let fl = spec.facts().get(fact)?;
             f.insert("fact".into(), json!(fl.id));
             f.insert("value".into(), json!(value));
             (
@@ -360,7 +367,7 @@ pub fn describe(spec: &Spec, labels: &dyn Labels, event: &Event) -> Described {
             player: p,
             applied,
         } => {
-            let e = spec.effect(effect);
+            let e = spec.effect(effect)?;
             f.insert("effect".into(), json!(e.id));
             f.insert("player".into(), player(p));
             f.insert("applied".into(), json!(applied));
@@ -381,8 +388,8 @@ pub fn describe(spec: &Spec, labels: &dyn Labels, event: &Event) -> Described {
             ("left", 3, format!("{p} leaves the game"), RuleRef::NONE)
         }
         Event::Ceased { object } => {
-            f.extend(object_fields(spec, labels, &object));
-            let name = object_name(spec, labels, &object);
+            f.extend(object_fields(spec, labels, &object)?);
+            let name = object_name(spec, labels, &object)?;
             (
                 "ceased",
                 3,
@@ -394,7 +401,7 @@ pub fn describe(spec: &Spec, labels: &dyn Labels, event: &Event) -> Described {
             )
         }
         Event::EffectStopped { effect, player: p } => {
-            let e = spec.effect(effect);
+            let e = spec.effect(effect)?;
             f.insert("effect".into(), json!(e.id));
             f.insert("player".into(), player(p));
             (
@@ -465,13 +472,13 @@ pub fn describe(spec: &Spec, labels: &dyn Labels, event: &Event) -> Described {
             )
         }
     };
-    Described {
+    Some(Described {
         kind,
         depth,
         text,
         rule: rule(spec, r),
         fields: f,
-    }
+    })
 }
 
 /// One JSON object for an event: `{"event": kind, ...fields, "rule": ...}`.
@@ -567,8 +574,13 @@ impl TextTrace {
 /// so scenarios survive renaming; rules are left out (they are checked by
 /// `expect_illegal` and shown in traces).
 pub fn compact(spec: &Spec, labels: &dyn Labels, event: &Event) -> String {
+    compact_known(spec, labels, event).unwrap_or_else(|| format!("foreign {event:?}"))
+}
+
+/// [`compact`] for an event whose ids the spec has; `None` otherwise.
+fn compact_known(spec: &Spec, labels: &dyn Labels, event: &Event) -> Option<String> {
     if !fits(spec, event) {
-        return format!("foreign {event:?}");
+        return None;
     }
     let label = |l: u32| {
         labels
@@ -578,39 +590,39 @@ pub fn compact(spec: &Spec, labels: &dyn Labels, event: &Event) -> String {
     };
     let object = |o: &StackObject| {
         let what = match o.kind {
-            ObjectKind::Play(t) => spec.timing_class(t).id.clone(),
+            ObjectKind::Play(t) => spec.timing_class(t)?.id.clone(),
             ObjectKind::Trigger => "trigger".to_string(),
-            ObjectKind::TurnAction(a) => spec.turn_action(a).id.clone(),
+            ObjectKind::TurnAction(a) => spec.turn_action(a)?.id.clone(),
         };
-        format!("{} {what} {}", o.controller, label(o.label))
+        Some(format!("{} {what} {}", o.controller, label(o.label)))
     };
-    match *event {
+    Some(match *event {
         Event::TurnBegan { turn, player } => format!("turn {turn} {player}"),
         Event::TurnEnded { turn, .. } => format!("end turn {turn}"),
         Event::PhaseBegan { phase, number } => {
-            let ph = spec.phase(phase);
+            let ph = spec.phase(phase)?;
             if spec.phases().iter().filter(|p| p.kind == ph.kind).count() > 1 || number > 1 {
                 format!("phase {} #{number}", ph.id)
             } else {
                 format!("phase {}", ph.id)
             }
         }
-        Event::PhaseEnded { phase } => format!("end phase {}", spec.phase(phase).id),
+        Event::PhaseEnded { phase } => format!("end phase {}", spec.phase(phase)?.id),
         Event::StepBegan { step, repeat } => {
             if repeat == 0 {
-                format!("step {}", spec.step(step).id)
+                format!("step {}", spec.step(step)?.id)
             } else {
-                format!("step {} again {repeat}", spec.step(step).id)
+                format!("step {} again {repeat}", spec.step(step)?.id)
             }
         }
-        Event::StepEnded { step } => format!("end step {}", spec.step(step).id),
+        Event::StepEnded { step } => format!("end step {}", spec.step(step)?.id),
         Event::Skipped { skipped, .. } => match skipped {
-            Skipped::Phase(p) => format!("skip phase {}", spec.phase(p).id),
-            Skipped::Step(s) => format!("skip step {}", spec.step(s).id),
+            Skipped::Phase(p) => format!("skip phase {}", spec.phase(p)?.id),
+            Skipped::Step(s) => format!("skip step {}", spec.step(s)?.id),
             Skipped::Turn(p) => format!("skip turn {p}"),
         },
         Event::TurnAction { action, answer } => {
-            let a = spec.turn_action(action);
+            let a = spec.turn_action(action)?;
             if a.answer_max > 0 {
                 format!("action {} = {answer}", a.id)
             } else {
@@ -620,7 +632,7 @@ pub fn compact(spec: &Spec, labels: &dyn Labels, event: &Event) -> String {
         Event::TriggerPut { object: o } => format!("trigger {} {}", o.controller, label(o.label)),
         Event::PriorityGiven { player, .. } => format!("priority {player}"),
         Event::Passed { player } => format!("pass {player}"),
-        Event::Pushed { object: o } => format!("push {}", object(&o)),
+        Event::Pushed { object: o } => format!("push {}", object(&o)?),
         Event::Resolved { object: o } => format!("resolve {}", label(o.label)),
         Event::SpecialAction {
             player,
@@ -629,19 +641,19 @@ pub fn compact(spec: &Spec, labels: &dyn Labels, event: &Event) -> String {
         } => {
             format!(
                 "special {player} {} {}",
-                spec.timing_class(timing).id,
+                spec.timing_class(timing)?.id,
                 label(l)
             )
         }
         Event::FactChanged { fact, value } => {
-            format!("fact {} = {value}", spec.facts()[fact].id)
+            format!("fact {} = {value}", spec.facts().get(fact)?.id)
         }
         Event::EffectApplied {
             effect,
             player,
             applied,
         } => {
-            let id = &spec.effect(effect).id;
+            let id = &spec.effect(effect)?.id;
             if applied {
                 format!("effect {id} {player}")
             } else {
@@ -652,7 +664,7 @@ pub fn compact(spec: &Spec, labels: &dyn Labels, event: &Event) -> String {
         Event::Left { player } => format!("left {player}"),
         Event::Ceased { object: o } => format!("ceased {}", label(o.label)),
         Event::EffectStopped { effect, player } => {
-            format!("effect_stopped {} {player}", spec.effect(effect).id)
+            format!("effect_stopped {} {player}", spec.effect(effect)?.id)
         }
         Event::TurnControlled { player, by } => format!("controlled {player} by {by}"),
         Event::DecidedBy { player, by } => format!("decides {by} for {player}"),
@@ -668,7 +680,7 @@ pub fn compact(spec: &Spec, labels: &dyn Labels, event: &Event) -> String {
                 format!("mana {player} {amount}")
             }
         }
-    }
+    })
 }
 
 /// The rule of the spec's turn-control effect, cited when a controlled

@@ -48,7 +48,7 @@ impl Host for Busy<'_> {
         action: TurnActionId,
         triggers: &mut Triggers<'_>,
     ) -> u16 {
-        match self.spec.turn_action(action).id.as_str() {
+        match self.spec.turn_action(action).unwrap().id.as_str() {
             "declare_attackers" | "materialize" => 1,
             "draw" => {
                 let _ = triggers.add(ctx.active, 900);

@@ -19,7 +19,7 @@ fn turn_effect_events_are_named_and_cited() {
     let id = |name: &str| {
         spec.effects()
             .ids()
-            .find(|e| spec.effect(*e).id == name)
+            .find(|e| spec.effect(*e).unwrap().id == name)
             .expect("declared")
     };
     let (p1, p2) = (PlayerId(0), PlayerId(1));

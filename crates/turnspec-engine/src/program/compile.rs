@@ -233,7 +233,10 @@ impl<'a> Compiler<'a> {
     /// Whether an optional phase happens: elected this turn, and its own
     /// `only_if`.
     fn phase_test(&mut self, phase_id: PhaseId) -> Test {
-        let phase = self.spec.phase(phase_id);
+        let Some(phase) = self.spec.phase(phase_id) else {
+            self.program.usable = false;
+            return Test::Never;
+        };
         let only_if = match phase.only_if {
             None => Test::Always,
             c => self.test(c),
@@ -254,7 +257,12 @@ impl<'a> Compiler<'a> {
     /// between-turns phases').
     fn phase(&mut self, turn_pos: usize, phase_id: PhaseId) {
         let spec = self.spec;
-        let phase = spec.phase(phase_id);
+        // The game's own spec resolves every id it lists; were one missing,
+        // the interpreter would run the game instead.
+        let Some(phase) = spec.phase(phase_id) else {
+            self.program.usable = false;
+            return;
+        };
         if self.program.entries.phase[phase_id.index()].is_some() || turn_pos > u8::MAX as usize {
             self.program.usable = false;
         }
@@ -267,7 +275,7 @@ impl<'a> Compiler<'a> {
             kind: phase.kind,
             only_if,
             skips,
-            first_step: phase.first_step,
+            first_step: phase.first_step(),
             after: 0,
         });
         for step_id in phase.steps() {
@@ -288,7 +296,10 @@ impl<'a> Compiler<'a> {
 
     /// One step: its beginning, its stages, its end.
     fn step(&mut self, step_id: StepId) {
-        let step = self.spec.step(step_id);
+        let Some(step) = self.spec.step(step_id) else {
+            self.program.usable = false;
+            return;
+        };
         let step_begin = self.program.ops.len();
         let skips = self.skips(&step.skip);
         let only_if = match step.only_if {
@@ -338,7 +349,10 @@ impl<'a> Compiler<'a> {
         let spec = self.spec;
         let op = match stage {
             Stage::Action(id) => {
-                let a = spec.turn_action(id);
+                let Some(a) = spec.turn_action(id) else {
+                    self.program.usable = false;
+                    return None;
+                };
                 let global_counter = a.answer_counter.filter(|c| {
                     c.index() < MAX_COUNTERS
                         && spec.counters().get(*c).is_some_and(|c| !c.per_player)
@@ -363,11 +377,17 @@ impl<'a> Compiler<'a> {
                     expires: a.ends_turn_effects,
                 }
             }
-            Stage::Window(w) => Op::Window {
-                window: w,
-                if_pending: spec.window(w).mode == WindowMode::IfPending,
-                stage: i,
-            },
+            Stage::Window(w) => {
+                let Some(window) = spec.window(w) else {
+                    self.program.usable = false;
+                    return None;
+                };
+                Op::Window {
+                    window: w,
+                    if_pending: window.mode == WindowMode::IfPending,
+                    stage: i,
+                }
+            }
         };
         Some(op)
     }

@@ -35,8 +35,8 @@ pub fn fact(spec: &Spec, id: &str) -> FactId {
 /// A start point at the beginning of a step, or of a step-less phase.
 pub fn start_at(spec: &Spec, turn: u32, active: PlayerId, step: &str) -> StartAt {
     let s = known(spec.step_by_id(step), "step", step);
-    let phase = spec.step(s).phase;
-    let implicit = spec.step(s).implicit;
+    let phase = spec.step(s).unwrap().phase;
+    let implicit = spec.step(s).unwrap().implicit;
     StartAt::new(turn, active, phase).at_step(if implicit { None } else { Some(s) })
 }
 
@@ -99,7 +99,7 @@ impl TestHost {
             "t{} {} {} r{}",
             ctx.turn,
             ctx.active,
-            self.spec.step(ctx.step).id,
+            self.spec.step(ctx.step).unwrap().id,
             ctx.repeat
         )
     }
@@ -124,7 +124,7 @@ impl Host for TestHost {
         action: TurnActionId,
         triggers: &mut Triggers<'_>,
     ) -> u16 {
-        let id = self.spec.turn_action(action).id.clone();
+        let id = self.spec.turn_action(action).unwrap().id.clone();
         let call = format!("tba {id} {}", self.context(ctx));
         self.calls.push(call);
         fire_first(&mut self.on_action, &id, triggers);
@@ -146,7 +146,7 @@ impl Host for TestHost {
         label: u32,
         triggers: &mut Triggers<'_>,
     ) {
-        let id = self.spec.timing_class(timing).id.clone();
+        let id = self.spec.timing_class(timing).unwrap().id.clone();
         let call = format!("played {player} {id} #{label} {}", self.context(ctx));
         self.calls.push(call);
         fire_first(&mut self.on_play, &id, triggers);
@@ -155,7 +155,7 @@ impl Host for TestHost {
     fn step_began(&mut self, ctx: &HookContext, triggers: &mut Triggers<'_>) {
         let call = format!("began {}", self.context(ctx));
         self.calls.push(call);
-        let id = &self.spec.step(ctx.step).id;
+        let id = &self.spec.step(ctx.step).unwrap().id;
         let mut i = 0;
         while i < self.on_step.len() {
             if self.on_step[i].0 == *id {
@@ -293,7 +293,7 @@ impl Table {
     }
 
     pub fn step_id(&self) -> &'static str {
-        &self.spec().step(self.game.step()).id
+        &self.spec().step(self.game.step()).unwrap().id
     }
 
     pub fn where_(&self) -> String {
@@ -315,9 +315,9 @@ impl Table {
 
 fn object(spec: &Spec, o: &StackObject) -> String {
     let what = match o.kind {
-        ObjectKind::Play(t) => spec.timing_class(t).id.clone(),
+        ObjectKind::Play(t) => spec.timing_class(t).unwrap().id.clone(),
         ObjectKind::Trigger => "trigger".to_string(),
-        ObjectKind::TurnAction(a) => spec.turn_action(a).id.clone(),
+        ObjectKind::TurnAction(a) => spec.turn_action(a).unwrap().id.clone(),
     };
     format!("{} {what} #{}", o.controller, o.label)
 }
@@ -328,18 +328,18 @@ pub fn show(spec: &Spec, e: &Event) -> String {
         Event::TurnBegan { turn, player } => format!("turn {turn} {player}"),
         Event::TurnEnded { turn, .. } => format!("end turn {turn}"),
         Event::PhaseBegan { phase, number } => {
-            format!("phase {} #{number}", spec.phase(phase).id)
+            format!("phase {} #{number}", spec.phase(phase).unwrap().id)
         }
-        Event::PhaseEnded { phase } => format!("end phase {}", spec.phase(phase).id),
-        Event::StepBegan { step, repeat: 0 } => format!("step {}", spec.step(step).id),
+        Event::PhaseEnded { phase } => format!("end phase {}", spec.phase(phase).unwrap().id),
+        Event::StepBegan { step, repeat: 0 } => format!("step {}", spec.step(step).unwrap().id),
         Event::StepBegan { step, repeat } => {
-            format!("step {} again {repeat}", spec.step(step).id)
+            format!("step {} again {repeat}", spec.step(step).unwrap().id)
         }
-        Event::StepEnded { step } => format!("end step {}", spec.step(step).id),
+        Event::StepEnded { step } => format!("end step {}", spec.step(step).unwrap().id),
         Event::Skipped { skipped, rule } => {
             let id = match skipped {
-                Skipped::Phase(p) => spec.phase(p).id.clone(),
-                Skipped::Step(s) => spec.step(s).id.clone(),
+                Skipped::Phase(p) => spec.phase(p).unwrap().id.clone(),
+                Skipped::Step(s) => spec.step(s).unwrap().id.clone(),
                 #[allow(unreachable_patterns)]
                 other => format!("{other:?}"),
             };
@@ -347,10 +347,10 @@ pub fn show(spec: &Spec, e: &Event) -> String {
         }
         Event::TurnAction { action, answer } => {
             let a = spec.turn_action(action);
-            if a.answer_max > 0 {
-                format!("tba {}={answer}", a.id)
+            if a.unwrap().answer_max > 0 {
+                format!("tba {}={answer}", a.unwrap().id)
             } else {
-                format!("tba {}", a.id)
+                format!("tba {}", a.unwrap().id)
             }
         }
         Event::TriggerPut { object: o } => format!("trigger {} #{}", o.controller, o.label),
@@ -366,7 +366,9 @@ pub fn show(spec: &Spec, e: &Event) -> String {
                 Because::Resolved => "resolved",
                 Because::Returned => "returned",
             };
-            let name = window.map(|w| spec.window(w).name.as_str()).unwrap_or("");
+            let name = window
+                .map(|w| spec.window(w).unwrap().name.as_str())
+                .unwrap_or("");
             if because == Because::WindowOpened && !name.is_empty() {
                 format!("prio {player} {why} ({name})")
             } else {
@@ -380,9 +382,12 @@ pub fn show(spec: &Spec, e: &Event) -> String {
             player,
             timing,
             label,
-        } => format!("special {player} {} #{label}", spec.timing_class(timing).id),
+        } => format!(
+            "special {player} {} #{label}",
+            spec.timing_class(timing).unwrap().id
+        ),
         Event::FactChanged { fact, value } => {
-            format!("fact {}={value}", spec.facts()[fact].id)
+            format!("fact {}={value}", spec.id_of(fact))
         }
         // Events added to the engine later show in their Debug form.
         #[allow(unreachable_patterns)]

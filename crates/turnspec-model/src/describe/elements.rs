@@ -44,7 +44,7 @@ impl Describe for Phase {
         // `first_step` and `step_count` place the phase's steps in the
         // step arena; `steps()` reads them.
         let _ = (first_step, step_count);
-        let ids: Vec<String> = self.steps().map(|s| spec.step(s).id.clone()).collect();
+        let ids: Vec<String> = self.steps().map(|s| spec.id_of(s).to_string()).collect();
         vec![
             Field::id(id),
             Field::text("name", name, r),
@@ -83,14 +83,14 @@ impl Describe for Step {
         let windows: Vec<Item> = stages
             .iter()
             .filter_map(|s| match s {
-                Stage::Window(w) => Some(window_item(spec.window(*w))),
+                Stage::Window(w) => spec.window(*w).map(window_item),
                 Stage::Action(_) => None,
             })
             .collect();
         let order: Vec<String> = stages
             .iter()
             .map(|s| match s {
-                Stage::Action(t) => spec.turn_action(*t).id.clone(),
+                Stage::Action(t) => spec.id_of(*t).to_string(),
                 Stage::Window(_) => "priority".to_string(),
             })
             .collect();
@@ -126,7 +126,7 @@ impl Describe for Step {
             ]);
         }
         fields.extend([
-            Field::of("phase", Value::Place(spec.phase(*phase).id.clone()), r),
+            Field::of("phase", Value::Place(spec.id_of(*phase).to_string()), r),
             Field::derived(
                 "implicit",
                 yes_no(*implicit),
@@ -175,13 +175,13 @@ impl Describe for TurnAction {
         let r = *rule;
         let mut answer = Vec::new();
         if let Some(c) = answer_counter {
-            answer.push(format!("into counter {}", spec.counters()[*c].id));
+            answer.push(format!("into counter {}", spec.id_of(*c)));
         }
         if *answer_max > 0 {
             answer.push(format!("0..={answer_max}"));
         }
         if let Some(p) = answer_play {
-            answer.push(format!("yes plays {}", spec.timing_class(*p).id));
+            answer.push(format!("yes plays {}", spec.id_of(*p)));
         }
         let answer = if answer.is_empty() {
             "none".to_string()
@@ -189,7 +189,7 @@ impl Describe for TurnAction {
             answer.join(", ")
         };
         let play = play
-            .map(|p| format!("puts a {} object on the stack", spec.timing_class(p).id))
+            .map(|p| format!("puts a {} object on the stack", spec.id_of(p)))
             .unwrap_or_else(|| "none".into());
         vec![
             Field::id(id),
@@ -260,7 +260,7 @@ impl Describe for TimingClass {
             None => ("nothing", RuleRef::NONE),
         };
         let enters = match enters {
-            Some(p) => format!("elects phase {}", spec.phase(*p).id),
+            Some(p) => format!("elects phase {}", spec.id_of(*p)),
             None => "nothing".into(),
         };
         let (cost, cost_rule) = match cost {
@@ -268,10 +268,7 @@ impl Describe for TimingClass {
                 counter,
                 amount,
                 rule,
-            }) => (
-                format!("{amount} of {}", spec.counters()[*counter].id),
-                *rule,
-            ),
+            }) => (format!("{amount} of {}", spec.id_of(*counter)), *rule),
             None => ("free".to_string(), RuleRef::NONE),
         };
         let attributes = if attributes.is_empty() {
@@ -293,7 +290,7 @@ impl Describe for TimingClass {
         let or_class = |x: &RuleRef| if x.is_none() { r } else { *x };
         let (limit, limit_rule) = match limit {
             Some(Limit { counter, max, rule }) => {
-                (format!("{max} per {}", spec.counters()[*counter].id), *rule)
+                (format!("{max} per {}", spec.id_of(*counter)), *rule)
             }
             None => ("none".to_string(), RuleRef::NONE),
         };
@@ -365,7 +362,7 @@ pub fn effect_text(spec: &Spec, e: Effect) -> String {
     match e {
         Effect::Stack => "goes on the stack".into(),
         Effect::Special => "special action (no stack)".into(),
-        Effect::StartPhase(p) => format!("starts phase {}", spec.phase(p).id),
+        Effect::StartPhase(p) => format!("starts phase {}", spec.id_of(p)),
     }
 }
 
@@ -458,8 +455,8 @@ impl Describe for EffectDef {
 
 /// What a structural effect does, in words.
 pub fn effect_kind_text(spec: &Spec, kind: &EffectKind) -> String {
-    let phase = |p: &PhaseId| spec.phase(*p).id.as_str();
-    let step = |s: &StepId| spec.step(*s).id.as_str();
+    let phase = |p: &PhaseId| spec.id_of(*p);
+    let step = |s: &StepId| spec.id_of(*s);
     match kind {
         EffectKind::ExtraTurn { each_player: false } => "extra turn".into(),
         EffectKind::ExtraTurn { each_player: true } => "extra turn for each player".into(),
@@ -484,7 +481,7 @@ pub fn effect_kind_text(spec: &Spec, kind: &EffectKind) -> String {
             None => format!("end the {} phase", phase(p)),
         },
         EffectKind::Grant { counter, amount } => {
-            format!("grant {amount} {}", spec.counters()[*counter].id)
+            format!("grant {amount} {}", spec.id_of(*counter))
         }
         EffectKind::LastingSkip {
             target,

@@ -253,11 +253,10 @@ fn conditions(spec: &Spec, cs: &[Condition]) -> Value {
 /// Where a step sits, for labels: `step x`, or `phase x` for the implicit
 /// step of a phase without steps.
 pub fn step_label(spec: &Spec, s: StepId) -> String {
-    let st = spec.step(s);
-    if st.implicit {
-        format!("phase {}", spec.phase(st.phase).id)
-    } else {
-        format!("step {}", st.id)
+    match spec.step(s) {
+        Some(st) if st.implicit => format!("phase {}", spec.id_of(st.phase)),
+        Some(st) => format!("step {}", st.id),
+        None => "step ?".to_string(),
     }
 }
 
@@ -294,7 +293,11 @@ pub fn phase_with_body(spec: &Spec, phase: &Phase, body: bool) -> Vec<Field> {
     let mut fields = phase.describe(spec);
     if body && phase.implicit_step {
         let at = fields.len() - 1;
-        let step = phase.steps().next().map(|s| spec.step(s).describe(spec));
+        let step = phase
+            .steps()
+            .next()
+            .and_then(|s| spec.step(s))
+            .map(|s| s.describe(spec));
         // The step's place is the phase itself: left out.
         let body = step
             .into_iter()

@@ -142,12 +142,13 @@ impl Ctx {
             }
         }
         // The game must stop for players somewhere, or it would run for ever.
-        let always_window = turn.iter().any(|p| {
-            !always_skipped(&phases[*p].skip, phases[*p].only_if)
-                && phases[*p].steps().any(|s| {
-                    steps[s].stages.iter().any(
-                    |st| matches!(st, Stage::Window(w) if windows[*w].mode == WindowMode::Always),
-                )
+        let always_window = turn.iter().filter_map(|p| phases.get(*p)).any(|p| {
+            !always_skipped(&p.skip, p.only_if)
+                && p.steps().filter_map(|s| steps.get(s)).any(|s| {
+                    s.stages.iter().any(|st| {
+                        matches!(st, Stage::Window(w)
+                            if windows.get(*w).is_some_and(|w| w.mode == WindowMode::Always))
+                    })
                 })
         });
         if !turn.is_empty() && !always_window {

@@ -8,7 +8,7 @@ impl Ctx {
     pub(super) fn effects(&mut self, raw: &RawSpec) {
         for (key, e) in in_file_order(&raw.effects) {
             if let Some(def) = self.effect(&key, e)
-                && self.alloc(|p| &mut p.effects, def, span_of(&key)).is_none()
+                && self.add::<EffectId>(def, span_of(&key)).is_none()
             {
                 break;
             }
@@ -85,11 +85,9 @@ impl Ctx {
                         let step = self.step_ref(s)?;
                         // A step-less phase's id names its body: skipping it
                         // skips the phase.
-                        let s = &self.parts.steps[step];
-                        if s.implicit {
-                            SkipTarget::Phase(s.phase)
-                        } else {
-                            SkipTarget::Step(step)
+                        match self.parts.get(step) {
+                            Some(s) if s.implicit => SkipTarget::Phase(s.phase),
+                            _ => SkipTarget::Step(step),
                         }
                     }
                     (None, Some(p), None | Some(false)) => SkipTarget::Phase(self.phase_ref(p)?),
@@ -143,7 +141,11 @@ impl Ctx {
                     return None;
                 };
                 let goto = self.step_ref(goto)?;
-                if self.parts.phases[self.parts.steps[goto].phase].on_demand {
+                let phase = self.parts.get(goto).map(|s| s.phase);
+                if phase
+                    .and_then(|p| self.parts.get(p))
+                    .is_some_and(|p| p.on_demand)
+                {
                     self.error(
                         "turnspec::effect",
                         span_of(e.goto.as_ref().expect("checked")),
@@ -161,7 +163,7 @@ impl Ctx {
                 let goto = match &e.goto {
                     Some(g) => {
                         let g = self.step_ref(g)?;
-                        if self.parts.steps[g].phase != phase {
+                        if self.parts.get(g).is_some_and(|s| s.phase != phase) {
                             self.error(
                                 "turnspec::effect",
                                 span_of(e.goto.as_ref().expect("checked")),

@@ -3,12 +3,11 @@
 use super::*;
 
 impl Ctx {
-    /// Variants or facts, in file order.
-    pub(super) fn flags<I: Id>(
+    /// Variants or facts, in file order, added to the spec.
+    pub(super) fn flags<I: Part<Item = Flag>>(
         &mut self,
         table: &BTreeMap<String, Spanned<RawFlag>>,
-    ) -> Arena<I, Flag> {
-        let mut out = Arena::new();
+    ) {
         for (key, raw) in in_file_order(table) {
             let flag = Flag {
                 id: key.get_ref().clone(),
@@ -17,12 +16,10 @@ impl Ctx {
                 rule: self.rule(raw.rule.as_ref()),
                 default: raw.default.as_ref().map(|d| *d.get_ref()).unwrap_or(false),
             };
-            if let Err(e) = out.alloc(flag) {
-                self.limit(span_of(&key), e);
+            if self.add::<I>(flag, span_of(&key)).is_none() {
                 break;
             }
         }
-        out
     }
 
     pub(super) fn game(&mut self, g: &Spanned<RawGame>) -> Option<GameInfo> {

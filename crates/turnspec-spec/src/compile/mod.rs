@@ -22,6 +22,7 @@ use crate::inherit::ReadBase;
 use crate::raw::*;
 pub(crate) use crate::schema::suggest;
 use crate::schema::{Format, deserialize_reporting, fields_of};
+use timing::unfinished_timing;
 
 /// The spec format for the shared schema checks.
 const SPEC_FORMAT: Format = Format {
@@ -240,6 +241,82 @@ fn offset_in_literal(source: &str, literal: Range<usize>, index: usize) -> usize
     literal.start + at.min(bytes.len())
 }
 
+/// What a name in a condition stands for, in the spec under construction
+/// (`timing_names`: every timing class, compiled or not), or why it names
+/// nothing, with a hint.
+fn resolve_name(
+    p: &SpecParts,
+    timing_names: &[(String, TimingId)],
+    name: &str,
+) -> Result<Atom, String> {
+    let (variants, facts, counters) = (&p.variants, &p.facts, &p.counters);
+    let (phases, attributes) = (&p.phases, &p.attributes);
+    fn lookup<I: Id, T: Named>(
+        arena: &Arena<I, T>,
+        rest: &str,
+        kind: &str,
+        table: &str,
+    ) -> Result<I, String> {
+        if let Some(i) = arena.by_id(rest) {
+            return Ok(i);
+        }
+        let names: Vec<&str> = arena.iter().map(|s| s.name_id()).collect();
+        Err(match suggest(rest, &names) {
+            Some(s) => format!("did you mean `{kind}.{s}`?"),
+            None if names.is_empty() => {
+                format!("declare it in a `[{table}.{rest}]` table")
+            }
+            None => format!(
+                "declared {table}: {}; or declare `[{table}.{rest}]`",
+                names.join(", ")
+            ),
+        })
+    }
+    if let Some(rest) = name.strip_prefix("variant.") {
+        return lookup(variants, rest, "variant", "variants").map(Atom::Variant);
+    }
+    if let Some(rest) = name.strip_prefix("fact.") {
+        return lookup(facts, rest, "fact", "facts").map(Atom::Fact);
+    }
+    if let Some(rest) = name.strip_prefix("counter.") {
+        return lookup(counters, rest, "counter", "counters").map(Atom::Counter);
+    }
+    if let Some(rest) = name.strip_prefix("elected.") {
+        let i = lookup(phases, rest, "elected", "phase")?;
+        if phases.get(i).is_some_and(|p| !p.optional) {
+            return Err(format!(
+                "phase `{rest}` is not `optional`, so it is never elected"
+            ));
+        }
+        return Ok(Atom::Elected(i));
+    }
+    if let Some(rest) = name.strip_prefix("top_is.") {
+        return match timing_names.iter().find(|(t, _)| t == rest) {
+            Some((_, id)) => Ok(Atom::TopIs(*id)),
+            None => Err(format!("no timing class `{rest}`")),
+        };
+    }
+    if let Some(rest) = name.strip_prefix("top.") {
+        return match attributes.iter().position(|t| t == rest) {
+            Some(i) => Ok(Atom::TopAttribute(i as u8)),
+            None => Err(format!(
+                "no timing class declares the attribute `{rest}` (`attributes = {{ {rest} = ... }}`)"
+            )),
+        };
+    }
+    if let Some((_, a)) = BUILTIN_ATOMS.iter().find(|(n, _)| *n == name) {
+        return Ok(*a);
+    }
+    let names: Vec<&str> = BUILTIN_ATOMS.iter().map(|(n, _)| *n).collect();
+    Err(match suggest(name, &names) {
+        Some(s) => format!("did you mean `{s}`?"),
+        None => format!(
+            "use `variant.NAME`, `fact.NAME`, `counter.NAME` or one of: {}",
+            names.join(", ")
+        ),
+    })
+}
+
 impl Ctx {
     fn error(
         &mut self,
@@ -264,14 +341,9 @@ impl Ctx {
         d
     }
 
-    /// Adds `item` to `arena`, or reports the limit at `span`.
-    fn alloc<I: Id, T>(
-        &mut self,
-        arena: impl FnOnce(&mut SpecParts) -> &mut Arena<I, T>,
-        item: T,
-        span: Range<usize>,
-    ) -> Option<I> {
-        match arena(&mut self.parts).alloc(item) {
+    /// Adds `item` to the spec, or reports the limit at `span`.
+    fn add<I: Part>(&mut self, item: I::Item, span: Range<usize>) -> Option<I> {
+        match self.parts.add(item) {
             Ok(id) => Some(id),
             Err(e) => {
                 self.limit(span, e);
@@ -288,7 +360,7 @@ impl Ctx {
         if let Some(&i) = self.rule_index.get(&text) {
             return i;
         }
-        match self.parts.rules.alloc(text.clone()) {
+        match self.parts.add(text.clone()) {
             Ok(i) => {
                 self.rule_index.insert(text, i);
                 i
@@ -335,76 +407,12 @@ impl Ctx {
     }
 
     fn condition(&mut self, text: &Text) -> Option<CondId> {
-        let p = &mut self.parts;
-        let (variants, facts, counters) = (&p.variants, &p.facts, &p.counters);
-        let (phases, attributes, timing_names) = (&p.phases, &p.attributes, &self.timing_names);
-        let mut resolve = |name: &str| -> Result<Atom, String> {
-            fn lookup<I: Id, T: Named>(
-                arena: &Arena<I, T>,
-                rest: &str,
-                kind: &str,
-                table: &str,
-            ) -> Result<I, String> {
-                if let Some(i) = arena.by_id(rest) {
-                    return Ok(i);
-                }
-                let names: Vec<&str> = arena.iter().map(|s| s.name_id()).collect();
-                Err(match suggest(rest, &names) {
-                    Some(s) => format!("did you mean `{kind}.{s}`?"),
-                    None if names.is_empty() => {
-                        format!("declare it in a `[{table}.{rest}]` table")
-                    }
-                    None => format!(
-                        "declared {table}: {}; or declare `[{table}.{rest}]`",
-                        names.join(", ")
-                    ),
-                })
-            }
-            if let Some(rest) = name.strip_prefix("variant.") {
-                return lookup(variants, rest, "variant", "variants").map(Atom::Variant);
-            }
-            if let Some(rest) = name.strip_prefix("fact.") {
-                return lookup(facts, rest, "fact", "facts").map(Atom::Fact);
-            }
-            if let Some(rest) = name.strip_prefix("counter.") {
-                return lookup(counters, rest, "counter", "counters").map(Atom::Counter);
-            }
-            if let Some(rest) = name.strip_prefix("elected.") {
-                let i = lookup(phases, rest, "elected", "phase")?;
-                if !phases[i].optional {
-                    return Err(format!(
-                        "phase `{rest}` is not `optional`, so it is never elected"
-                    ));
-                }
-                return Ok(Atom::Elected(i));
-            }
-            if let Some(rest) = name.strip_prefix("top_is.") {
-                return match timing_names.iter().find(|(t, _)| t == rest) {
-                    Some((_, id)) => Ok(Atom::TopIs(*id)),
-                    None => Err(format!("no timing class `{rest}`")),
-                };
-            }
-            if let Some(rest) = name.strip_prefix("top.") {
-                return match attributes.iter().position(|t| t == rest) {
-                    Some(i) => Ok(Atom::TopAttribute(i as u8)),
-                    None => Err(format!(
-                        "no timing class declares the attribute `{rest}` (`attributes = {{ {rest} = ... }}`)"
-                    )),
-                };
-            }
-            if let Some((_, a)) = BUILTIN_ATOMS.iter().find(|(n, _)| *n == name) {
-                return Ok(*a);
-            }
-            let names: Vec<&str> = BUILTIN_ATOMS.iter().map(|(n, _)| *n).collect();
-            Err(match suggest(name, &names) {
-                Some(s) => format!("did you mean `{s}`?"),
-                None => format!(
-                    "use `variant.NAME`, `fact.NAME`, `counter.NAME` or one of: {}",
-                    names.join(", ")
-                ),
-            })
-        };
-        match crate::cond::parse(&mut p.conditions, text.get_ref(), &mut resolve) {
+        let timing_names = &self.timing_names;
+        let parsed = self.parts.build_condition(|builder, p| {
+            let mut resolve = |name: &str| resolve_name(p, timing_names, name);
+            crate::cond::parse(builder, text.get_ref(), &mut resolve)
+        });
+        match parsed {
             Ok(id) => {
                 self.check_reachable_values(text, id);
                 Some(id)
@@ -477,12 +485,17 @@ impl Ctx {
         };
         self.parts.terms = terms(&raw.terms);
         // Names conditions may use before the classes are compiled
-        // (`top_is.CLASS`, `top.NAME`): classes in file order, attributes sorted.
-        let mut ids: Arena<TimingId, ()> = Arena::new();
-        self.timing_names = in_file_order(&raw.timing)
-            .into_iter()
-            .map_while(|(k, _)| ids.alloc(()).ok().map(|id| (k.get_ref().clone(), id)))
-            .collect();
+        // (`top_is.CLASS`, `top.NAME`): classes in file order, attributes
+        // sorted. Each class is added now, unfinished, for its id;
+        // `timing_classes` finishes it.
+        self.timing_names = Vec::new();
+        for (key, _) in in_file_order(&raw.timing) {
+            let Some(id) = self.add::<TimingId>(unfinished_timing(key.get_ref()), span_of(&key))
+            else {
+                break;
+            };
+            self.timing_names.push((key.get_ref().clone(), id));
+        }
         let mut attributes: Vec<String> = raw
             .timing
             .values()
@@ -493,8 +506,8 @@ impl Ctx {
         attributes.truncate(u8::MAX as usize);
         self.parts.attributes = attributes;
         self.parts.priority = self.priority(raw.priority.as_ref());
-        self.parts.variants = self.flags(&raw.variants);
-        self.parts.facts = self.flags(&raw.facts);
+        self.flags::<VariantId>(&raw.variants);
+        self.flags::<FactId>(&raw.facts);
         self.counters(raw);
         if !self.phases(raw) {
             return None;
@@ -633,10 +646,7 @@ impl Ctx {
                 slot: slot.min(MAX_PLAYER_COUNTERS - 1) as u8,
                 start,
             };
-            if self
-                .alloc(|p| &mut p.counters, counter, span_of(key))
-                .is_none()
-            {
+            if self.add::<CounterId>(counter, span_of(key)).is_none() {
                 break;
             }
         }

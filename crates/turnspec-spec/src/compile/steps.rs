@@ -46,29 +46,19 @@ impl Ctx {
             let rule = self.rule(p_raw.rule.as_ref());
             let skip = self.conditions(&p_raw.skip);
             let only_if = p_raw.only_if.as_ref().and_then(|c| self.condition(c));
-            let phase = Phase {
-                id: p_raw.id.get_ref().clone(),
-                name: display_name(p_raw.name.as_ref(), &p_raw.id),
-                rule,
-                tags: p_raw.tags.iter().map(|t| t.get_ref().clone()).collect(),
-                kind: kind.min(MAX_PHASE_KINDS - 1) as u8,
-                on_demand: p_raw
-                    .on_demand
-                    .as_ref()
-                    .map(|b| *b.get_ref())
-                    .unwrap_or(false),
-                only_if,
-                skip,
-                first_step: StepId::default(),
-                step_count: 0,
-                implicit_step: p_raw.step.is_empty(),
-                optional: p_raw.optional.as_ref().is_some_and(|b| *b.get_ref()),
-                between_turns: p_raw.between_turns.as_ref().is_some_and(|b| *b.get_ref()),
-            };
-            if self
-                .alloc(|p| &mut p.phases, phase, span_of(&p_raw.id))
-                .is_none()
-            {
+            // Its steps are given to it as they are added (`steps`).
+            let mut phase = Phase::new(p_raw.id.get_ref().clone());
+            phase.name = display_name(p_raw.name.as_ref(), &p_raw.id);
+            phase.rule = rule;
+            phase.tags = p_raw.tags.iter().map(|t| t.get_ref().clone()).collect();
+            phase.kind = kind.min(MAX_PHASE_KINDS - 1) as u8;
+            phase.on_demand = p_raw.on_demand.as_ref().is_some_and(|b| *b.get_ref());
+            phase.only_if = only_if;
+            phase.skip = skip;
+            phase.implicit_step = p_raw.step.is_empty();
+            phase.optional = p_raw.optional.as_ref().is_some_and(|b| *b.get_ref());
+            phase.between_turns = p_raw.between_turns.as_ref().is_some_and(|b| *b.get_ref());
+            if self.add::<PhaseId>(phase, span_of(&p_raw.id)).is_none() {
                 return false;
             }
         }
@@ -92,12 +82,13 @@ impl Ctx {
     pub(super) fn steps(&mut self, raw: &RawSpec) {
         for (phase_id, p) in self.parts.phases.ids().zip(&raw.phase) {
             let p_raw = p.get_ref();
-            let Ok(first_step) = self.parts.steps.next_id() else {
-                // The limit is reported by the step that goes past it.
+            if self.parts.steps.len() >= StepId::LIMIT {
                 self.limit_steps(span_of(&p_raw.id));
                 return;
+            }
+            let Some(phase) = self.parts.get(phase_id) else {
+                return;
             };
-            let phase = &self.parts.phases[phase_id];
             if p_raw.step.is_empty() {
                 let header = StepHeader {
                     id: p_raw.id.get_ref().clone(),
@@ -109,7 +100,10 @@ impl Ctx {
                     only_if: None,
                     skip: Vec::new(),
                 };
-                if !self.step(header, p_raw.body(), span_of(&p_raw.id)) {
+                if self
+                    .step(header, p_raw.body(), span_of(&p_raw.id))
+                    .is_none()
+                {
                     return;
                 }
             } else {
@@ -143,15 +137,13 @@ impl Ctx {
                         only_if: s_raw.only_if.as_ref().and_then(|c| self.condition(c)),
                         skip: self.conditions(&s_raw.skip),
                     };
-                    if !self.step(header, s_raw.body(), span_of(&s_raw.id)) {
+                    if self
+                        .step(header, s_raw.body(), span_of(&s_raw.id))
+                        .is_none()
+                    {
                         return;
                     }
                 }
-            }
-            let count = self.parts.steps.len() - first_step.index();
-            if let Some(phase) = self.parts.phases.get_mut(phase_id) {
-                phase.first_step = first_step;
-                phase.step_count = count as u16;
             }
         }
     }
@@ -167,20 +159,35 @@ impl Ctx {
         );
     }
 
-    /// Lowers one step; false once the model is full.
+    /// Lowers one step; `None` once the model is full. The step is added
+    /// first, so that its windows and turn-based actions can name it, and
+    /// given its body once they have ids.
     pub(super) fn step(
         &mut self,
         header: StepHeader,
         body: RawBody<'_>,
         span: Range<usize>,
-    ) -> bool {
-        let Ok(step_id) = self.parts.steps.next_id() else {
-            self.limit_steps(span);
-            return false;
+    ) -> Option<StepId> {
+        let unfinished = Step {
+            id: header.id.clone(),
+            name: header.name.clone(),
+            rule: header.rule,
+            tags: Vec::new(),
+            phase: header.phase,
+            implicit: header.implicit,
+            stages: Vec::new(),
+            only_if: None,
+            skip: Vec::new(),
+            repeat: None,
+            timing_mask: 0,
         };
+        let step_id = self.add::<StepId>(unfinished, span.clone())?;
         self.step_spans.push(span.clone());
-        let step = self.step_body(header, step_id, body, span.clone());
-        self.alloc(|p| &mut p.steps, step, span).is_some()
+        let step = self.step_body(header, step_id, body, span);
+        if let Some(slot) = self.parts.get_mut(step_id) {
+            *slot = step;
+        }
+        Some(step_id)
     }
 
     /// Which timing classes each step allows (`during`), as a bit mask.
@@ -190,25 +197,24 @@ impl Ctx {
             .steps
             .iter()
             .map(|s| {
-                let phase = &parts.phases[s.phase];
+                let phase = parts.phases.get(s.phase);
+                let phase_has =
+                    |d: &String| phase.is_some_and(|p| p.id == *d || p.tags.contains(d));
                 parts
                     .timing
                     .iter_ids()
                     .filter(|(_, t)| {
                         t.during.is_empty()
-                            || t.during.iter().any(|d| {
-                                *d == s.id
-                                    || s.tags.contains(d)
-                                    || *d == phase.id
-                                    || phase.tags.contains(d)
-                            })
+                            || t.during
+                                .iter()
+                                .any(|d| *d == s.id || s.tags.contains(d) || phase_has(d))
                     })
                     .fold(0, |mask, (ti, _)| mask | 1 << ti.index())
             })
             .collect();
         let ids: Vec<StepId> = self.parts.steps.ids().collect();
         for (id, mask) in ids.into_iter().zip(masks) {
-            if let Some(s) = self.parts.steps.get_mut(id) {
+            if let Some(s) = self.parts.get_mut(id) {
                 s.timing_mask = mask;
             }
         }
@@ -270,7 +276,7 @@ impl Ctx {
                         step: step_id,
                         solo,
                     };
-                    if let Some(w) = self.alloc(|p| &mut p.windows, window, span_of(w)) {
+                    if let Some(w) = self.add::<WindowId>(window, span_of(w)) {
                         stages.push(Stage::Window(w));
                     }
                 }
@@ -322,14 +328,16 @@ impl Ctx {
                     let play = raw.play.as_ref().and_then(|p| self.timing_ref(p));
                     for (t, key) in [(play, &raw.play), (answer_play, &None)] {
                         let timing = &self.parts.timing;
-                        if let Some(t) =
-                            t.filter(|t| matches!(timing[*t].effect, Effect::StartPhase(_)))
+                        if let Some(class) = t
+                            .and_then(|t| timing.get(t))
+                            .filter(|c| matches!(c.effect, Effect::StartPhase(_)))
+                            .map(|c| c.id.clone())
                         {
                             let span = key.as_ref().map(span_of).unwrap_or_else(|| span_of(id));
                             self.error(
                                 "turnspec::bad-value",
                                 span,
-                                format!("a turn-based action cannot play `{}`: it starts a phase", self.parts.timing[t].id),
+                                format!("a turn-based action cannot play `{class}`: it starts a phase"),
                             )
                             .help = Some("only players start phases (by playing the class in a window); give the action a class with `effect = \"stack\"` or `\"special\"`".into());
                         }
@@ -350,7 +358,7 @@ impl Ctx {
                             .is_some_and(|b| *b.get_ref()),
                         stack_triggers: raw.stack_triggers.as_ref().is_some_and(|b| *b.get_ref()),
                     };
-                    if let Some(a) = self.alloc(|p| &mut p.turn_actions, action, span_of(id)) {
+                    if let Some(a) = self.add::<TurnActionId>(action, span_of(id)) {
                         stages.push(Stage::Action(a));
                     }
                 }
@@ -372,7 +380,7 @@ impl Ctx {
                     step: step_id,
                     solo: false,
                 };
-                if let Some(w) = self.alloc(|p| &mut p.windows, window, span.clone()) {
+                if let Some(w) = self.add::<WindowId>(window, span.clone()) {
                     stages.push(Stage::Window(w));
                 }
             }

@@ -2,17 +2,40 @@
 
 use super::*;
 
+/// A timing class with only its id, added before the classes are compiled
+/// so that conditions can name every class (`top_is.CLASS`).
+pub(super) fn unfinished_timing(id: &str) -> TimingClass {
+    TimingClass {
+        id: id.to_string(),
+        name: id.to_string(),
+        rule: RuleRef::NONE,
+        who: Who::Any,
+        who_rule: RuleRef::NONE,
+        stack: StackRequirement::Any,
+        stack_rule: RuleRef::NONE,
+        during: Vec::new(),
+        during_rule: RuleRef::NONE,
+        effect: Effect::Stack,
+        limit: None,
+        require: Vec::new(),
+        ends: None,
+        enters: None,
+        cost: None,
+        attributes: Vec::new(),
+    }
+}
+
 impl Ctx {
-    /// Every `[timing.*]` table, in file order.
+    /// Every `[timing.*]` table, in file order: each finishes the class
+    /// added for it, unfinished, at the start (`timing_names`); classes
+    /// past the limit got none and were reported then.
     pub(super) fn timing_classes(&mut self, raw: &RawSpec) {
-        for (key, t) in in_file_order(&raw.timing) {
+        let ids: Vec<TimingId> = self.timing_names.iter().map(|(_, id)| *id).collect();
+        for ((key, t), id) in in_file_order(&raw.timing).into_iter().zip(ids) {
             self.timing_spans.push(span_of(&key));
             let class = self.timing(&key, t);
-            if self
-                .alloc(|p| &mut p.timing, class, span_of(&key))
-                .is_none()
-            {
-                break;
+            if let Some(slot) = self.parts.get_mut(id) {
+                *slot = class;
             }
         }
     }
@@ -75,7 +98,7 @@ impl Ctx {
                 match &t.phase {
                     Some(ph) => match self.parts.phases.by_id(ph.get_ref()) {
                         Some(i) => {
-                            if !self.parts.phases[i].on_demand {
+                            if self.parts.get(i).is_some_and(|p| !p.on_demand) {
                                 self.error("turnspec::start-regular-phase", span_of(ph), format!("phase `{}` is part of the regular turn", ph.get_ref()))
                                 .help = Some("only phases with `on_demand = true` can be started by an action".into());
                             }
@@ -159,7 +182,7 @@ impl Ctx {
         }
         let enters = t.enters.as_ref().and_then(|ph| {
             let id = self.phase_ref(ph)?;
-            if !self.parts.phases[id].optional {
+            if self.parts.get(id).is_some_and(|p| !p.optional) {
                 self.error(
                     "turnspec::bad-value",
                     span_of(ph),
