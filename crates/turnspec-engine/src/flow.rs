@@ -8,7 +8,8 @@
 //! knows any game.
 
 use turnspec_model::{
-    Condition, Effect, ManaEmpties, RuleRef, SkipTarget, Stage, TimingId, TurnActionId, WindowMode,
+    Condition, Effect, ManaEmpties, RuleRef, SkipTarget, Spec, Stage, TimingId, TurnActionId,
+    WindowMode,
 };
 
 use crate::endless::MAX_REPEATS_WITHOUT_PRIORITY;
@@ -22,6 +23,16 @@ use crate::state::{
 /// A run of the machine gives up after this many moves with no decision,
 /// rather than loop for ever on a spec whose conditions skip every window.
 pub(crate) const STALL_BUDGET: u32 = 1_000_000;
+
+/// Where the interpreter goes after one point of the turn.
+enum Next {
+    /// On to the next point.
+    Go,
+    /// A player must decide, or the game stopped.
+    Stop,
+    /// A new turn begins that the program can run.
+    Program,
+}
 
 impl Game {
     pub(crate) fn hook_context(&self) -> HookContext {
@@ -67,6 +78,7 @@ impl Game {
 
     /// The interpreter: runs until a player must decide or the game stops
     /// (false), or until a new turn begins that the program can run (true).
+    /// One method per point of the turn below.
     #[inline(never)]
     fn interpret<H: Host, S: EventSink>(&mut self, host: &mut H, sink: &mut S) -> bool {
         let spec = self.spec.clone();
@@ -77,176 +89,221 @@ impl Game {
                 self.state.status = Status::Stalled;
                 return false;
             }
-            match self.state.point {
-                Point::TurnStart => {
-                    if self.cached.program().entry(&spec, &self.state).is_some() {
-                        return true;
-                    }
-                    if self.state.in_game == 0 {
-                        self.state.status = Status::NoPlayers;
-                        return false;
-                    }
-                    if self.state.turn >= self.state.turn_limit {
-                        self.state.status = Status::TurnLimit;
-                        return false;
-                    }
-                    if !self.state.is_in(self.state.active) {
-                        // A player who left takes no more turns (800.4k).
-                        self.next_turn_player();
-                        continue;
-                    }
-                    if let Some(rule) = self.take_skip(SkipTarget::Turn) {
-                        self.skipped(Skipped::Turn(self.state.active), rule, sink);
-                        self.next_turn_player();
-                        continue;
-                    }
-                    self.turn_began::<true, S>(sink);
-                    match spec.turn().first() {
-                        Some(p) => {
-                            self.state.phase = *p;
-                            self.state.point = Point::PhaseStart;
-                        }
-                        None => self.state.point = Point::TurnEnd,
-                    }
-                }
-                Point::PhaseStart => {
-                    let phase_id = self.state.phase;
-                    // The game's ids are its spec's own: a phase is always
-                    // found (were it not, it would be passed over).
-                    let Some(phase) = spec.phase(phase_id) else {
-                        self.after_phase();
-                        continue;
-                    };
-                    if phase
-                        .only_if
-                        .is_some_and(|c| !spec.conditions().eval(c, self))
-                        || (phase.optional && !self.elected(phase_id))
-                    {
-                        self.state.start_step = None;
-                        self.after_phase();
-                        continue;
-                    }
-                    let kind = phase.kind as usize;
-                    self.state.count_phase_kind(kind);
-                    let skip = self
-                        .skip_rule(&phase.skip)
-                        .or_else(|| self.take_skip(SkipTarget::Phase(phase_id)));
-                    if let Some(rule) = skip {
-                        self.state.kind_counts[kind] -= 1;
-                        self.state.start_step = None;
-                        self.skipped(Skipped::Phase(phase_id), rule, sink);
-                        self.after_phase();
-                        continue;
-                    }
-                    let first = self.state.start_step.take().unwrap_or(phase.first_step());
-                    self.phase_began::<true, S>(phase_id, kind, first, sink);
-                    self.state.point = Point::StepStart;
-                }
-                Point::StepStart => {
-                    let step_id = self.state.step;
-                    let Some(step) = spec.step(step_id) else {
-                        self.after_step();
-                        continue;
-                    };
-                    if step
-                        .only_if
-                        .is_some_and(|c| !spec.conditions().eval(c, self))
-                    {
-                        self.after_step();
-                        continue;
-                    }
-                    let only = match self.state.only_step {
-                        Some((only, rule)) if only != step_id => Some(rule),
-                        _ => None,
-                    };
-                    let skip = only.or_else(|| self.skip_rule(&step.skip)).or_else(|| {
-                        if step.implicit {
-                            None
-                        } else {
-                            self.take_skip(SkipTarget::Step(step_id))
-                        }
-                    });
-                    if let Some(rule) = skip {
-                        self.skipped(Skipped::Step(step_id), rule, sink);
-                        self.after_step();
-                        continue;
-                    }
-                    self.step_began::<true, H, S>(step_id, step.implicit, host, sink);
-                    self.state.point = Point::Stage;
-                }
-                Point::Stage => {
-                    let Some(stage) = self.current_stage() else {
-                        self.state.point = Point::StepEnd;
-                        continue;
-                    };
-                    match stage {
-                        Stage::Action(id) => {
-                            self.turn_action(id, host, sink);
-                            self.state.stage += 1;
-                        }
-                        Stage::Window(w) => {
-                            let open = match spec.window(w).map(|w| w.mode) {
-                                Some(WindowMode::Always) => true,
-                                Some(WindowMode::IfPending) => {
-                                    !self.state.waiting.is_empty() || !self.state.stack.is_empty()
-                                }
-                                None => false,
-                            };
-                            if open {
-                                self.window_opens::<true, S>(w, sink);
-                                return false;
-                            }
-                            self.state.stage += 1;
-                        }
-                    }
-                }
-                Point::StepEnd => {
-                    let step = spec.step(self.state.step);
-                    let again = match step.and_then(|s| s.repeat) {
-                        Some(r) => spec.conditions().eval(r.cond, self),
-                        None => false,
-                    };
-                    let implicit = step.is_some_and(|s| s.implicit);
-                    self.step_ended::<true, S>(self.state.step, implicit, sink);
-                    if again {
-                        self.state.repeat = self.state.repeat.saturating_add(1);
-                        self.state.point = Point::StepStart;
-                        // Going round without a decision: a turn that may
-                        // never end (endless.rs).
-                        if !self.state.window_opened {
-                            self.state.quiet_repeats += 1;
-                            if u32::from(self.state.quiet_repeats) > MAX_REPEATS_WITHOUT_PRIORITY {
-                                self.state.status = Status::NeverEnds;
-                                return false;
-                            }
-                        }
-                    } else {
-                        self.after_step();
-                    }
-                }
-                Point::PhaseEnd => {
-                    self.phase_ended::<true, S>(self.state.phase, sink);
-                    self.after_phase();
-                }
-                Point::Reopen => {
-                    self.state.point = Point::Stage;
-                    self.state.passes = 0;
-                    let first = self.first_holder();
-                    self.give_priority(first, Because::Returned, sink);
-                    return false;
-                }
-                Point::TurnEnd => {
-                    if !self.state.between {
-                        self.turn_ended::<true, S>(sink);
-                        if self.enter_between_turns() {
-                            continue;
-                        }
-                    }
-                    self.state.between = false;
-                    self.next_turn_player();
-                }
+            let next = match self.state.point {
+                Point::TurnStart => self.at_turn_start(&spec, sink),
+                Point::PhaseStart => self.at_phase_start(&spec, sink),
+                Point::StepStart => self.at_step_start(&spec, host, sink),
+                Point::Stage => self.at_stage(&spec, host, sink),
+                Point::StepEnd => self.at_step_end(&spec, sink),
+                Point::PhaseEnd => self.at_phase_end(sink),
+                Point::Reopen => self.at_reopen(sink),
+                Point::TurnEnd => self.at_turn_end(sink),
+            };
+            match next {
+                Next::Go => {}
+                Next::Stop => return false,
+                Next::Program => return true,
             }
         }
+    }
+
+    /// A turn is to begin: the program takes it if it can; else nobody left,
+    /// the turn limit, a player who left or a skipped turn, or the turn begins.
+    fn at_turn_start<S: EventSink>(&mut self, spec: &Spec, sink: &mut S) -> Next {
+        if self.cached.program().entry(spec, &self.state).is_some() {
+            return Next::Program;
+        }
+        if self.state.in_game == 0 {
+            self.state.status = Status::NoPlayers;
+            return Next::Stop;
+        }
+        if self.state.turn >= self.state.turn_limit {
+            self.state.status = Status::TurnLimit;
+            return Next::Stop;
+        }
+        if !self.state.is_in(self.state.active) {
+            // A player who left takes no more turns (800.4k).
+            self.next_turn_player();
+            return Next::Go;
+        }
+        if let Some(rule) = self.take_skip(SkipTarget::Turn) {
+            self.skipped(Skipped::Turn(self.state.active), rule, sink);
+            self.next_turn_player();
+            return Next::Go;
+        }
+        self.turn_began::<true, S>(sink);
+        match spec.turn().first() {
+            Some(p) => {
+                self.state.phase = *p;
+                self.state.point = Point::PhaseStart;
+            }
+            None => self.state.point = Point::TurnEnd,
+        }
+        Next::Go
+    }
+
+    /// A phase is to begin: absent (`only_if`, not elected), skipped, or begun.
+    fn at_phase_start<S: EventSink>(&mut self, spec: &Spec, sink: &mut S) -> Next {
+        let phase_id = self.state.phase;
+        // The game's ids are its spec's own: a phase is always
+        // found (were it not, it would be passed over).
+        let Some(phase) = spec.phase(phase_id) else {
+            self.after_phase();
+            return Next::Go;
+        };
+        if phase
+            .only_if
+            .is_some_and(|c| !spec.conditions().eval(c, self))
+            || (phase.optional && !self.elected(phase_id))
+        {
+            self.state.start_step = None;
+            self.after_phase();
+            return Next::Go;
+        }
+        let kind = phase.kind as usize;
+        self.state.count_phase_kind(kind);
+        let skip = self
+            .skip_rule(&phase.skip)
+            .or_else(|| self.take_skip(SkipTarget::Phase(phase_id)));
+        if let Some(rule) = skip {
+            self.state.kind_counts[kind] -= 1;
+            self.state.start_step = None;
+            self.skipped(Skipped::Phase(phase_id), rule, sink);
+            self.after_phase();
+            return Next::Go;
+        }
+        let first = self.state.start_step.take().unwrap_or(phase.first_step());
+        self.phase_began::<true, S>(phase_id, kind, first, sink);
+        self.state.point = Point::StepStart;
+        Next::Go
+    }
+
+    /// A step is to begin: absent, skipped (its own skips, "only this step",
+    /// counted skips), or begun.
+    fn at_step_start<H: Host, S: EventSink>(
+        &mut self,
+        spec: &Spec,
+        host: &mut H,
+        sink: &mut S,
+    ) -> Next {
+        let step_id = self.state.step;
+        let Some(step) = spec.step(step_id) else {
+            self.after_step();
+            return Next::Go;
+        };
+        if step
+            .only_if
+            .is_some_and(|c| !spec.conditions().eval(c, self))
+        {
+            self.after_step();
+            return Next::Go;
+        }
+        let only = match self.state.only_step {
+            Some((only, rule)) if only != step_id => Some(rule),
+            _ => None,
+        };
+        let skip = only.or_else(|| self.skip_rule(&step.skip)).or_else(|| {
+            if step.implicit {
+                None
+            } else {
+                self.take_skip(SkipTarget::Step(step_id))
+            }
+        });
+        if let Some(rule) = skip {
+            self.skipped(Skipped::Step(step_id), rule, sink);
+            self.after_step();
+            return Next::Go;
+        }
+        self.step_began::<true, H, S>(step_id, step.implicit, host, sink);
+        self.state.point = Point::Stage;
+        Next::Go
+    }
+
+    /// The current stage of the step: a turn-based action, or a window that
+    /// opens (a player decides) or stays shut.
+    fn at_stage<H: Host, S: EventSink>(&mut self, spec: &Spec, host: &mut H, sink: &mut S) -> Next {
+        let Some(stage) = self.current_stage() else {
+            self.state.point = Point::StepEnd;
+            return Next::Go;
+        };
+        match stage {
+            Stage::Action(id) => {
+                self.turn_action(id, host, sink);
+                self.state.stage += 1;
+            }
+            Stage::Window(w) => {
+                let open = match spec.window(w).map(|w| w.mode) {
+                    Some(WindowMode::Always) => true,
+                    Some(WindowMode::IfPending) => {
+                        !self.state.waiting.is_empty() || !self.state.stack.is_empty()
+                    }
+                    None => false,
+                };
+                if open {
+                    self.window_opens::<true, S>(w, sink);
+                    return Next::Stop;
+                }
+                self.state.stage += 1;
+            }
+        }
+        Next::Go
+    }
+
+    /// The step ends, and begins again while its `repeat` holds.
+    fn at_step_end<S: EventSink>(&mut self, spec: &Spec, sink: &mut S) -> Next {
+        let step = spec.step(self.state.step);
+        let again = match step.and_then(|s| s.repeat) {
+            Some(r) => spec.conditions().eval(r.cond, self),
+            None => false,
+        };
+        let implicit = step.is_some_and(|s| s.implicit);
+        self.step_ended::<true, S>(self.state.step, implicit, sink);
+        if again {
+            self.state.repeat = self.state.repeat.saturating_add(1);
+            self.state.point = Point::StepStart;
+            // Going round without a decision: a turn that may
+            // never end (endless.rs).
+            if !self.state.window_opened {
+                self.state.quiet_repeats += 1;
+                if u32::from(self.state.quiet_repeats) > MAX_REPEATS_WITHOUT_PRIORITY {
+                    self.state.status = Status::NeverEnds;
+                    return Next::Stop;
+                }
+            }
+        } else {
+            self.after_step();
+        }
+        Next::Go
+    }
+
+    /// The phase ends.
+    fn at_phase_end<S: EventSink>(&mut self, sink: &mut S) -> Next {
+        self.phase_ended::<true, S>(self.state.phase, sink);
+        self.after_phase();
+        Next::Go
+    }
+
+    /// Back from an on-demand phase: the window it interrupted reopens.
+    fn at_reopen<S: EventSink>(&mut self, sink: &mut S) -> Next {
+        self.state.point = Point::Stage;
+        self.state.passes = 0;
+        let first = self.first_holder();
+        self.give_priority(first, Because::Returned, sink);
+        Next::Stop
+    }
+
+    /// The turn ends (then the between-turns phases, if any), and the next
+    /// player's turn is chosen.
+    fn at_turn_end<S: EventSink>(&mut self, sink: &mut S) -> Next {
+        if !self.state.between {
+            self.turn_ended::<true, S>(sink);
+            if self.enter_between_turns() {
+                return Next::Go;
+            }
+        }
+        self.state.between = false;
+        self.next_turn_player();
+        Next::Go
     }
 
     pub(crate) fn turn_action<H: Host, S: EventSink>(
