@@ -7,7 +7,7 @@ use std::sync::LazyLock;
 
 use turnspec_engine::policy::{RandomPolicy, play_out};
 use turnspec_engine::{
-    Action, Event, Game, GameOptions, PlayerId, RuleError, Status, TimingFailure,
+    Action, Event, Game, GameOptions, NoHost, PlayerId, RuleError, Status, TimingFailure,
 };
 use turnspec_spec::Spec;
 
@@ -247,5 +247,45 @@ fn the_program_evaluates_each_kind_of_test_as_the_interpreter_does() {
                 );
             }
         }
+    }
+}
+
+/// Turns in which no window ever opens (the only one is left out unless a
+/// fact the host never sets), with no turn limit.
+const WINDOWLESS: &str = r#"
+[game]
+name = "Windowless"
+players = { min = 2, max = 2 }
+
+[facts.open]
+
+[[phase]]
+id = "main"
+only_if = "fact.open"
+priority = "always"
+
+[[phase]]
+id = "ending"
+actions = [{ id = "tidy" }]
+"#;
+
+/// Turn after turn with no decision stops the game as `Stalled`
+/// (docs/reliability.md, "Turns that never end": the backstop), on both
+/// tiers. Catches the program's budget of jumps back to a new turn not
+/// counting down (`*budget -= 1` in `begin_next_turn` as `+=` or `/=`:
+/// the game then runs for ever).
+#[test]
+fn turns_without_a_decision_stall_the_game_on_both_tiers() {
+    let spec = load("windowless.toml", WINDOWLESS);
+    for program in [true, false] {
+        let options = GameOptions::players(2).with_turn_program(program);
+        let mut game = Game::new(&spec, &options).unwrap();
+        game.start(&mut NoHost, &mut ());
+        assert_eq!(game.status(), Status::Stalled, "program {program}");
+        assert!(
+            game.turn() > 1_000,
+            "program {program}: turn {}",
+            game.turn()
+        );
     }
 }
