@@ -104,7 +104,8 @@ fn failure_of(err: RuleError) -> TimingFailure {
 /// per-player counter, the turn, the seat, the starting player, the
 /// repeat count, whether a window opened, the stack, pairs of them and
 /// anything else through the spec's condition tree), each true on some
-/// turns and false on others.
+/// turns and false on others; and phases of one kind, counted together,
+/// some left out or skipped.
 const CONDITIONS: &str = r#"
 [game]
 name = "Conditions"
@@ -206,6 +207,26 @@ id = "main"
     { id = "tidy", answer = { max = 1 } },
     { window = "if_pending", name = "after" },
   ]
+
+# Two more phases of the first one's kind, left out or skipped on some
+# turns: the events number them (`phase second #2`), and a step reads the
+# number.
+[[phase]]
+id = "second"
+counts_as = "main"
+only_if = "turn != 5"
+skip = [{ if = "turn == 6", rule = "R-SECOND" }]
+
+  [[phase.step]]
+  id = "numbered"
+  only_if = "phase_number == 2"
+  sequence = [{ window = "always", name = "numbered" }]
+
+[[phase]]
+id = "third"
+counts_as = "main"
+skip = [{ if = "counter.asked == 3", rule = "R-THIRD" }]
+sequence = [{ window = "always", name = "third" }]
 "#;
 
 static CONDITIONS_SPEC: LazyLock<Spec> = LazyLock::new(|| load("conditions.toml", CONDITIONS));
@@ -225,7 +246,9 @@ fn random_game(spec: &Spec, options: GameOptions, seed: u64) -> Vec<Event> {
 /// Both tiers play the same games of a turn built of every kind of test
 /// the program keeps (catches a test the program evaluates other than as
 /// the spec's condition says: `holds`, `flag`, `value` and the rest of
-/// `compiled/conditions.rs`).
+/// `compiled/conditions.rs`; and a phase the program begins or skips
+/// counted under another kind: `kind & (MAX_PHASE_KINDS - 1)` in
+/// `Op::PhaseBegin` as `^`).
 #[test]
 fn the_program_evaluates_each_kind_of_test_as_the_interpreter_does() {
     let spec = &*CONDITIONS_SPEC;
