@@ -274,7 +274,8 @@ fn the_program_evaluates_each_kind_of_test_as_the_interpreter_does() {
 }
 
 /// Turns in which no window ever opens (the only one is left out unless a
-/// fact the host never sets), with no turn limit.
+/// fact the host never sets), with no turn limit; with `REPEATS`, the
+/// ending step repeats 255 times a turn.
 const WINDOWLESS: &str = r#"
 [game]
 name = "Windowless"
@@ -290,25 +291,29 @@ priority = "always"
 [[phase]]
 id = "ending"
 actions = [{ id = "tidy" }]
+REPEATS
 "#;
 
-/// Turn after turn with no decision stops the game as `Stalled`
-/// (docs/reliability.md, "Turns that never end": the backstop), on both
-/// tiers. Catches the program's budget of jumps back to a new turn not
-/// counting down (`*budget -= 1` in `begin_next_turn` as `+=` or `/=`:
-/// the game then runs for ever).
+/// Turn after turn with no decision stops the game as `Stalled` within a
+/// bounded number of moves (docs/reliability.md, "Turns that never end":
+/// the backstop), on both tiers, whether the moves are new turns or
+/// repeated steps. Catches the program's budget of jumps back not
+/// counting down: `*budget -= 1` in `begin_next_turn` (a new turn) or
+/// `budget -= 1` in `Op::StepEnd` (a repeat) as `+=` or `/=`, and
+/// `STALL_BUDGET / 32` as `* 32` (the game then runs on for ever, or
+/// for tens of thousands of turns).
 #[test]
 fn turns_without_a_decision_stall_the_game_on_both_tiers() {
-    let spec = load("windowless.toml", WINDOWLESS);
-    for program in [true, false] {
-        let options = GameOptions::players(2).with_turn_program(program);
-        let mut game = Game::new(&spec, &options).unwrap();
-        game.start(&mut NoHost, &mut ());
-        assert_eq!(game.status(), Status::Stalled, "program {program}");
-        assert!(
-            game.turn() > 1_000,
-            "program {program}: turn {}",
-            game.turn()
-        );
+    for repeats in ["", r#"repeat = { if = "repeat_count < 255" }"#] {
+        let spec = load("windowless.toml", &WINDOWLESS.replace("REPEATS", repeats));
+        for program in [true, false] {
+            let options = GameOptions::players(2).with_turn_program(program);
+            let mut game = Game::new(&spec, &options).unwrap();
+            game.start(&mut NoHost, &mut ());
+            let at = format!("program {program}, {repeats:?}: turn {}", game.turn());
+            assert_eq!(game.status(), Status::Stalled, "{at}");
+            let most = if repeats.is_empty() { 400_000 } else { 2_000 };
+            assert!(game.turn() > 50 && game.turn() < most, "{at}");
+        }
     }
 }
