@@ -7,7 +7,8 @@ use std::sync::LazyLock;
 
 use turnspec_engine::policy::{RandomPolicy, play_out};
 use turnspec_engine::{
-    Action, Event, Game, GameOptions, NoHost, PlayerId, RuleError, Status, TimingFailure,
+    Action, Event, Game, GameOptions, MAX_REPEATS_WITHOUT_PRIORITY, NoHost, PlayerId, RuleError,
+    Status, TimingFailure,
 };
 use turnspec_spec::Spec;
 
@@ -316,4 +317,67 @@ fn turns_without_a_decision_stall_the_game_on_both_tiers() {
             assert!(game.turn() > 50 && game.turn() < most, "{at}");
         }
     }
+}
+
+/// Two phases; from turn 4 on, the ending phase's step repeats for ever
+/// with no window.
+const ENDLESS_LATER: &str = r#"
+[game]
+name = "Endless later"
+players = { min = 2, max = 2 }
+
+[[phase]]
+id = "main"
+priority = "always"
+
+[[phase]]
+id = "ending"
+actions = [{ id = "tidy" }]
+repeat = { if = "turn > 3", rule = "L 4" }
+"#;
+
+/// A turn that never ends stops the game as `NeverEnds` after
+/// `MAX_REPEATS_WITHOUT_PRIORITY` quiet repeats, naming the step, when the
+/// program runs the turn too (tests/endless.rs has it on a first turn, the
+/// interpreter's). Catches the program's count of quiet repeats
+/// (`Op::StepEnd`): `!s.window_opened` with the `!` deleted, `+= 1` as
+/// `*= 1`, and `>` as `==` or `>=`.
+#[test]
+fn a_turn_the_program_runs_that_never_ends_stops_as_never_ends() {
+    let spec = load("endless_later.toml", ENDLESS_LATER);
+    let step = spec.step_by_id("ending").unwrap();
+    let mut streams = Vec::new();
+    for program in [true, false] {
+        let options = GameOptions::players(2).with_turn_program(program);
+        let mut game = Game::new(&spec, &options).unwrap();
+        let mut events = Vec::new();
+        game.start(&mut NoHost, &mut events);
+        for _ in 0..20 {
+            if game.status() != Status::Running {
+                break;
+            }
+            let player = game.holder().unwrap();
+            game.apply(Action::Pass { player }, &mut NoHost, &mut events)
+                .unwrap();
+        }
+        assert_eq!(game.status(), Status::NeverEnds, "program {program}");
+        let endless = game.endless_turn().expect("the loop is named");
+        assert_eq!((endless.turn, endless.step), (4, step), "program {program}");
+        let turn_4 = events
+            .iter()
+            .position(|e| matches!(e, Event::TurnBegan { turn: 4, .. }))
+            .unwrap();
+        // `tidy` runs each time the step-less phase's step begins.
+        let begun = events[turn_4..]
+            .iter()
+            .filter(|e| matches!(e, Event::TurnAction { .. }))
+            .count();
+        assert_eq!(
+            begun,
+            MAX_REPEATS_WITHOUT_PRIORITY as usize + 1,
+            "program {program}"
+        );
+        streams.push(events);
+    }
+    assert_eq!(streams[0], streams[1]);
 }
