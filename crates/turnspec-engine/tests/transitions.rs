@@ -5,7 +5,7 @@
 
 use std::sync::LazyLock;
 
-use turnspec_engine::policy::{RandomPolicy, play_out};
+use turnspec_engine::policy::{AllPass, RandomPolicy, play_out};
 use turnspec_engine::{
     Action, Event, Game, GameOptions, MAX_REPEATS_WITHOUT_PRIORITY, NoHost, PlayerId, RuleError,
     Status, TimingFailure,
@@ -272,6 +272,51 @@ fn the_program_evaluates_each_kind_of_test_as_the_interpreter_does() {
             }
         }
     }
+}
+
+/// The conditions' game in teams (P1 and P3 against P2 and P4), where P1,
+/// who took the first turn for their team, leaves on turn 2: P3 now stands
+/// for the team, and the team's turns are still the starting player's.
+fn team_game(program: bool) -> Vec<Event> {
+    let spec = &*CONDITIONS_SPEC;
+    let mut options = GameOptions::players(4).with_turn_program(program);
+    options.teams = vec![0, 1, 0, 1];
+    let mut game = Game::new(spec, &options).unwrap();
+    game.set_turn_limit(8);
+    let mut events = Vec::new();
+    game.start(&mut NoHost, &mut events);
+    while game.turn() < 2 {
+        let player = game.holder().unwrap();
+        game.apply(Action::Pass { player }, &mut NoHost, &mut events)
+            .unwrap();
+    }
+    game.apply(Action::Leave { player: P1 }, &mut NoHost, &mut events)
+        .unwrap();
+    play_out(&mut game, &mut AllPass, &mut events);
+    assert_eq!(game.status(), Status::TurnLimit);
+    events
+}
+
+/// `starting_player` in teams is whether the active team is the starting
+/// player's, also once the seat that started has left (catches the
+/// program's shortcut `active == starting` taken with teams: the match
+/// guard `!s.has_teams` in `flag` as `true`, or with its `!` deleted).
+#[test]
+fn starting_player_in_teams_is_the_starting_team_after_its_first_seat_left() {
+    let compiled = team_game(true);
+    assert!(compiled == team_game(false), "the tiers differ");
+    let spec = &*CONDITIONS_SPEC;
+    let starting = spec.step_by_id("starting").unwrap();
+    let left = compiled
+        .iter()
+        .position(|e| matches!(e, Event::Left { .. }))
+        .expect("P1 left");
+    // Team 0 takes turns 3, 5 and 7: each has the starting player's step.
+    let began = compiled[left..]
+        .iter()
+        .filter(|e| matches!(e, Event::StepBegan { step, .. } if *step == starting))
+        .count();
+    assert_eq!(began, 3);
 }
 
 /// Turns in which no window ever opens (the only one is left out unless a
