@@ -5,9 +5,10 @@
 
 use std::sync::LazyLock;
 
-use turnspec_engine::policy::{RandomPolicy, play_out};
+use turnspec_engine::policy::{AllPass, RandomPolicy, play_out};
 use turnspec_engine::{
-    Action, Event, Game, GameOptions, PlayerId, RuleError, Status, TimingFailure,
+    Action, Event, Game, GameOptions, MAX_REPEATS_WITHOUT_PRIORITY, NoHost, PlayerId, RuleError,
+    Status, TimingFailure,
 };
 use turnspec_spec::Spec;
 
@@ -104,7 +105,8 @@ fn failure_of(err: RuleError) -> TimingFailure {
 /// per-player counter, the turn, the seat, the starting player, the
 /// repeat count, whether a window opened, the stack, pairs of them and
 /// anything else through the spec's condition tree), each true on some
-/// turns and false on others.
+/// turns and false on others; and phases of one kind, counted together,
+/// some left out or skipped.
 const CONDITIONS: &str = r#"
 [game]
 name = "Conditions"
@@ -206,6 +208,26 @@ id = "main"
     { id = "tidy", answer = { max = 1 } },
     { window = "if_pending", name = "after" },
   ]
+
+# Two more phases of the first one's kind, left out or skipped on some
+# turns: the events number them (`phase second #2`), and a step reads the
+# number.
+[[phase]]
+id = "second"
+counts_as = "main"
+only_if = "turn != 5"
+skip = [{ if = "turn == 6", rule = "R-SECOND" }]
+
+  [[phase.step]]
+  id = "numbered"
+  only_if = "phase_number == 2"
+  sequence = [{ window = "always", name = "numbered" }]
+
+[[phase]]
+id = "third"
+counts_as = "main"
+skip = [{ if = "counter.asked == 3", rule = "R-THIRD" }]
+sequence = [{ window = "always", name = "third" }]
 "#;
 
 static CONDITIONS_SPEC: LazyLock<Spec> = LazyLock::new(|| load("conditions.toml", CONDITIONS));
@@ -225,7 +247,9 @@ fn random_game(spec: &Spec, options: GameOptions, seed: u64) -> Vec<Event> {
 /// Both tiers play the same games of a turn built of every kind of test
 /// the program keeps (catches a test the program evaluates other than as
 /// the spec's condition says: `holds`, `flag`, `value` and the rest of
-/// `compiled/conditions.rs`).
+/// `compiled/conditions.rs`; and a phase the program begins or skips
+/// counted under another kind: `kind & (MAX_PHASE_KINDS - 1)` in
+/// `Op::PhaseBegin` as `^`).
 #[test]
 fn the_program_evaluates_each_kind_of_test_as_the_interpreter_does() {
     let spec = &*CONDITIONS_SPEC;
@@ -248,4 +272,157 @@ fn the_program_evaluates_each_kind_of_test_as_the_interpreter_does() {
             }
         }
     }
+}
+
+/// The conditions' game in teams (P1 and P3 against P2 and P4), where P1,
+/// who took the first turn for their team, leaves on turn 2: P3 now stands
+/// for the team, and the team's turns are still the starting player's.
+fn team_game(program: bool) -> Vec<Event> {
+    let spec = &*CONDITIONS_SPEC;
+    let mut options = GameOptions::players(4).with_turn_program(program);
+    options.teams = vec![0, 1, 0, 1];
+    let mut game = Game::new(spec, &options).unwrap();
+    game.set_turn_limit(8);
+    let mut events = Vec::new();
+    game.start(&mut NoHost, &mut events);
+    while game.turn() < 2 {
+        let player = game.holder().unwrap();
+        game.apply(Action::Pass { player }, &mut NoHost, &mut events)
+            .unwrap();
+    }
+    game.apply(Action::Leave { player: P1 }, &mut NoHost, &mut events)
+        .unwrap();
+    play_out(&mut game, &mut AllPass, &mut events);
+    assert_eq!(game.status(), Status::TurnLimit);
+    events
+}
+
+/// `starting_player` in teams is whether the active team is the starting
+/// player's, also once the seat that started has left (catches the
+/// program's shortcut `active == starting` taken with teams: the match
+/// guard `!s.has_teams` in `flag` as `true`, or with its `!` deleted).
+#[test]
+fn starting_player_in_teams_is_the_starting_team_after_its_first_seat_left() {
+    let compiled = team_game(true);
+    assert!(compiled == team_game(false), "the tiers differ");
+    let spec = &*CONDITIONS_SPEC;
+    let starting = spec.step_by_id("starting").unwrap();
+    let left = compiled
+        .iter()
+        .position(|e| matches!(e, Event::Left { .. }))
+        .expect("P1 left");
+    // Team 0 takes turns 3, 5 and 7: each has the starting player's step.
+    let began = compiled[left..]
+        .iter()
+        .filter(|e| matches!(e, Event::StepBegan { step, .. } if *step == starting))
+        .count();
+    assert_eq!(began, 3);
+}
+
+/// Turns in which no window ever opens (the only one is left out unless a
+/// fact the host never sets), with no turn limit; with `REPEATS`, the
+/// ending step repeats 255 times a turn.
+const WINDOWLESS: &str = r#"
+[game]
+name = "Windowless"
+players = { min = 2, max = 2 }
+
+[facts.open]
+
+[[phase]]
+id = "main"
+only_if = "fact.open"
+priority = "always"
+
+[[phase]]
+id = "ending"
+actions = [{ id = "tidy" }]
+REPEATS
+"#;
+
+/// Turn after turn with no decision stops the game as `Stalled` within a
+/// bounded number of moves (docs/reliability.md, "Turns that never end":
+/// the backstop), on both tiers, whether the moves are new turns or
+/// repeated steps. Catches the program's budget of jumps back not
+/// counting down: `*budget -= 1` in `begin_next_turn` (a new turn) or
+/// `budget -= 1` in `Op::StepEnd` (a repeat) as `+=` or `/=`, and
+/// `STALL_BUDGET / 32` as `* 32` (the game then runs on for ever, or
+/// for tens of thousands of turns).
+#[test]
+fn turns_without_a_decision_stall_the_game_on_both_tiers() {
+    for repeats in ["", r#"repeat = { if = "repeat_count < 255" }"#] {
+        let spec = load("windowless.toml", &WINDOWLESS.replace("REPEATS", repeats));
+        for program in [true, false] {
+            let options = GameOptions::players(2).with_turn_program(program);
+            let mut game = Game::new(&spec, &options).unwrap();
+            game.start(&mut NoHost, &mut ());
+            let at = format!("program {program}, {repeats:?}: turn {}", game.turn());
+            assert_eq!(game.status(), Status::Stalled, "{at}");
+            let most = if repeats.is_empty() { 400_000 } else { 2_000 };
+            assert!(game.turn() > 50 && game.turn() < most, "{at}");
+        }
+    }
+}
+
+/// Two phases; from turn 4 on, the ending phase's step repeats for ever
+/// with no window.
+const ENDLESS_LATER: &str = r#"
+[game]
+name = "Endless later"
+players = { min = 2, max = 2 }
+
+[[phase]]
+id = "main"
+priority = "always"
+
+[[phase]]
+id = "ending"
+actions = [{ id = "tidy" }]
+repeat = { if = "turn > 3", rule = "L 4" }
+"#;
+
+/// A turn that never ends stops the game as `NeverEnds` after
+/// `MAX_REPEATS_WITHOUT_PRIORITY` quiet repeats, naming the step, when the
+/// program runs the turn too (tests/endless.rs has it on a first turn, the
+/// interpreter's). Catches the program's count of quiet repeats
+/// (`Op::StepEnd`): `!s.window_opened` with the `!` deleted, `+= 1` as
+/// `*= 1`, and `>` as `==` or `>=`.
+#[test]
+fn a_turn_the_program_runs_that_never_ends_stops_as_never_ends() {
+    let spec = load("endless_later.toml", ENDLESS_LATER);
+    let step = spec.step_by_id("ending").unwrap();
+    let mut streams = Vec::new();
+    for program in [true, false] {
+        let options = GameOptions::players(2).with_turn_program(program);
+        let mut game = Game::new(&spec, &options).unwrap();
+        let mut events = Vec::new();
+        game.start(&mut NoHost, &mut events);
+        for _ in 0..20 {
+            if game.status() != Status::Running {
+                break;
+            }
+            let player = game.holder().unwrap();
+            game.apply(Action::Pass { player }, &mut NoHost, &mut events)
+                .unwrap();
+        }
+        assert_eq!(game.status(), Status::NeverEnds, "program {program}");
+        let endless = game.endless_turn().expect("the loop is named");
+        assert_eq!((endless.turn, endless.step), (4, step), "program {program}");
+        let turn_4 = events
+            .iter()
+            .position(|e| matches!(e, Event::TurnBegan { turn: 4, .. }))
+            .unwrap();
+        // `tidy` runs each time the step-less phase's step begins.
+        let begun = events[turn_4..]
+            .iter()
+            .filter(|e| matches!(e, Event::TurnAction { .. }))
+            .count();
+        assert_eq!(
+            begun,
+            MAX_REPEATS_WITHOUT_PRIORITY as usize + 1,
+            "program {program}"
+        );
+        streams.push(events);
+    }
+    assert_eq!(streams[0], streams[1]);
 }
