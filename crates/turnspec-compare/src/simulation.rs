@@ -26,12 +26,12 @@
 
 use std::hash::{Hash, Hasher};
 
+use turnspec_engine::HostWrapper;
 use turnspec_engine::policy::{AllPass, BusyPolicy, Policy, RandomPolicy, SplitMix64, play_out};
 use turnspec_engine::{
-    Action, Because, EndlessTurn, Event, EventSink, Game, GameOptions, HookContext, Host, PlayerId,
-    StackObject, Status, Triggers,
+    Action, Because, EndlessTurn, Event, EventSink, Game, GameOptions, Host, Status,
 };
-use turnspec_spec::{Spec, TimingId, TurnActionId};
+use turnspec_spec::Spec;
 
 /// Who plays the simulated games.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -226,39 +226,12 @@ impl<P> Counted<P> {
     }
 }
 
-impl<P: Host> Host for Counted<P> {
-    #[inline]
-    fn turn_action(
-        &mut self,
-        ctx: &HookContext,
-        action: TurnActionId,
-        triggers: &mut Triggers<'_>,
-    ) -> u16 {
-        self.inner.turn_action(ctx, action, triggers)
-    }
-
-    // The engine's hook has six parameters with `self` (see `Host::played`).
-    #[allow(clippy::too_many_arguments)]
-    #[inline]
-    fn played(
-        &mut self,
-        ctx: &HookContext,
-        player: PlayerId,
-        timing: TimingId,
-        label: u32,
-        triggers: &mut Triggers<'_>,
-    ) {
-        self.inner.played(ctx, player, timing, label, triggers)
-    }
+impl<P: Host> HostWrapper for Counted<P> {
+    type Inner = P;
 
     #[inline]
-    fn step_began(&mut self, ctx: &HookContext, triggers: &mut Triggers<'_>) {
-        self.inner.step_began(ctx, triggers)
-    }
-
-    #[inline]
-    fn resolved(&mut self, ctx: &HookContext, object: StackObject, triggers: &mut Triggers<'_>) {
-        self.inner.resolved(ctx, object, triggers)
+    fn inner(&mut self) -> &mut P {
+        &mut self.inner
     }
 }
 

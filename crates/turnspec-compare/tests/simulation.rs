@@ -13,6 +13,7 @@ use turnspec_engine::policy::{Policy, RandomPolicy, play_out};
 use turnspec_engine::{
     Action, EventCounts, Game, GameOptions, HookContext, Host, PlayerId, StackObject, Triggers,
 };
+use turnspec_engine::{PlayedHook, ResolvedHook, StepBeganHook, TurnActionHook};
 use turnspec_spec::{Spec, TimingId, TurnActionId};
 
 /// One call of a host hook, with what it was told.
@@ -48,37 +49,41 @@ impl Recorder {
 }
 
 impl Host for Recorder {
-    fn turn_action(
-        &mut self,
-        ctx: &HookContext,
-        action: TurnActionId,
-        triggers: &mut Triggers<'_>,
-    ) -> u16 {
-        self.calls.push(Call::TurnAction(*ctx, action));
-        self.random.turn_action(ctx, action, triggers)
+    fn turn_action(&mut self, hook: TurnActionHook<'_>) -> u16 {
+        self.calls.push(Call::TurnAction(hook.ctx, hook.action));
+        self.random.turn_action(hook)
     }
 
-    #[allow(clippy::too_many_arguments)]
-    fn played(
-        &mut self,
-        ctx: &HookContext,
-        player: PlayerId,
-        timing: TimingId,
-        label: u32,
-        triggers: &mut Triggers<'_>,
-    ) {
-        self.calls.push(Call::Played(*ctx, player, timing, label));
-        self.maybe_trigger(ctx, triggers);
+    fn played(&mut self, hook: PlayedHook<'_>) {
+        let PlayedHook {
+            ctx,
+            player,
+            timing,
+            label,
+            mut triggers,
+            ..
+        } = hook;
+        self.calls.push(Call::Played(ctx, player, timing, label));
+        self.maybe_trigger(&ctx, &mut triggers);
     }
 
-    fn step_began(&mut self, ctx: &HookContext, triggers: &mut Triggers<'_>) {
-        self.calls.push(Call::StepBegan(*ctx));
-        self.maybe_trigger(ctx, triggers);
+    fn step_began(&mut self, hook: StepBeganHook<'_>) {
+        let StepBeganHook {
+            ctx, mut triggers, ..
+        } = hook;
+        self.calls.push(Call::StepBegan(ctx));
+        self.maybe_trigger(&ctx, &mut triggers);
     }
 
-    fn resolved(&mut self, ctx: &HookContext, object: StackObject, triggers: &mut Triggers<'_>) {
-        self.calls.push(Call::Resolved(*ctx, object));
-        self.maybe_trigger(ctx, triggers);
+    fn resolved(&mut self, hook: ResolvedHook<'_>) {
+        let ResolvedHook {
+            ctx,
+            object,
+            mut triggers,
+            ..
+        } = hook;
+        self.calls.push(Call::Resolved(ctx, object));
+        self.maybe_trigger(&ctx, &mut triggers);
     }
 }
 

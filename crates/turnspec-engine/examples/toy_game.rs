@@ -18,9 +18,9 @@
 use std::cell::RefCell;
 
 use turnspec_engine::{
-    Action, Event, EventSink, Game, GameOptions, HookContext, Host, ObjectKind, PlayerId,
-    StackObject, Status, Triggers,
+    Action, Event, EventSink, Game, GameOptions, Host, ObjectKind, PlayerId, Status,
 };
+use turnspec_engine::{PlayedHook, ResolvedHook, TurnActionHook};
 use turnspec_spec::{Spec, StepId, TimingId, TurnActionId};
 
 /// Card names; a stack object's label is an index in this table.
@@ -99,12 +99,8 @@ impl ToyHost<'_> {
 }
 
 impl Host for ToyHost<'_> {
-    fn turn_action(
-        &mut self,
-        ctx: &HookContext,
-        action: TurnActionId,
-        _: &mut Triggers<'_>,
-    ) -> u16 {
+    fn turn_action(&mut self, hook: TurnActionHook<'_>) -> u16 {
+        let TurnActionHook { ctx, action, .. } = hook;
         if action == self.ids.draw {
             self.draw(ctx.active);
         } else if action == self.ids.declare_attackers {
@@ -128,18 +124,17 @@ impl Host for ToyHost<'_> {
         0
     }
 
-    fn played(
-        &mut self,
-        _: &HookContext,
-        player: PlayerId,
-        _: TimingId,
-        label: u32,
-        _: &mut Triggers<'_>,
-    ) {
+    fn played(&mut self, hook: PlayedHook<'_>) {
+        let PlayedHook { player, label, .. } = hook;
         self.say(format!("  {player} casts {}", CARDS[label as usize]));
     }
 
-    fn resolved(&mut self, _: &HookContext, object: StackObject, triggers: &mut Triggers<'_>) {
+    fn resolved(&mut self, hook: ResolvedHook<'_>) {
+        let ResolvedHook {
+            object,
+            mut triggers,
+            ..
+        } = hook;
         let p = object.controller;
         match (object.kind, object.label) {
             (ObjectKind::Play(_), BEARS) => {

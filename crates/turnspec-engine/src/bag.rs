@@ -8,7 +8,7 @@
 
 use crate::event::{Because, Event, EventSink};
 use crate::game::Game;
-use crate::host::Host;
+use crate::host::{Host, ResolvedHook};
 use crate::seats::next_seat;
 use crate::state::PlayerId;
 
@@ -58,8 +58,11 @@ impl Game {
         let object = self.state.stack.remove(i);
         self.state.passes = 0;
         sink.event(Event::Resolved { object });
-        let ctx = self.hook_context();
-        host.resolved(&ctx, object, &mut self.state.triggers());
+        host.resolved(ResolvedHook::new(
+            self.hook_context(),
+            object,
+            self.state.triggers(),
+        ));
         if self.state.stack.is_empty() && self.state.waiting.is_empty() {
             if self.closes_when_stack_empty() {
                 self.state.holder = None;

@@ -15,7 +15,7 @@ use turnspec_model::{
 use crate::endless::MAX_REPEATS_WITHOUT_PRIORITY;
 use crate::event::{Because, Event, EventSink, Skipped};
 use crate::game::Game;
-use crate::host::{HookContext, Host};
+use crate::host::{HookContext, Host, TurnActionHook};
 use crate::state::{
     Duration, Modifiers, ObjectKind, Place, PlayerId, Point, Scope, StackObject, Status,
 };
@@ -343,9 +343,12 @@ impl Game {
             a.ends_turn_effects,
             a.stack_triggers,
         );
-        let ctx = self.hook_context();
         let answer = host
-            .turn_action(&ctx, id, &mut self.state.triggers())
+            .turn_action(TurnActionHook::new(
+                self.hook_context(),
+                id,
+                self.state.triggers(),
+            ))
             .min(answer_max);
         if let Some(c) = answer_counter {
             let active = self.state.active;

@@ -5,6 +5,14 @@
 //! strike is present) and lets it report triggers the action caused. The
 //! default answers are 0 and "nothing triggered", which is what an all-pass
 //! simulation wants.
+//!
+//! Each hook takes one argument, a struct of what the hook may know
+//! ([`TurnActionHook`], [`PlayedHook`], [`StepBeganHook`],
+//! [`ResolvedHook`]): the [`HookContext`], the specifics of the moment,
+//! and the [`Triggers`] to report to. The structs are `#[non_exhaustive]`,
+//! so a field added later breaks no host. A host that wraps another
+//! implements [`HostWrapper`] instead of [`Host`]: one blanket impl
+//! forwards every hook to the wrapped host, so no wrapper can forget one.
 
 use turnspec_model::{FactId, PhaseId, StepId, TimingId, TurnActionId};
 
@@ -103,45 +111,195 @@ impl Triggers<'_> {
         });
         Ok(())
     }
+
+    /// The same list, borrowed again for a shorter time (to lend it to a
+    /// wrapped host and keep it).
+    #[inline]
+    pub fn reborrow(&mut self) -> Triggers<'_> {
+        Triggers {
+            waiting: &mut *self.waiting,
+            players: self.players,
+            in_game: self.in_game,
+        }
+    }
+}
+
+/// [`Host::turn_action`]: a turn-based action is being performed.
+#[non_exhaustive]
+pub struct TurnActionHook<'a> {
+    /// The moment: turn, active player, phase, step...
+    pub ctx: HookContext,
+    /// The turn-based action, as the spec declares it.
+    pub action: TurnActionId,
+    /// Where the action's triggers are reported.
+    pub triggers: Triggers<'a>,
+}
+
+/// [`Host::played`]: a player has just played something.
+#[non_exhaustive]
+pub struct PlayedHook<'a> {
+    /// The moment: turn, active player, phase, step...
+    pub ctx: HookContext,
+    /// Who played.
+    pub player: PlayerId,
+    /// The timing class the play was made at.
+    pub timing: TimingId,
+    /// The host's handle for what was played.
+    pub label: u32,
+    /// Where the play's triggers are reported.
+    pub triggers: Triggers<'a>,
+}
+
+/// [`Host::step_began`]: a step (or a step-less phase) has begun.
+#[non_exhaustive]
+pub struct StepBeganHook<'a> {
+    /// The moment: turn, active player, phase, step...
+    pub ctx: HookContext,
+    /// Where "at the beginning of" triggers are reported.
+    pub triggers: Triggers<'a>,
+}
+
+/// [`Host::resolved`]: the top object of the stack has just resolved.
+#[non_exhaustive]
+pub struct ResolvedHook<'a> {
+    /// The moment: turn, active player, phase, step...
+    pub ctx: HookContext,
+    /// What resolved (it is off the stack).
+    pub object: StackObject,
+    /// Where the resolution's triggers are reported.
+    pub triggers: Triggers<'a>,
+}
+
+impl TurnActionHook<'_> {
+    /// The engine's one way to make it.
+    #[inline(always)]
+    pub(crate) fn new(
+        ctx: HookContext,
+        action: TurnActionId,
+        triggers: Triggers<'_>,
+    ) -> TurnActionHook<'_> {
+        TurnActionHook {
+            ctx,
+            action,
+            triggers,
+        }
+    }
+
+    /// The same call, borrowed again for a shorter time: a wrapper lends
+    /// it to the host it wraps and reads it afterwards.
+    #[inline]
+    pub fn reborrow(&mut self) -> TurnActionHook<'_> {
+        TurnActionHook {
+            ctx: self.ctx,
+            action: self.action,
+            triggers: self.triggers.reborrow(),
+        }
+    }
+}
+
+impl PlayedHook<'_> {
+    /// The engine's one way to make it.
+    #[inline(always)]
+    pub(crate) fn new(
+        ctx: HookContext,
+        player: PlayerId,
+        timing: TimingId,
+        label: u32,
+        triggers: Triggers<'_>,
+    ) -> PlayedHook<'_> {
+        PlayedHook {
+            ctx,
+            player,
+            timing,
+            label,
+            triggers,
+        }
+    }
+
+    /// The same call, borrowed again for a shorter time.
+    #[inline]
+    pub fn reborrow(&mut self) -> PlayedHook<'_> {
+        PlayedHook {
+            ctx: self.ctx,
+            player: self.player,
+            timing: self.timing,
+            label: self.label,
+            triggers: self.triggers.reborrow(),
+        }
+    }
+}
+
+impl StepBeganHook<'_> {
+    /// The engine's one way to make it.
+    #[inline(always)]
+    pub(crate) fn new(ctx: HookContext, triggers: Triggers<'_>) -> StepBeganHook<'_> {
+        StepBeganHook { ctx, triggers }
+    }
+
+    /// The same call, borrowed again for a shorter time.
+    #[inline]
+    pub fn reborrow(&mut self) -> StepBeganHook<'_> {
+        StepBeganHook {
+            ctx: self.ctx,
+            triggers: self.triggers.reborrow(),
+        }
+    }
+}
+
+impl ResolvedHook<'_> {
+    /// The engine's one way to make it.
+    #[inline(always)]
+    pub(crate) fn new(
+        ctx: HookContext,
+        object: StackObject,
+        triggers: Triggers<'_>,
+    ) -> ResolvedHook<'_> {
+        ResolvedHook {
+            ctx,
+            object,
+            triggers,
+        }
+    }
+
+    /// The same call, borrowed again for a shorter time.
+    #[inline]
+    pub fn reborrow(&mut self) -> ResolvedHook<'_> {
+        ResolvedHook {
+            ctx: self.ctx,
+            object: self.object,
+            triggers: self.triggers.reborrow(),
+        }
+    }
 }
 
 /// What the engine asks of whoever knows the cards: answers for turn-based
 /// actions and triggers they cause. Every method has a default, so an
 /// all-pass simulation can use [`NoHost`].
+///
+/// Each hook takes one struct of what it may know; the structs are
+/// `#[non_exhaustive]`, so read their fields (or destructure them with
+/// `..`). A host that wraps another host implements [`HostWrapper`], not
+/// this trait.
 pub trait Host {
     /// A turn-based action is being performed. Return the answer (stored in
-    /// the action's counter, if it has one).
-    fn turn_action(
-        &mut self,
-        ctx: &HookContext,
-        action: TurnActionId,
-        triggers: &mut Triggers<'_>,
-    ) -> u16 {
-        let _ = (ctx, action, triggers);
+    /// the action's counter, if it has one; the engine clamps it to the
+    /// action's maximum).
+    fn turn_action(&mut self, hook: TurnActionHook<'_>) -> u16 {
+        let _ = hook;
         0
     }
 
     /// A player has just played something (after it is on the stack, before
     /// anyone receives priority): triggers it causes go on the stack first
     /// (117.5).
-    // Six parameters with `self`: the host API redesign (issue 11) moves
-    // what a play was into the context.
-    #[allow(clippy::too_many_arguments)]
-    fn played(
-        &mut self,
-        ctx: &HookContext,
-        player: PlayerId,
-        timing: TimingId,
-        label: u32,
-        triggers: &mut Triggers<'_>,
-    ) {
-        let _ = (ctx, player, timing, label, triggers);
+    fn played(&mut self, hook: PlayedHook<'_>) {
+        let _ = hook;
     }
 
     /// A step (or a step-less phase) has begun: "at the beginning of" abilities
     /// trigger here (500.6).
-    fn step_began(&mut self, ctx: &HookContext, triggers: &mut Triggers<'_>) {
-        let _ = (ctx, triggers);
+    fn step_began(&mut self, hook: StepBeganHook<'_>) {
+        let _ = hook;
     }
 
     /// The top object of the stack has just resolved (it is off the stack),
@@ -151,46 +309,105 @@ pub trait Host {
     /// active player left, the spec's `leaving.active_player_goto`, GA
     /// ENDGAME 8) and this was the last object, the turn ends and triggers
     /// reported here are removed with everything else waiting.
-    fn resolved(&mut self, ctx: &HookContext, object: StackObject, triggers: &mut Triggers<'_>) {
-        let _ = (ctx, object, triggers);
+    fn resolved(&mut self, hook: ResolvedHook<'_>) {
+        let _ = hook;
     }
 }
 
-/// A mutable borrow of a host is a host: every hook is forwarded, so a
-/// caller can lend its host to [`crate::policy::play_out`] or wrap it and
-/// keep it. (Wrappers must forward every hook; tests/forwarding.rs checks
-/// this one against the unwrapped host.)
-impl<H: Host + ?Sized> Host for &mut H {
+/// A host that wraps another: every hook goes to [`HostWrapper::inner`],
+/// then to the matching `after_` notification (which does nothing unless
+/// overridden). One blanket impl makes every wrapper a [`Host`], so
+/// forwarding is written once and a hook added to `Host` reaches every
+/// wrapped host (tests/forwarding.rs checks it).
+///
+/// A notification sees the hook as the wrapped host left it (the answer
+/// too, for a turn-based action), and may report more triggers; they go
+/// after the wrapped host's.
+///
+/// ```
+/// use turnspec_engine::{Host, HostWrapper, TurnActionHook};
+///
+/// /// Counts the turn-based actions its host answers.
+/// struct Counting<H> {
+///     inner: H,
+///     answered: u32,
+/// }
+///
+/// impl<H: Host> HostWrapper for Counting<H> {
+///     type Inner = H;
+///     fn inner(&mut self) -> &mut H {
+///         &mut self.inner
+///     }
+///     fn after_turn_action(&mut self, _: &mut TurnActionHook<'_>, _: u16) {
+///         self.answered += 1;
+///     }
+/// }
+/// ```
+pub trait HostWrapper {
+    /// The wrapped host.
+    type Inner: Host + ?Sized;
+
+    /// The wrapped host, which answers every hook.
+    fn inner(&mut self) -> &mut Self::Inner;
+
+    /// After the wrapped host answered a turn-based action with `answer`.
+    fn after_turn_action(&mut self, hook: &mut TurnActionHook<'_>, answer: u16) {
+        let _ = (hook, answer);
+    }
+
+    /// After the wrapped host saw a play.
+    fn after_played(&mut self, hook: &mut PlayedHook<'_>) {
+        let _ = hook;
+    }
+
+    /// After the wrapped host saw a step begin.
+    fn after_step_began(&mut self, hook: &mut StepBeganHook<'_>) {
+        let _ = hook;
+    }
+
+    /// After the wrapped host saw an object resolve.
+    fn after_resolved(&mut self, hook: &mut ResolvedHook<'_>) {
+        let _ = hook;
+    }
+}
+
+/// Every wrapper is a host: each hook goes to the wrapped host, then to
+/// the wrapper's notification. The only forwarding code there is.
+impl<W: HostWrapper + ?Sized> Host for W {
     #[inline]
-    fn turn_action(
-        &mut self,
-        ctx: &HookContext,
-        action: TurnActionId,
-        triggers: &mut Triggers<'_>,
-    ) -> u16 {
-        (**self).turn_action(ctx, action, triggers)
+    fn turn_action(&mut self, mut hook: TurnActionHook<'_>) -> u16 {
+        let answer = self.inner().turn_action(hook.reborrow());
+        self.after_turn_action(&mut hook, answer);
+        answer
     }
 
     #[inline]
-    fn played(
-        &mut self,
-        ctx: &HookContext,
-        player: PlayerId,
-        timing: TimingId,
-        label: u32,
-        triggers: &mut Triggers<'_>,
-    ) {
-        (**self).played(ctx, player, timing, label, triggers)
+    fn played(&mut self, mut hook: PlayedHook<'_>) {
+        self.inner().played(hook.reborrow());
+        self.after_played(&mut hook);
     }
 
     #[inline]
-    fn step_began(&mut self, ctx: &HookContext, triggers: &mut Triggers<'_>) {
-        (**self).step_began(ctx, triggers)
+    fn step_began(&mut self, mut hook: StepBeganHook<'_>) {
+        self.inner().step_began(hook.reborrow());
+        self.after_step_began(&mut hook);
     }
 
     #[inline]
-    fn resolved(&mut self, ctx: &HookContext, object: StackObject, triggers: &mut Triggers<'_>) {
-        (**self).resolved(ctx, object, triggers)
+    fn resolved(&mut self, mut hook: ResolvedHook<'_>) {
+        self.inner().resolved(hook.reborrow());
+        self.after_resolved(&mut hook);
+    }
+}
+
+/// A mutable borrow of a host is a host: it wraps it and adds nothing, so
+/// a caller can lend its host to [`crate::policy::play_out`] and keep it.
+impl<H: Host + ?Sized> HostWrapper for &mut H {
+    type Inner = H;
+
+    #[inline]
+    fn inner(&mut self) -> &mut H {
+        self
     }
 }
 

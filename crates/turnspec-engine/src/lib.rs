@@ -42,7 +42,10 @@ pub use endless::{EndlessTurn, MAX_REPEATS_WITHOUT_PRIORITY};
 pub use error::{RuleError, TimingFailure};
 pub use event::{Because, Event, EventCounts, EventSink, Skipped};
 pub use game::Game;
-pub use host::{HookContext, Host, NoHost, NotInGame, Triggers};
+pub use host::{
+    HookContext, Host, HostWrapper, NoHost, NotInGame, PlayedHook, ResolvedHook, StepBeganHook,
+    Triggers, TurnActionHook,
+};
 pub use legal::LegalActions;
 pub use setup::{GameOptions, MAX_STACK_RESERVE, SetupError, StartAt};
 pub use state::{GameState, ObjectKind, Place, PlayerId, Scope, StackObject, Status};

@@ -4,12 +4,12 @@
 //! decisions and the turn-based action hooks. All are deterministic: the
 //! random policy draws from a seeded SplitMix64 generator.
 
-use turnspec_model::{Effect, TurnActionId};
+use turnspec_model::Effect;
 
 use crate::action::Action;
 use crate::event::EventSink;
 use crate::game::Game;
-use crate::host::{HookContext, Host, Triggers};
+use crate::host::{Host, StepBeganHook, TurnActionHook};
 use crate::state::Status;
 use turnspec_model::{Spec, TimingId, Who};
 
@@ -96,15 +96,10 @@ impl RandomPolicy {
 }
 
 impl Host for RandomPolicy {
-    fn turn_action(
-        &mut self,
-        ctx: &HookContext,
-        _: TurnActionId,
-        triggers: &mut Triggers<'_>,
-    ) -> u16 {
+    fn turn_action(&mut self, mut hook: TurnActionHook<'_>) -> u16 {
         if self.trigger_chance > 0 && self.rng.below(256) < self.trigger_chance as u64 {
             self.next_label = self.next_label.wrapping_add(1);
-            let _ = triggers.add(ctx.active, self.next_label);
+            let _ = hook.triggers.add(hook.ctx.active, self.next_label);
         }
         // Uniform in 0..=2; the engine clamps to the action's own maximum.
         self.rng.below(3) as u16
@@ -275,14 +270,14 @@ impl<'s> BusyPolicy<'s> {
 }
 
 impl Host for BusyPolicy<'_> {
-    fn turn_action(&mut self, _: &HookContext, action: TurnActionId, _: &mut Triggers<'_>) -> u16 {
-        match action.index() {
+    fn turn_action(&mut self, hook: TurnActionHook<'_>) -> u16 {
+        match hook.action.index() {
             i @ 0..64 => (self.answers_one >> i & 1) as u16,
-            _ => self.spec.turn_action(action).is_some_and(answers_one) as u16,
+            _ => self.spec.turn_action(hook.action).is_some_and(answers_one) as u16,
         }
     }
 
-    fn step_began(&mut self, _: &HookContext, _: &mut Triggers<'_>) {
+    fn step_began(&mut self, _: StepBeganHook<'_>) {
         // A new step (or a repetition of one): no window of it has seen a play.
         self.window = None;
         self.played = 0;

@@ -6,7 +6,7 @@ use turnspec_model::{Effect, Stage, TimingId, WindowId};
 
 use crate::event::{Because, Event, EventSink};
 use crate::game::Game;
-use crate::host::Host;
+use crate::host::{Host, PlayedHook, ResolvedHook};
 use crate::state::{MAX_NESTING, ObjectKind, PlayerId, Point, ReturnPoint, StackObject};
 
 impl Game {
@@ -70,8 +70,11 @@ impl Game {
                 sink.event(Event::Resolved { object });
                 // What the resolution triggered waits, and goes on the
                 // stack before anyone receives priority (117.3b, 117.5).
-                let ctx = self.hook_context();
-                host.resolved(&ctx, object, &mut self.state.triggers());
+                host.resolved(ResolvedHook::new(
+                    self.hook_context(),
+                    object,
+                    self.state.triggers(),
+                ));
                 let to =
                     self.holder_after_holder(self.cached.features().actor_after_resolve, player);
                 // No modifiers (tested above; a hook cannot make any) and
@@ -98,8 +101,13 @@ impl Game {
     ) {
         self.state.passes = 0;
         self.push_play(player, timing, label, sink);
-        let ctx = self.hook_context();
-        host.played(&ctx, player, timing, label, &mut self.state.triggers());
+        host.played(PlayedHook::new(
+            self.hook_context(),
+            player,
+            timing,
+            label,
+            self.state.triggers(),
+        ));
         let to = self.holder_after_holder(self.cached.features().actor_after_action, player);
         // No bag: a spec with one has no plain plays.
         self.give_priority_without_bag(to, Because::Acted, sink);
@@ -169,8 +177,11 @@ impl Game {
                 sink.event(Event::Resolved { object });
                 // What the resolution triggered waits, and goes on the stack
                 // before anyone receives priority (117.3b, 117.5).
-                let ctx = self.hook_context();
-                host.resolved(&ctx, object, &mut self.state.triggers());
+                host.resolved(ResolvedHook::new(
+                    self.hook_context(),
+                    object,
+                    self.state.triggers(),
+                ));
                 if self.state.stack.is_empty()
                     && let Some(goto) = self
                         .state
@@ -239,8 +250,13 @@ impl Game {
                 label,
             }),
         }
-        let ctx = self.hook_context();
-        host.played(&ctx, player, timing, label, &mut self.state.triggers());
+        host.played(PlayedHook::new(
+            self.hook_context(),
+            player,
+            timing,
+            label,
+            self.state.triggers(),
+        ));
         if let Some(ends) = ends {
             self.end_by_play(ends, host, sink);
             return;

@@ -20,7 +20,7 @@ use turnspec_model::{PhaseId, Reset, RuleRef, StepId, WindowId};
 
 use crate::event::{Because, Event, EventSink, Skipped};
 use crate::game::Game;
-use crate::host::Host;
+use crate::host::{Host, StepBeganHook};
 use crate::state::{Place, Point, Scope};
 
 impl Game {
@@ -148,8 +148,10 @@ impl Game {
                 self.began_mods(Place::Step(step), sink);
             }
         }
-        let ctx = self.hook_context();
-        host.step_began(&ctx, &mut self.state.triggers());
+        host.step_began(StepBeganHook::new(
+            self.hook_context(),
+            self.state.triggers(),
+        ));
     }
 
     /// A phase, a step or a turn is skipped.

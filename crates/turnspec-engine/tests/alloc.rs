@@ -10,10 +10,10 @@ use std::cell::Cell;
 
 use turnspec_engine::policy::{AllPass, BusyPolicy, Policy, RandomPolicy};
 use turnspec_engine::{
-    Action, EventCounts, EventSink, Game, GameOptions, GameState, HookContext, Host, ObjectKind,
-    PlayerId, StackObject, Status, Triggers,
+    Action, EventCounts, EventSink, Game, GameOptions, GameState, ObjectKind, PlayerId, Status,
 };
-use turnspec_spec::{Spec, TimingId, TurnActionId};
+use turnspec_engine::{HostWrapper, ResolvedHook};
+use turnspec_spec::Spec;
 
 struct Counting;
 
@@ -180,35 +180,17 @@ fn random_play_allocates_nothing() {
 /// allocating.
 struct ResolveTriggers<'s>(BusyPolicy<'s>);
 
-impl Host for ResolveTriggers<'_> {
-    fn turn_action(
-        &mut self,
-        ctx: &HookContext,
-        action: TurnActionId,
-        triggers: &mut Triggers<'_>,
-    ) -> u16 {
-        self.0.turn_action(ctx, action, triggers)
+impl<'s> HostWrapper for ResolveTriggers<'s> {
+    type Inner = BusyPolicy<'s>;
+
+    fn inner(&mut self) -> &mut BusyPolicy<'s> {
+        &mut self.0
     }
 
-    fn played(
-        &mut self,
-        ctx: &HookContext,
-        player: PlayerId,
-        timing: TimingId,
-        label: u32,
-        triggers: &mut Triggers<'_>,
-    ) {
-        self.0.played(ctx, player, timing, label, triggers)
-    }
-
-    fn step_began(&mut self, ctx: &HookContext, triggers: &mut Triggers<'_>) {
-        self.0.step_began(ctx, triggers)
-    }
-
-    fn resolved(&mut self, ctx: &HookContext, object: StackObject, triggers: &mut Triggers<'_>) {
-        self.0.resolved(ctx, object, triggers);
+    fn after_resolved(&mut self, hook: &mut ResolvedHook<'_>) {
+        let object = hook.object;
         if matches!(object.kind, ObjectKind::Play(_)) {
-            let _ = triggers.add(object.controller, object.label);
+            let _ = hook.triggers.add(object.controller, object.label);
         }
     }
 }

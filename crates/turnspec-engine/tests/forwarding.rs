@@ -1,14 +1,16 @@
 //! Every wrapper host forwards every hook: a recording host lent through the
-//! engine's `impl Host for &mut H` sees exactly what it sees unwrapped, over
-//! a game that calls every hook. Adding a hook to `Host` without forwarding
-//! it makes the wrapped record lose its calls, and this test fail.
+//! engine's `&mut H` (a `HostWrapper`), or wrapped in a `HostWrapper` of
+//! this test, sees exactly what it sees unwrapped, over a game that calls
+//! every hook, and the wrapper is told after each. Adding a hook to `Host`
+//! without forwarding it in the engine's one blanket impl makes the
+//! wrapped record lose its calls, and this test fail.
 
 use turnspec_engine::policy::{Policy, RandomPolicy};
 use turnspec_engine::{
-    Event, EventSink, Game, GameOptions, HookContext, Host, ObjectKind, PlayerId, StackObject,
-    Status, Triggers,
+    Event, EventSink, Game, GameOptions, HookContext, Host, HostWrapper, ObjectKind, PlayedHook,
+    PlayerId, ResolvedHook, Status, StepBeganHook, TurnActionHook,
 };
-use turnspec_spec::{Spec, TimingId, TurnActionId};
+use turnspec_spec::Spec;
 
 fn mtg() -> Spec {
     match turnspec_spec::load_str("mtg.toml", include_str!("../../../games/mtg.toml")) {
@@ -31,44 +33,55 @@ fn at(ctx: &HookContext) -> String {
 }
 
 impl Host for Recorder {
-    fn turn_action(
-        &mut self,
-        ctx: &HookContext,
-        action: TurnActionId,
-        triggers: &mut Triggers<'_>,
-    ) -> u16 {
+    fn turn_action(&mut self, hook: TurnActionHook<'_>) -> u16 {
+        let TurnActionHook {
+            ctx,
+            action,
+            mut triggers,
+            ..
+        } = hook;
         self.calls
-            .push(format!("turn_action {action:?} {}", at(ctx)));
+            .push(format!("turn_action {action:?} {}", at(&ctx)));
         if ctx.turn == 3 && ctx.repeat == 0 {
             let _ = triggers.add(ctx.active, 100);
         }
         1
     }
 
-    fn played(
-        &mut self,
-        ctx: &HookContext,
-        player: PlayerId,
-        timing: TimingId,
-        label: u32,
-        triggers: &mut Triggers<'_>,
-    ) {
+    fn played(&mut self, hook: PlayedHook<'_>) {
+        let PlayedHook {
+            ctx,
+            player,
+            timing,
+            label,
+            mut triggers,
+            ..
+        } = hook;
         self.calls
-            .push(format!("played {player} {timing:?} #{label} {}", at(ctx)));
+            .push(format!("played {player} {timing:?} #{label} {}", at(&ctx)));
         if label.is_multiple_of(4) {
             let _ = triggers.add(player, 200);
         }
     }
 
-    fn step_began(&mut self, ctx: &HookContext, triggers: &mut Triggers<'_>) {
-        self.calls.push(format!("step_began {}", at(ctx)));
+    fn step_began(&mut self, hook: StepBeganHook<'_>) {
+        let StepBeganHook {
+            ctx, mut triggers, ..
+        } = hook;
+        self.calls.push(format!("step_began {}", at(&ctx)));
         if ctx.turn == 2 && ctx.repeat == 0 {
             let _ = triggers.add(ctx.active, 300);
         }
     }
 
-    fn resolved(&mut self, ctx: &HookContext, object: StackObject, triggers: &mut Triggers<'_>) {
-        self.calls.push(format!("resolved {object:?} {}", at(ctx)));
+    fn resolved(&mut self, hook: ResolvedHook<'_>) {
+        let ResolvedHook {
+            ctx,
+            object,
+            mut triggers,
+            ..
+        } = hook;
+        self.calls.push(format!("resolved {object:?} {}", at(&ctx)));
         // Only plays trigger on resolving, so triggers do not trigger for ever.
         if matches!(object.kind, ObjectKind::Play(_)) && object.label.is_multiple_of(3) {
             let _ = triggers.add(object.controller, 400);
@@ -134,6 +147,67 @@ fn a_borrowed_host_forwards_every_hook() {
     assert_eq!(wrapped_events, plain_events);
 }
 
+/// A wrapper of this test: forwards through the engine's blanket impl and
+/// notes each notification, with what it saw.
+struct Noting<H> {
+    inner: H,
+    notes: Vec<String>,
+}
+
+impl<H: Host> HostWrapper for Noting<H> {
+    type Inner = H;
+
+    fn inner(&mut self) -> &mut H {
+        &mut self.inner
+    }
+
+    fn after_turn_action(&mut self, hook: &mut TurnActionHook<'_>, answer: u16) {
+        let note = format!("turn_action {:?} {} = {answer}", hook.action, at(&hook.ctx));
+        self.notes.push(note);
+    }
+
+    fn after_played(&mut self, hook: &mut PlayedHook<'_>) {
+        let (player, timing, label) = (hook.player, hook.timing, hook.label);
+        let note = format!("played {player} {timing:?} #{label} {}", at(&hook.ctx));
+        self.notes.push(note);
+    }
+
+    fn after_step_began(&mut self, hook: &mut StepBeganHook<'_>) {
+        self.notes.push(format!("step_began {}", at(&hook.ctx)));
+    }
+
+    fn after_resolved(&mut self, hook: &mut ResolvedHook<'_>) {
+        let note = format!("resolved {:?} {}", hook.object, at(&hook.ctx));
+        self.notes.push(note);
+    }
+}
+
+#[test]
+fn a_host_wrapper_forwards_every_hook_and_is_told_after_each() {
+    let spec = mtg();
+    let mut plain = Recorder::default();
+    let plain_events = play(&spec, &mut plain);
+
+    let mut wrapped = Noting {
+        inner: Recorder::default(),
+        notes: Vec::new(),
+    };
+    let wrapped_events = play(&spec, &mut wrapped);
+    assert_eq!(wrapped.inner.calls, plain.calls);
+    assert_eq!(wrapped_events, plain_events);
+    // One notification after each call, with the same hook (the answer of a
+    // turn-based action is the recorder's, 1).
+    let notes: Vec<String> = plain
+        .calls
+        .iter()
+        .map(|c| match c.starts_with("turn_action") {
+            true => format!("{c} = 1"),
+            false => c.clone(),
+        })
+        .collect();
+    assert_eq!(wrapped.notes, notes);
+}
+
 /// Records what the hook context says about a fact and about P2.
 struct Reader {
     fact: turnspec_spec::FactId,
@@ -141,7 +215,8 @@ struct Reader {
 }
 
 impl Host for Reader {
-    fn step_began(&mut self, ctx: &HookContext, _: &mut Triggers<'_>) {
+    fn step_began(&mut self, hook: StepBeganHook<'_>) {
+        let ctx = hook.ctx;
         self.seen
             .push((ctx.fact(self.fact), ctx.in_game(PlayerId(1))));
     }

@@ -2,10 +2,10 @@
 //! or a documented, harmless outcome, never a panic. Ids can only come from
 //! a spec, so "out of range" means an id of another spec.
 
+use turnspec_engine::StepBeganHook;
 use turnspec_engine::policy::{AllPass, play_out};
 use turnspec_engine::{
-    Action, Game, GameOptions, HookContext, Host, NoHost, NotInGame, Place, PlayerId, RuleError,
-    Scope, Status, Triggers,
+    Action, Game, GameOptions, Host, NoHost, NotInGame, Place, PlayerId, RuleError, Scope, Status,
 };
 use turnspec_spec::{Spec, load_str};
 
@@ -33,7 +33,8 @@ fn library_misuse_a_huge_stack_capacity_is_only_a_bounded_reservation() {
 struct Reporter(Vec<Result<(), NotInGame>>);
 
 impl Host for Reporter {
-    fn step_began(&mut self, _: &HookContext, triggers: &mut Triggers<'_>) {
+    fn step_began(&mut self, hook: StepBeganHook<'_>) {
+        let StepBeganHook { mut triggers, .. } = hook;
         if self.0.is_empty() {
             for seat in 0..9 {
                 self.0.push(triggers.add(PlayerId(seat), seat as u32));

@@ -10,10 +10,11 @@ use std::sync::LazyLock;
 use proptest::prelude::*;
 use turnspec_engine::policy::{Policy, RandomPolicy, SplitMix64, play_out};
 use turnspec_engine::{
-    Action, Event, EventSink, Game, GameOptions, HookContext, Host, Place, PlayerId, Scope,
-    StackObject, StartAt, Status, Triggers,
+    Action, Event, EventSink, Game, GameOptions, Host, Place, PlayerId, Scope, StartAt, Status,
+    Triggers,
 };
-use turnspec_spec::{EffectId, FactId, PhaseId, Spec, StepId, TimingId, TurnActionId};
+use turnspec_engine::{PlayedHook, ResolvedHook, StepBeganHook, TurnActionHook};
+use turnspec_spec::{EffectId, FactId, PhaseId, Spec, StepId, TimingId};
 
 fn load(path: &str, text: &str) -> Spec {
     match turnspec_spec::load_str(path, text) {
@@ -93,13 +94,9 @@ impl FuzzHost {
 }
 
 impl Host for FuzzHost {
-    fn turn_action(
-        &mut self,
-        _: &HookContext,
-        _: TurnActionId,
-        triggers: &mut Triggers<'_>,
-    ) -> u16 {
-        self.maybe_trigger(triggers);
+    fn turn_action(&mut self, hook: TurnActionHook<'_>) -> u16 {
+        let TurnActionHook { mut triggers, .. } = hook;
+        self.maybe_trigger(&mut triggers);
         // Mostly small answers, sometimes anything (the engine clamps).
         if self.rng.below(8) == 0 {
             self.rng.next_u64() as u16
@@ -108,22 +105,18 @@ impl Host for FuzzHost {
         }
     }
 
-    fn step_began(&mut self, _: &HookContext, triggers: &mut Triggers<'_>) {
-        self.maybe_trigger(triggers);
+    fn step_began(&mut self, hook: StepBeganHook<'_>) {
+        let StepBeganHook { mut triggers, .. } = hook;
+        self.maybe_trigger(&mut triggers);
     }
-    fn played(
-        &mut self,
-        _: &HookContext,
-        _: PlayerId,
-        _: TimingId,
-        _: u32,
-        triggers: &mut Triggers<'_>,
-    ) {
-        self.maybe_trigger(triggers);
+    fn played(&mut self, hook: PlayedHook<'_>) {
+        let PlayedHook { mut triggers, .. } = hook;
+        self.maybe_trigger(&mut triggers);
     }
 
-    fn resolved(&mut self, _: &HookContext, _: StackObject, triggers: &mut Triggers<'_>) {
-        self.maybe_trigger(triggers);
+    fn resolved(&mut self, hook: ResolvedHook<'_>) {
+        let ResolvedHook { mut triggers, .. } = hook;
+        self.maybe_trigger(&mut triggers);
     }
 }
 

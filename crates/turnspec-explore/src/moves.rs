@@ -1,7 +1,8 @@
 //! Moves: what the search may do at a decision, named so that the same move
 //! can be made in two specs (by id, not by index), and applied to a game.
 
-use turnspec_engine::{Action, EventSink, Game, HookContext, Host, PlayerId, RuleError, Triggers};
+use turnspec_engine::TurnActionHook;
+use turnspec_engine::{Action, EventSink, Game, Host, PlayerId, RuleError};
 use turnspec_model::{EffectId, FactId, Id, Spec, TimingId, TurnActionId};
 
 use crate::Families;
@@ -242,12 +243,13 @@ pub(crate) struct QueuedHost<'a> {
 }
 
 impl Host for QueuedHost<'_> {
-    fn turn_action(
-        &mut self,
-        ctx: &HookContext,
-        action: TurnActionId,
-        triggers: &mut Triggers<'_>,
-    ) -> u16 {
+    fn turn_action(&mut self, hook: TurnActionHook<'_>) -> u16 {
+        let TurnActionHook {
+            ctx,
+            action,
+            mut triggers,
+            ..
+        } = hook;
         match self.pending.iter().position(|(a, ..)| *a == action) {
             Some(i) => {
                 let (_, value, trigger) = self.pending.remove(i);

@@ -8,7 +8,8 @@
 use std::panic::{AssertUnwindSafe, catch_unwind};
 
 use turnspec_engine::policy::SplitMix64;
-use turnspec_engine::{GameOptions, HookContext, Host, PlayerId, StackObject, Status, Triggers};
+use turnspec_engine::{GameOptions, HookContext, Host, PlayerId, Status, Triggers};
+use turnspec_engine::{PlayedHook, ResolvedHook, StepBeganHook, TurnActionHook};
 use turnspec_spec::Spec;
 
 use crate::actions::{Duel, DuelStats, TwinHost};
@@ -247,50 +248,61 @@ impl FuzzHost {
 }
 
 impl Host for FuzzHost {
-    fn turn_action(
-        &mut self,
-        ctx: &HookContext,
-        action: turnspec_spec::TurnActionId,
-        triggers: &mut Triggers<'_>,
-    ) -> u16 {
-        self.maybe_trigger(ctx, triggers, 6);
+    fn turn_action(&mut self, hook: TurnActionHook<'_>) -> u16 {
+        let TurnActionHook {
+            ctx,
+            action,
+            mut triggers,
+            ..
+        } = hook;
+        self.maybe_trigger(&ctx, &mut triggers, 6);
         let answer = match self.rng.below(16) {
             0 => u16::MAX,
             1 => 300,
             n => (n % 3) as u16,
         };
-        self.note(0, ctx, action.index() as u64 | (answer as u64) << 32);
+        self.note(0, &ctx, action.index() as u64 | (answer as u64) << 32);
         answer
     }
 
-    fn played(
-        &mut self,
-        ctx: &HookContext,
-        player: PlayerId,
-        timing: turnspec_spec::TimingId,
-        label: u32,
-        triggers: &mut Triggers<'_>,
-    ) {
+    fn played(&mut self, hook: PlayedHook<'_>) {
+        let PlayedHook {
+            ctx,
+            player,
+            timing,
+            label,
+            mut triggers,
+            ..
+        } = hook;
         self.note(
             1,
-            ctx,
+            &ctx,
             player.0 as u64 | (timing.index() as u64) << 8 | (label as u64) << 24,
         );
-        self.maybe_trigger(ctx, triggers, 6);
+        self.maybe_trigger(&ctx, &mut triggers, 6);
     }
 
-    fn step_began(&mut self, ctx: &HookContext, triggers: &mut Triggers<'_>) {
-        self.note(2, ctx, 0);
-        self.maybe_trigger(ctx, triggers, 5);
+    fn step_began(&mut self, hook: StepBeganHook<'_>) {
+        let StepBeganHook {
+            ctx, mut triggers, ..
+        } = hook;
+        self.note(2, &ctx, 0);
+        self.maybe_trigger(&ctx, &mut triggers, 5);
     }
 
-    fn resolved(&mut self, ctx: &HookContext, object: StackObject, triggers: &mut Triggers<'_>) {
+    fn resolved(&mut self, hook: ResolvedHook<'_>) {
+        let ResolvedHook {
+            ctx,
+            object,
+            mut triggers,
+            ..
+        } = hook;
         self.note(
             3,
-            ctx,
+            &ctx,
             object.controller.0 as u64 | (object.label as u64) << 8,
         );
-        self.maybe_trigger(ctx, triggers, 4);
+        self.maybe_trigger(&ctx, &mut triggers, 4);
     }
 }
 

@@ -1,11 +1,9 @@
 //! Running a scenario: a scripted host answers hooks, each entry acts or
 //! checks, and the first failed check stops the run with a precise report.
 
-use turnspec_engine::{
-    Action, Event, Game, HookContext, Host, PlayerId, RuleError, Scope, StackObject, Status,
-    Triggers,
-};
-use turnspec_spec::{StepId, TimingId, TurnActionId, line_col};
+use turnspec_engine::{Action, Event, Game, Host, PlayerId, RuleError, Scope, Status};
+use turnspec_engine::{PlayedHook, ResolvedHook, StepBeganHook, TurnActionHook};
+use turnspec_spec::{StepId, TurnActionId, line_col};
 use turnspec_trace::{compact, is_end};
 
 use crate::compile::{BoundScope, Expect, Illegal, Place, Scenario, ScriptedTriggers, Step};
@@ -24,12 +22,13 @@ struct ScriptedHost {
 }
 
 impl Host for ScriptedHost {
-    fn turn_action(
-        &mut self,
-        ctx: &HookContext,
-        action: TurnActionId,
-        triggers: &mut Triggers<'_>,
-    ) -> u16 {
+    fn turn_action(&mut self, hook: TurnActionHook<'_>) -> u16 {
+        let TurnActionHook {
+            ctx,
+            action,
+            mut triggers,
+            ..
+        } = hook;
         if let Some(i) = self.queued.iter().position(|(a, ..)| *a == action) {
             let (_, value, list) = self.queued.remove(i);
             for (by, label) in list {
@@ -44,20 +43,19 @@ impl Host for ScriptedHost {
             .unwrap_or(0)
     }
 
-    fn played(
-        &mut self,
-        ctx: &HookContext,
-        _: PlayerId,
-        _: TimingId,
-        _: u32,
-        triggers: &mut Triggers<'_>,
-    ) {
+    fn played(&mut self, hook: PlayedHook<'_>) {
+        let PlayedHook {
+            ctx, mut triggers, ..
+        } = hook;
         for (by, label) in self.next_play.drain(..) {
             let _ = triggers.add(by.unwrap_or(ctx.active), label);
         }
     }
 
-    fn step_began(&mut self, ctx: &HookContext, triggers: &mut Triggers<'_>) {
+    fn step_began(&mut self, hook: StepBeganHook<'_>) {
+        let StepBeganHook {
+            ctx, mut triggers, ..
+        } = hook;
         while let Some(i) = self.on_begin.iter().position(|(s, _)| *s == ctx.step) {
             let (_, list) = self.on_begin.remove(i);
             for (by, label) in list {
@@ -66,7 +64,13 @@ impl Host for ScriptedHost {
         }
     }
 
-    fn resolved(&mut self, ctx: &HookContext, object: StackObject, triggers: &mut Triggers<'_>) {
+    fn resolved(&mut self, hook: ResolvedHook<'_>) {
+        let ResolvedHook {
+            ctx,
+            object,
+            mut triggers,
+            ..
+        } = hook;
         while let Some(i) = self.on_resolve.iter().position(|(l, _)| *l == object.label) {
             let (_, list) = self.on_resolve.remove(i);
             for (by, label) in list {

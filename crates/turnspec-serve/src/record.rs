@@ -10,11 +10,9 @@
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 use turnspec_engine::policy::Policy;
-use turnspec_engine::{
-    Action, Event, EventSink, Game, GameOptions, HookContext, Host, ObjectKind, PlayerId,
-    StackObject, Status, Triggers,
-};
-use turnspec_spec::{Spec, TimingId, TurnActionId};
+use turnspec_engine::{Action, Event, EventSink, Game, GameOptions, ObjectKind, Status};
+use turnspec_engine::{HostWrapper, TurnActionHook};
+use turnspec_spec::Spec;
 
 use crate::session::{LabelTable, Move, Refusal, Side};
 
@@ -152,39 +150,19 @@ impl<'s, P: Policy> Recorder<'s, P> {
     }
 }
 
-impl<P: Policy> Host for Recorder<'_, P> {
-    fn turn_action(
-        &mut self,
-        ctx: &HookContext,
-        action: TurnActionId,
-        triggers: &mut Triggers<'_>,
-    ) -> u16 {
-        let value = self.inner.turn_action(ctx, action, triggers);
+impl<P: Policy> HostWrapper for Recorder<'_, P> {
+    type Inner = P;
+
+    fn inner(&mut self) -> &mut P {
+        &mut self.inner
+    }
+
+    fn after_turn_action(&mut self, hook: &mut TurnActionHook<'_>, answer: u16) {
         self.answers.push(Move::Answer {
-            action: self.spec.id_of(action).to_string(),
-            value,
+            action: self.spec.id_of(hook.action).to_string(),
+            value: answer,
             triggers: Vec::new(),
         });
-        value
-    }
-
-    fn played(
-        &mut self,
-        ctx: &HookContext,
-        player: PlayerId,
-        timing: TimingId,
-        label: u32,
-        triggers: &mut Triggers<'_>,
-    ) {
-        self.inner.played(ctx, player, timing, label, triggers)
-    }
-
-    fn step_began(&mut self, ctx: &HookContext, triggers: &mut Triggers<'_>) {
-        self.inner.step_began(ctx, triggers)
-    }
-
-    fn resolved(&mut self, ctx: &HookContext, object: StackObject, triggers: &mut Triggers<'_>) {
-        self.inner.resolved(ctx, object, triggers)
     }
 }
 

@@ -10,9 +10,8 @@
 
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
-use turnspec_engine::{
-    Action, Event, Game, GameOptions, HookContext, Host, PlayerId, RuleError, Status, Triggers,
-};
+use turnspec_engine::TurnActionHook;
+use turnspec_engine::{Action, Event, Game, GameOptions, Host, PlayerId, RuleError, Status};
 use turnspec_spec::{Spec, TurnActionId};
 use turnspec_trace::{compact, describe, is_end};
 
@@ -174,12 +173,13 @@ struct QueuedHost {
 }
 
 impl Host for QueuedHost {
-    fn turn_action(
-        &mut self,
-        ctx: &HookContext,
-        action: TurnActionId,
-        triggers: &mut Triggers<'_>,
-    ) -> u16 {
+    fn turn_action(&mut self, hook: TurnActionHook<'_>) -> u16 {
+        let TurnActionHook {
+            ctx,
+            action,
+            mut triggers,
+            ..
+        } = hook;
         let Some(i) = self.queued.iter().position(|(a, ..)| *a == action) else {
             return 0;
         };

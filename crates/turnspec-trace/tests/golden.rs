@@ -2,10 +2,9 @@
 //! snapshots, so any change in what the engine emits shows up in review.
 //! Update with `cargo insta review` (or `INSTA_UPDATE=always cargo test`).
 
-use turnspec_engine::{
-    Action, Event, Game, GameOptions, HookContext, Host, PlayerId, StartAt, Status, Triggers,
-};
-use turnspec_spec::{Spec, TurnActionId};
+use turnspec_engine::TurnActionHook;
+use turnspec_engine::{Action, Event, Game, GameOptions, Host, PlayerId, StartAt, Status};
+use turnspec_spec::Spec;
 use turnspec_trace::{TextOptions, to_json_lines, to_text};
 
 fn spec(text: &str) -> Spec {
@@ -42,12 +41,13 @@ struct Busy<'s> {
 }
 
 impl Host for Busy<'_> {
-    fn turn_action(
-        &mut self,
-        ctx: &HookContext,
-        action: TurnActionId,
-        triggers: &mut Triggers<'_>,
-    ) -> u16 {
+    fn turn_action(&mut self, hook: TurnActionHook<'_>) -> u16 {
+        let TurnActionHook {
+            ctx,
+            action,
+            mut triggers,
+            ..
+        } = hook;
         match self.spec.turn_action(action).unwrap().id.as_str() {
             "declare_attackers" | "materialize" => 1,
             "draw" => {

@@ -11,7 +11,7 @@ use crate::endless::MAX_REPEATS_WITHOUT_PRIORITY;
 use crate::event::{Event, EventSink, Skipped};
 use crate::flow::STALL_BUDGET;
 use crate::game::Game;
-use crate::host::Host;
+use crate::host::{Host, TurnActionHook};
 use crate::program::{FusedBegin, MAX_HOP_SKIPS, Op, Program, Skips, Test, Then};
 use crate::state::{Point, Scope, Status};
 
@@ -79,9 +79,12 @@ impl Game {
         host: &mut H,
         sink: &mut S,
     ) {
-        let ctx = self.hook_context();
         let answer = host
-            .turn_action(&ctx, id, &mut self.state.triggers())
+            .turn_action(TurnActionHook::new(
+                self.hook_context(),
+                id,
+                self.state.triggers(),
+            ))
             .min(answer_max);
         if let Some(c) = counter
             && let Some(slot) = self.state.counters.get_mut(c as usize)

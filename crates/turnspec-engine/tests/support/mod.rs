@@ -9,7 +9,8 @@ use turnspec_engine::{
     Action, Because, Event, EventSink, Game, GameOptions, HookContext, Host, ObjectKind, PlayerId,
     RuleError, Skipped, StackObject, StartAt, Status, Triggers,
 };
-use turnspec_spec::{FactId, Spec, TimingId, TurnActionId};
+use turnspec_engine::{PlayedHook, StepBeganHook, TurnActionHook};
+use turnspec_spec::{FactId, Spec, TimingId};
 
 /// Compiles a spec written in the test file; panics with the diagnostics.
 pub fn load(path: &str, text: &str) -> Spec {
@@ -118,16 +119,17 @@ fn fire_first(scripted: &mut Vec<(String, PlayerId, u32)>, id: &str, triggers: &
 }
 
 impl Host for TestHost {
-    fn turn_action(
-        &mut self,
-        ctx: &HookContext,
-        action: TurnActionId,
-        triggers: &mut Triggers<'_>,
-    ) -> u16 {
+    fn turn_action(&mut self, hook: TurnActionHook<'_>) -> u16 {
+        let TurnActionHook {
+            ctx,
+            action,
+            mut triggers,
+            ..
+        } = hook;
         let id = self.spec.turn_action(action).unwrap().id.clone();
-        let call = format!("tba {id} {}", self.context(ctx));
+        let call = format!("tba {id} {}", self.context(&ctx));
         self.calls.push(call);
-        fire_first(&mut self.on_action, &id, triggers);
+        fire_first(&mut self.on_action, &id, &mut triggers);
         let answer = self
             .answers
             .iter()
@@ -138,22 +140,26 @@ impl Host for TestHost {
         answer
     }
 
-    fn played(
-        &mut self,
-        ctx: &HookContext,
-        player: PlayerId,
-        timing: TimingId,
-        label: u32,
-        triggers: &mut Triggers<'_>,
-    ) {
+    fn played(&mut self, hook: PlayedHook<'_>) {
+        let PlayedHook {
+            ctx,
+            player,
+            timing,
+            label,
+            mut triggers,
+            ..
+        } = hook;
         let id = self.spec.timing_class(timing).unwrap().id.clone();
-        let call = format!("played {player} {id} #{label} {}", self.context(ctx));
+        let call = format!("played {player} {id} #{label} {}", self.context(&ctx));
         self.calls.push(call);
-        fire_first(&mut self.on_play, &id, triggers);
+        fire_first(&mut self.on_play, &id, &mut triggers);
     }
 
-    fn step_began(&mut self, ctx: &HookContext, triggers: &mut Triggers<'_>) {
-        let call = format!("began {}", self.context(ctx));
+    fn step_began(&mut self, hook: StepBeganHook<'_>) {
+        let StepBeganHook {
+            ctx, mut triggers, ..
+        } = hook;
+        let call = format!("began {}", self.context(&ctx));
         self.calls.push(call);
         let id = &self.spec.step(ctx.step).unwrap().id;
         let mut i = 0;
