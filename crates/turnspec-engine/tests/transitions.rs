@@ -319,6 +319,73 @@ fn starting_player_in_teams_is_the_starting_team_after_its_first_seat_left() {
     assert_eq!(began, 3);
 }
 
+/// A step followed by four steps that are skipped from turn 3 on, then a
+/// step whose window always opens: one more skipped step than a
+/// superinstruction goes past (`MAX_HOP_SKIPS`).
+const FOUR_SKIPS: &str = r#"
+[game]
+name = "Four skips"
+players = { min = 2, max = 2 }
+
+[[phase]]
+id = "main"
+
+  [[phase.step]]
+  id = "first"
+  sequence = [{ window = "always", name = "first" }]
+
+  [[phase.step]]
+  id = "s1"
+  skip = [{ if = "turn > 2", rule = "S 1" }]
+  sequence = [{ window = "always", name = "s1" }]
+
+  [[phase.step]]
+  id = "s2"
+  skip = [{ if = "turn > 2", rule = "S 2" }]
+  sequence = [{ window = "always", name = "s2" }]
+
+  [[phase.step]]
+  id = "s3"
+  skip = [{ if = "turn > 2", rule = "S 3" }]
+  sequence = [{ window = "always", name = "s3" }]
+
+  [[phase.step]]
+  id = "s4"
+  skip = [{ if = "turn > 2", rule = "S 4" }]
+  sequence = [{ window = "always", name = "s4" }]
+
+  [[phase.step]]
+  id = "last"
+  sequence = [{ window = "always", name = "last" }]
+"#;
+
+/// Four skippable steps in a row compile (the superinstruction planner
+/// stops at `MAX_HOP_SKIPS` and leaves them to the loop) and play alike on
+/// both tiers, each skipped once a turn from turn 3. Catches the planner's
+/// match guard `count < MAX_HOP_SKIPS && skips.len > 0` as `true` or with
+/// `||` (`hop_shape` then writes past its array of skipped steps).
+#[test]
+fn four_skippable_steps_in_a_row_compile_and_play_alike_on_both_tiers() {
+    let spec = load("four_skips.toml", FOUR_SKIPS);
+    let mut streams = Vec::new();
+    for program in [true, false] {
+        let options = GameOptions::players(2).with_turn_program(program);
+        let mut game = Game::new(&spec, &options).unwrap();
+        game.set_turn_limit(6);
+        let mut events = Vec::new();
+        game.start(&mut NoHost, &mut events);
+        play_out(&mut game, &mut AllPass, &mut events);
+        assert_eq!(game.status(), Status::TurnLimit);
+        let skipped = events
+            .iter()
+            .filter(|e| matches!(e, Event::Skipped { .. }))
+            .count();
+        assert_eq!(skipped, 4 * 4, "program {program}");
+        streams.push(events);
+    }
+    assert!(streams[0] == streams[1], "the tiers differ");
+}
+
 /// Turns in which no window ever opens (the only one is left out unless a
 /// fact the host never sets), with no turn limit; with `REPEATS`, the
 /// ending step repeats 255 times a turn.
