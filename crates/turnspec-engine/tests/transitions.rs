@@ -386,6 +386,91 @@ fn four_skippable_steps_in_a_row_compile_and_play_alike_on_both_tiers() {
     assert!(streams[0] == streams[1], "the tiers differ");
 }
 
+/// Steps there or not by a variant and by facts, which the program folds
+/// when it is built: the second of two variants, and the second of two
+/// facts, read by two conditions.
+const FOLDED: &str = r#"
+[game]
+name = "Folded"
+players = { min = 2, max = 2 }
+
+[variants.first]
+[variants.second]
+
+[facts.a]
+[facts.b]
+
+[[phase]]
+id = "main"
+
+  [[phase.step]]
+  id = "open"
+  sequence = [{ window = "always", name = "open" }]
+
+  [[phase.step]]
+  id = "if_second"
+  only_if = "variant.second"
+  sequence = [{ window = "always", name = "second" }]
+
+  [[phase.step]]
+  id = "if_b"
+  only_if = "fact.b"
+  sequence = [{ window = "always", name = "b" }]
+
+  [[phase.step]]
+  id = "unless_b"
+  skip = [{ if = "fact.b", rule = "F 1" }]
+  sequence = [{ window = "always", name = "not b" }]
+"#;
+
+/// What the program folds when it is built (variants, facts) is folded
+/// right, and the program is built again when a fact it folded changes:
+/// both tiers play alike, with the second variant on and the second fact
+/// set on turn 4 and cleared on turn 6. Catches `state.variants >> i & 1`
+/// as `<<`, and the bit of a fact read, `facts_read | 1 << i`, as `^`
+/// (the fact is read twice) or `1 >> i` (`Program::build`).
+#[test]
+fn what_the_program_folds_follows_the_variants_and_facts() {
+    let spec = load("folded.toml", FOLDED);
+    let b = spec.fact_by_id("b").unwrap();
+    let second = spec.variant_by_id("second").unwrap();
+    let mut streams = Vec::new();
+    for program in [true, false] {
+        let options = GameOptions::players(2)
+            .with_turn_program(program)
+            .with_variants(vec![second]);
+        let mut game = Game::new(&spec, &options).unwrap();
+        game.set_turn_limit(8);
+        let mut events = Vec::new();
+        game.start(&mut NoHost, &mut events);
+        for (turn, value) in [(4, true), (6, false)] {
+            while game.turn() < turn {
+                let player = game.holder().unwrap();
+                game.apply(Action::Pass { player }, &mut NoHost, &mut events)
+                    .unwrap();
+            }
+            game.apply(Action::SetFact { fact: b, value }, &mut NoHost, &mut events)
+                .unwrap();
+        }
+        play_out(&mut game, &mut AllPass, &mut events);
+        assert_eq!(game.status(), Status::TurnLimit);
+        let began = |id: &str| {
+            let step = spec.step_by_id(id).unwrap();
+            events
+                .iter()
+                .filter(|e| matches!(e, Event::StepBegan { step: s, .. } if *s == step))
+                .count()
+        };
+        // Every turn has the second variant's step; turns 4 and 5 the
+        // fact's (set in turn 4's first step, before `if_b` begins).
+        assert_eq!(began("if_second"), 8, "program {program}");
+        assert_eq!(began("if_b"), 2, "program {program}");
+        assert_eq!(began("unless_b"), 6, "program {program}");
+        streams.push(events);
+    }
+    assert!(streams[0] == streams[1], "the tiers differ");
+}
+
 /// Turns in which no window ever opens (the only one is left out unless a
 /// fact the host never sets), with no turn limit; with `REPEATS`, the
 /// ending step repeats 255 times a turn.
