@@ -421,6 +421,26 @@ id = "main"
   id = "unless_b"
   skip = [{ if = "fact.b", rule = "F 1" }]
   sequence = [{ window = "always", name = "not b" }]
+
+  [[phase.step]]
+  id = "two_skips"
+  skip = [
+    { if = "turn == 3", rule = "T 1" },
+    { if = "turn == 7", rule = "T 2" },
+  ]
+  sequence = [{ window = "always", name = "two skips" }]
+
+[timing.elect]
+who = "active_player"
+effect = "special"
+enters = "bonus"
+
+# Elected by a play, and then only from turn 4 on.
+[[phase]]
+id = "bonus"
+optional = true
+only_if = "turn > 3"
+sequence = [{ window = "always", name = "bonus" }]
 "#;
 
 /// What the program folds when it is built (variants, facts) is folded
@@ -428,7 +448,12 @@ id = "main"
 /// both tiers play alike, with the second variant on and the second fact
 /// set on turn 4 and cleared on turn 6. Catches `state.variants >> i & 1`
 /// as `<<`, and the bit of a fact read, `facts_read | 1 << i`, as `^`
-/// (the fact is read twice) or `1 >> i` (`Program::build`).
+/// (the fact is read twice) or `1 >> i` (`Program::build`). With a step
+/// skipped by the second of two skip entries, and an optional phase with
+/// a condition of its own, it also catches the skip list cut after its
+/// first entry (`t == Test::Always` as `!=`) and the pair of "elected and
+/// the condition" numbered wrong (`pairs.len() as u16 - 1` as `+ 1` or
+/// `/ 1`).
 #[test]
 fn what_the_program_folds_follows_the_variants_and_facts() {
     let spec = load("folded.toml", FOLDED);
@@ -443,17 +468,56 @@ fn what_the_program_folds_follows_the_variants_and_facts() {
         game.set_turn_limit(8);
         let mut events = Vec::new();
         game.start(&mut NoHost, &mut events);
-        for (turn, value) in [(4, true), (6, false)] {
-            while game.turn() < turn {
-                let player = game.holder().unwrap();
-                game.apply(Action::Pass { player }, &mut NoHost, &mut events)
-                    .unwrap();
+        let elect = spec.timing_by_id("elect").unwrap();
+        let mut elected_in = 0;
+        while game.status() == Status::Running {
+            let turn = game.turn();
+            match turn {
+                4 if !game.fact(b) => game.apply(
+                    Action::SetFact {
+                        fact: b,
+                        value: true,
+                    },
+                    &mut NoHost,
+                    &mut events,
+                ),
+                6 if game.fact(b) => game.apply(
+                    Action::SetFact {
+                        fact: b,
+                        value: false,
+                    },
+                    &mut NoHost,
+                    &mut events,
+                ),
+                // The bonus phase is elected on turns 2, 5 and 6.
+                2 | 5 | 6 if elected_in != turn => {
+                    elected_in = turn;
+                    let player = game.active_player();
+                    game.apply(
+                        Action::Play {
+                            player,
+                            timing: elect,
+                            label: 1,
+                        },
+                        &mut NoHost,
+                        &mut events,
+                    )
+                }
+                _ => {
+                    let player = game.holder().unwrap();
+                    game.apply(Action::Pass { player }, &mut NoHost, &mut events)
+                }
             }
-            game.apply(Action::SetFact { fact: b, value }, &mut NoHost, &mut events)
-                .unwrap();
+            .unwrap();
         }
-        play_out(&mut game, &mut AllPass, &mut events);
         assert_eq!(game.status(), Status::TurnLimit);
+        let bonus = spec.phase_by_id("bonus").unwrap();
+        let bonuses = events
+            .iter()
+            .filter(|e| matches!(e, Event::PhaseBegan { phase, .. } if *phase == bonus))
+            .count();
+        // Elected on turns 2, 5 and 6, and there from turn 4 on.
+        assert_eq!(bonuses, 2, "program {program}");
         let began = |id: &str| {
             let step = spec.step_by_id(id).unwrap();
             events
@@ -466,6 +530,8 @@ fn what_the_program_folds_follows_the_variants_and_facts() {
         assert_eq!(began("if_second"), 8, "program {program}");
         assert_eq!(began("if_b"), 2, "program {program}");
         assert_eq!(began("unless_b"), 6, "program {program}");
+        // Skipped on turns 3 and 7, by the first and the second entry.
+        assert_eq!(began("two_skips"), 6, "program {program}");
         streams.push(events);
     }
     assert!(streams[0] == streams[1], "the tiers differ");
