@@ -38,7 +38,7 @@
 #
 # Mutants are built in target/mutants/build with no debug info (shared by
 # runs, so only the workspace's own crates are rebuilt after the first); a
-# mutant costs about 20-35 s on 2 cores shared with other builds, most
+# mutant costs about 20-40 s on 2 cores shared with other builds, most
 # of it the build.
 set -euo pipefail
 cd "$(dirname "$0")/.."

@@ -319,6 +319,224 @@ fn starting_player_in_teams_is_the_starting_team_after_its_first_seat_left() {
     assert_eq!(began, 3);
 }
 
+/// A step followed by four steps that are skipped from turn 3 on, then a
+/// step whose window always opens: one more skipped step than a
+/// superinstruction goes past (`MAX_HOP_SKIPS`).
+const FOUR_SKIPS: &str = r#"
+[game]
+name = "Four skips"
+players = { min = 2, max = 2 }
+
+[[phase]]
+id = "main"
+
+  [[phase.step]]
+  id = "first"
+  sequence = [{ window = "always", name = "first" }]
+
+  [[phase.step]]
+  id = "s1"
+  skip = [{ if = "turn > 2", rule = "S 1" }]
+  sequence = [{ window = "always", name = "s1" }]
+
+  [[phase.step]]
+  id = "s2"
+  skip = [{ if = "turn > 2", rule = "S 2" }]
+  sequence = [{ window = "always", name = "s2" }]
+
+  [[phase.step]]
+  id = "s3"
+  skip = [{ if = "turn > 2", rule = "S 3" }]
+  sequence = [{ window = "always", name = "s3" }]
+
+  [[phase.step]]
+  id = "s4"
+  skip = [{ if = "turn > 2", rule = "S 4" }]
+  sequence = [{ window = "always", name = "s4" }]
+
+  [[phase.step]]
+  id = "last"
+  sequence = [{ window = "always", name = "last" }]
+"#;
+
+/// Four skippable steps in a row compile (the superinstruction planner
+/// stops at `MAX_HOP_SKIPS` and leaves them to the loop) and play alike on
+/// both tiers, each skipped once a turn from turn 3. Catches the planner's
+/// match guard `count < MAX_HOP_SKIPS && skips.len > 0` as `true` or with
+/// `||` (`hop_shape` then writes past its array of skipped steps).
+#[test]
+fn four_skippable_steps_in_a_row_compile_and_play_alike_on_both_tiers() {
+    let spec = load("four_skips.toml", FOUR_SKIPS);
+    let mut streams = Vec::new();
+    for program in [true, false] {
+        let options = GameOptions::players(2).with_turn_program(program);
+        let mut game = Game::new(&spec, &options).unwrap();
+        game.set_turn_limit(6);
+        let mut events = Vec::new();
+        game.start(&mut NoHost, &mut events);
+        play_out(&mut game, &mut AllPass, &mut events);
+        assert_eq!(game.status(), Status::TurnLimit);
+        let skipped = events
+            .iter()
+            .filter(|e| matches!(e, Event::Skipped { .. }))
+            .count();
+        assert_eq!(skipped, 4 * 4, "program {program}");
+        streams.push(events);
+    }
+    assert!(streams[0] == streams[1], "the tiers differ");
+}
+
+/// Steps there or not by a variant and by facts, which the program folds
+/// when it is built: the second of two variants, and the second of two
+/// facts, read by two conditions.
+const FOLDED: &str = r#"
+[game]
+name = "Folded"
+players = { min = 2, max = 2 }
+
+[variants.first]
+[variants.second]
+
+[facts.a]
+[facts.b]
+
+[[phase]]
+id = "main"
+
+  [[phase.step]]
+  id = "open"
+  sequence = [{ window = "always", name = "open" }]
+
+  [[phase.step]]
+  id = "if_second"
+  only_if = "variant.second"
+  sequence = [{ window = "always", name = "second" }]
+
+  [[phase.step]]
+  id = "if_b"
+  only_if = "fact.b"
+  sequence = [{ window = "always", name = "b" }]
+
+  [[phase.step]]
+  id = "unless_b"
+  skip = [{ if = "fact.b", rule = "F 1" }]
+  sequence = [{ window = "always", name = "not b" }]
+
+  [[phase.step]]
+  id = "two_skips"
+  skip = [
+    { if = "turn == 3", rule = "T 1" },
+    { if = "turn == 7", rule = "T 2" },
+  ]
+  sequence = [{ window = "always", name = "two skips" }]
+
+[timing.elect]
+who = "active_player"
+effect = "special"
+enters = "bonus"
+
+# Elected by a play, and then only from turn 4 on.
+[[phase]]
+id = "bonus"
+optional = true
+only_if = "turn > 3"
+sequence = [{ window = "always", name = "bonus" }]
+"#;
+
+/// What the program folds when it is built (variants, facts) is folded
+/// right, and the program is built again when a fact it folded changes:
+/// both tiers play alike, with the second variant on and the second fact
+/// set on turn 4 and cleared on turn 6. Catches `state.variants >> i & 1`
+/// as `<<`, and the bit of a fact read, `facts_read | 1 << i`, as `^`
+/// (the fact is read twice) or `1 >> i` (`Program::build`). With a step
+/// skipped by the second of two skip entries, and an optional phase with
+/// a condition of its own, it also catches the skip list cut after its
+/// first entry (`t == Test::Always` as `!=`) and the pair of "elected and
+/// the condition" numbered wrong (`pairs.len() as u16 - 1` as `+ 1` or
+/// `/ 1`).
+#[test]
+fn what_the_program_folds_follows_the_variants_and_facts() {
+    let spec = load("folded.toml", FOLDED);
+    let b = spec.fact_by_id("b").unwrap();
+    let second = spec.variant_by_id("second").unwrap();
+    let mut streams = Vec::new();
+    for program in [true, false] {
+        let options = GameOptions::players(2)
+            .with_turn_program(program)
+            .with_variants(vec![second]);
+        let mut game = Game::new(&spec, &options).unwrap();
+        game.set_turn_limit(8);
+        let mut events = Vec::new();
+        game.start(&mut NoHost, &mut events);
+        let elect = spec.timing_by_id("elect").unwrap();
+        let mut elected_in = 0;
+        while game.status() == Status::Running {
+            let turn = game.turn();
+            match turn {
+                4 if !game.fact(b) => game.apply(
+                    Action::SetFact {
+                        fact: b,
+                        value: true,
+                    },
+                    &mut NoHost,
+                    &mut events,
+                ),
+                6 if game.fact(b) => game.apply(
+                    Action::SetFact {
+                        fact: b,
+                        value: false,
+                    },
+                    &mut NoHost,
+                    &mut events,
+                ),
+                // The bonus phase is elected on turns 2, 5 and 6.
+                2 | 5 | 6 if elected_in != turn => {
+                    elected_in = turn;
+                    let player = game.active_player();
+                    game.apply(
+                        Action::Play {
+                            player,
+                            timing: elect,
+                            label: 1,
+                        },
+                        &mut NoHost,
+                        &mut events,
+                    )
+                }
+                _ => {
+                    let player = game.holder().unwrap();
+                    game.apply(Action::Pass { player }, &mut NoHost, &mut events)
+                }
+            }
+            .unwrap();
+        }
+        assert_eq!(game.status(), Status::TurnLimit);
+        let bonus = spec.phase_by_id("bonus").unwrap();
+        let bonuses = events
+            .iter()
+            .filter(|e| matches!(e, Event::PhaseBegan { phase, .. } if *phase == bonus))
+            .count();
+        // Elected on turns 2, 5 and 6, and there from turn 4 on.
+        assert_eq!(bonuses, 2, "program {program}");
+        let began = |id: &str| {
+            let step = spec.step_by_id(id).unwrap();
+            events
+                .iter()
+                .filter(|e| matches!(e, Event::StepBegan { step: s, .. } if *s == step))
+                .count()
+        };
+        // Every turn has the second variant's step; turns 4 and 5 the
+        // fact's (set in turn 4's first step, before `if_b` begins).
+        assert_eq!(began("if_second"), 8, "program {program}");
+        assert_eq!(began("if_b"), 2, "program {program}");
+        assert_eq!(began("unless_b"), 6, "program {program}");
+        // Skipped on turns 3 and 7, by the first and the second entry.
+        assert_eq!(began("two_skips"), 6, "program {program}");
+        streams.push(events);
+    }
+    assert!(streams[0] == streams[1], "the tiers differ");
+}
+
 /// Turns in which no window ever opens (the only one is left out unless a
 /// fact the host never sets), with no turn limit; with `REPEATS`, the
 /// ending step repeats 255 times a turn.
