@@ -5,7 +5,8 @@
 #
 #   crates/turnspec-engine/src/turn.rs          the transitions
 #   crates/turnspec-engine/src/compiled/*.rs    the program's executor
-#   crates/turnspec-engine/src/program/mod.rs   the compiler
+#   crates/turnspec-engine/src/program/mod.rs   the ops and their passes
+#   crates/turnspec-engine/src/program/compile.rs  the compiler
 #   crates/turnspec-engine/src/cached.rs        the cached answers
 #
 # and runs, for each mutant, the engine's integration tests that play games
@@ -67,6 +68,7 @@ if [ ${#files[@]} -eq 0 ]; then
     -f crates/turnspec-engine/src/turn.rs
     -f 'crates/turnspec-engine/src/compiled/*.rs'
     -f crates/turnspec-engine/src/program/mod.rs
+    -f crates/turnspec-engine/src/program/compile.rs
     -f crates/turnspec-engine/src/cached.rs
   )
 fi
