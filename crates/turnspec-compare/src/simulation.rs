@@ -31,7 +31,7 @@ use turnspec_engine::policy::{AllPass, BusyPolicy, Policy, RandomPolicy, SplitMi
 use turnspec_engine::{
     Action, Because, EndlessTurn, Event, EventSink, Game, GameOptions, Host, Status,
 };
-use turnspec_spec::Spec;
+use turnspec_spec::{EffectId, Spec};
 
 /// Who plays the simulated games.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -241,6 +241,11 @@ impl<P: Policy> Policy for Counted<P> {
         let action = self.inner.decide(game);
         self.plays += matches!(action, Action::Play { .. }) as u64;
         action
+    }
+
+    #[inline]
+    fn host_effect(&mut self, game: &Game) -> Option<(EffectId, turnspec_engine::PlayerId)> {
+        self.inner.host_effect(game)
     }
 }
 

@@ -14,7 +14,7 @@ use turnspec_engine::{
     Action, EventCounts, Game, GameOptions, HookContext, Host, PlayerId, StackObject, Triggers,
 };
 use turnspec_engine::{PlayedHook, ResolvedHook, StepBeganHook, TurnActionHook};
-use turnspec_spec::{Spec, TimingId, TurnActionId};
+use turnspec_spec::{EffectId, Spec, TimingId, TurnActionId};
 
 /// One call of a host hook, with what it was told.
 #[derive(Debug, Clone, PartialEq)]
@@ -90,6 +90,10 @@ impl Host for Recorder {
 impl Policy for Recorder {
     fn decide(&mut self, game: &Game) -> Action {
         self.random.decide(game)
+    }
+
+    fn host_effect(&mut self, game: &Game) -> Option<(EffectId, PlayerId)> {
+        self.random.host_effect(game)
     }
 }
 

@@ -1,19 +1,39 @@
 //! Host commands: what the host (the program that knows the cards) tells
-//! the engine, as opposed to the players' moves that go through
-//! [`Game::apply`]. Each is also an [`Action`] variant, so a recorded game
-//! or a scenario can hold them in one list; these methods are the API a
-//! game written in Rust calls.
+//! the engine, as opposed to the players' moves, which are [`Action`]s
+//! given to [`Game::apply`]. Each command is a method here. Like a move, a
+//! command is refused once the game has stopped (`NotRunning`), and a
+//! refused command returns the rule or reason it breaks and changes
+//! nothing.
+//!
+//! [`Action`]: crate::Action
 
 use turnspec_model::{EffectId, FactId};
 
-use crate::action::Action;
 use crate::error::RuleError;
-use crate::event::EventSink;
+use crate::event::{Event, EventSink};
 use crate::game::Game;
-use crate::host::{Host, NoHost};
-use crate::state::{Place, PlayerId, Scope};
+use crate::host::Host;
+use crate::state::{Delayed, ObjectKind, Place, PlayerId, Scope, StackObject, Status};
 
 impl Game {
+    /// What every command shares with [`Game::apply`]: refused once the
+    /// game has stopped; the compiled turn finds its place again from the
+    /// state afterwards (a command may move the turn); the state is checked
+    /// afterwards in debug builds.
+    #[inline]
+    fn command(
+        &mut self,
+        run: impl FnOnce(&mut Game) -> Result<(), RuleError>,
+    ) -> Result<(), RuleError> {
+        if self.state.status != Status::Running {
+            return Err(RuleError::NotRunning(self.state.status));
+        }
+        self.cached.forget_resume();
+        let result = run(self);
+        self.debug_check();
+        result
+    }
+
     /// A triggered ability has triggered: it waits, and goes on the stack
     /// (APNAP order) before anyone next receives priority (117.5, 603.3b);
     /// at once if a player holds priority now.
@@ -23,7 +43,21 @@ impl Game {
         label: u32,
         sink: &mut S,
     ) -> Result<(), RuleError> {
-        self.apply(Action::Trigger { controller, label }, &mut NoHost, sink)
+        self.command(|game| {
+            game.check_in_game(controller)?;
+            game.state.waiting.push(StackObject {
+                controller,
+                kind: ObjectKind::Trigger,
+                label,
+            });
+            // A trigger reported while someone holds priority goes on the
+            // stack before that player can act again (117.5).
+            if let Some(holder) = game.state.holder {
+                game.put_waiting(sink);
+                game.state.holder = Some(holder);
+            }
+            Ok(())
+        })
     }
 
     /// Sets or clears a fact of the spec (a permanent with phasing is in
@@ -34,7 +68,24 @@ impl Game {
         value: bool,
         sink: &mut S,
     ) -> Result<(), RuleError> {
-        self.apply(Action::SetFact { fact, value }, &mut NoHost, sink)
+        self.command(|game| {
+            if fact.index() >= game.spec.facts().len() {
+                return Err(RuleError::NoSuchFact);
+            }
+            let bit = 1u64 << fact.index();
+            let before = game.state.facts;
+            if value {
+                game.state.facts |= bit
+            } else {
+                game.state.facts &= !bit
+            }
+            // Only a fact the compiled turn read can change it.
+            if (before ^ game.state.facts) & game.cached.program().facts_read != 0 {
+                game.rebuild_program();
+            }
+            sink.event(Event::FactChanged { fact, value });
+            Ok(())
+        })
     }
 
     /// Applies a structural effect the spec declares (an extra turn, a
@@ -46,7 +97,14 @@ impl Game {
         host: &mut H,
         sink: &mut S,
     ) -> Result<(), RuleError> {
-        self.apply(Action::Effect { effect, player }, host, sink)
+        self.command(|game| {
+            game.check_in_game(player)?;
+            if effect.index() >= game.spec.effects().len() {
+                return Err(RuleError::NoSuchEffect);
+            }
+            game.apply_effect(effect, player, host, sink);
+            Ok(())
+        })
     }
 
     /// A delayed triggered ability: it triggers at the beginning of the
@@ -58,36 +116,58 @@ impl Game {
         at: Place,
         own_turn: bool,
     ) -> Result<(), RuleError> {
-        let action = Action::Delay {
-            controller,
-            label,
-            at,
-            own_turn,
-        };
-        self.apply(action, &mut NoHost, &mut ())
+        self.command(|game| {
+            game.check_in_game(controller)?;
+            game.check_place(at)?;
+            game.add_delayed(Delayed {
+                at,
+                controller,
+                label,
+                own_turn,
+                after_turn: 0,
+            });
+            Ok(())
+        })
     }
 
     /// An effect that lasts until the end of the step, phase or turn: the
     /// engine reports `Expired` with `label` when it ends.
     pub fn start_duration(&mut self, label: u32, scope: Scope) -> Result<(), RuleError> {
-        self.apply(Action::Until { label, scope }, &mut NoHost, &mut ())
+        self.command(|game| {
+            if let Scope::UntilNext { player, .. }
+            | Scope::EndOfNextTurn { player, .. }
+            | Scope::UntilTurnOf { player } = scope
+            {
+                game.check_in_game(player)?;
+            }
+            if let Scope::UntilNext { at, .. } | Scope::EndOfNextTurn { at, .. } = scope {
+                game.check_place(at)?;
+            }
+            game.add_duration(label, scope);
+            Ok(())
+        })
     }
 
     /// Mana added to `player`'s pool; it empties (and may burn) as the
     /// spec's `[mana]` section says.
     pub fn add_mana_to_pool(&mut self, player: PlayerId, amount: u16) -> Result<(), RuleError> {
-        self.apply(Action::AddMana { player, amount }, &mut NoHost, &mut ())
+        self.command(|game| {
+            game.check_in_game(player)?;
+            game.add_mana(player, amount);
+            Ok(())
+        })
     }
 
     /// `player` leaves the game (800.4): their objects leave the stack,
-    /// and the turn goes on as the spec's `[leaving]` section says.
+    /// and the turn goes on as the spec's `[leaving]` section says. The
+    /// same as the player's own move [`crate::Action::Leave`].
     pub fn remove_player<H: Host, S: EventSink>(
         &mut self,
         player: PlayerId,
         host: &mut H,
         sink: &mut S,
     ) -> Result<(), RuleError> {
-        self.apply(Action::Leave { player }, host, sink)
+        self.apply(crate::Action::Leave { player }, host, sink)
     }
 
     /// Applies a structural effect that names a second player: `player`
@@ -101,12 +181,16 @@ impl Game {
         host: &mut H,
         sink: &mut S,
     ) -> Result<(), RuleError> {
-        let action = Action::EffectOn {
-            effect,
-            player,
-            target,
-        };
-        self.apply(action, host, sink)
+        self.command(|game| {
+            for p in [player, target] {
+                game.check_in_game(p)?;
+            }
+            if effect.index() >= game.spec.effects().len() {
+                return Err(RuleError::NoSuchEffect);
+            }
+            game.apply_effect_on(effect, (player, target), host, sink);
+            Ok(())
+        })
     }
 
     /// Ends a lasting effect (a `skip` with `lasting = true`) applied for
@@ -117,7 +201,13 @@ impl Game {
         player: PlayerId,
         sink: &mut S,
     ) -> Result<(), RuleError> {
-        self.apply(Action::EndEffect { effect, player }, &mut NoHost, sink)
+        self.command(|game| {
+            if effect.index() >= game.spec.effects().len() {
+                return Err(RuleError::NoSuchEffect);
+            }
+            game.end_effect(effect, player, sink);
+            Ok(())
+        })
     }
 
     /// A triggered ability has triggered during a resolution and is not on
@@ -128,7 +218,15 @@ impl Game {
         controller: PlayerId,
         label: u32,
     ) -> Result<(), RuleError> {
-        self.apply(Action::Pending { controller, label }, &mut NoHost, &mut ())
+        self.command(|game| {
+            game.check_in_game(controller)?;
+            game.state.waiting.push(StackObject {
+                controller,
+                kind: ObjectKind::Trigger,
+                label,
+            });
+            Ok(())
+        })
     }
 
     /// A delayed triggered ability for `controller`'s next turn: it
@@ -140,11 +238,17 @@ impl Game {
         label: u32,
         at: Place,
     ) -> Result<(), RuleError> {
-        let action = Action::DelayNextTurn {
-            controller,
-            label,
-            at,
-        };
-        self.apply(action, &mut NoHost, &mut ())
+        self.command(|game| {
+            game.check_in_game(controller)?;
+            game.check_place(at)?;
+            game.add_delayed(Delayed {
+                at,
+                controller,
+                label,
+                own_turn: true,
+                after_turn: game.state.turn.max(1),
+            });
+            Ok(())
+        })
     }
 }

@@ -14,13 +14,12 @@ use turnspec_model::{
 use crate::action::Action;
 use crate::cached::Cached;
 use crate::error::{RuleError, TimingFailure};
-use crate::event::{Event, EventSink};
+use crate::event::EventSink;
 use crate::host::Host;
 use crate::seats::{next_seat, seat_distance};
 use crate::setup::{GameOptions, MAX_STACK_RESERVE, SetupError, StartAt};
 use crate::state::{
-    Delayed, GameState, MAX_NESTING, ObjectKind, Place, PlayerId, Point, ReturnPoint, Scope,
-    StackObject, Status,
+    GameState, MAX_NESTING, ObjectKind, Place, PlayerId, Point, ReturnPoint, StackObject, Status,
 };
 
 /// A game in progress: the compiled spec it follows (a cheap clone: the
@@ -484,8 +483,8 @@ impl Game {
         host: &mut H,
         sink: &mut S,
     ) -> Result<(), RuleError> {
-        // Once the game has stopped, every action is refused, the host's
-        // commands too: nothing can happen in a game that is over.
+        // Once the game has stopped, every move is refused (and every host
+        // command, `Game::command`): nothing can happen in a game that is over.
         if self.state.status != Status::Running {
             return Err(RuleError::NotRunning(self.state.status));
         }
@@ -493,102 +492,6 @@ impl Game {
         // the program finds its place again from the state.
         if !matches!(action, Action::Pass { .. } | Action::Play { .. }) {
             self.cached.forget_resume();
-        }
-        match action {
-            Action::SetFact { fact, value } => {
-                if fact.index() >= self.spec.facts().len() {
-                    return Err(RuleError::NoSuchFact);
-                }
-                let bit = 1u64 << fact.index();
-                let before = self.state.facts;
-                if value {
-                    self.state.facts |= bit
-                } else {
-                    self.state.facts &= !bit
-                }
-                // Only a fact the compiled turn read can change it.
-                if (before ^ self.state.facts) & self.cached.program().facts_read != 0 {
-                    self.rebuild_program();
-                }
-                sink.event(Event::FactChanged { fact, value });
-                return Ok(());
-            }
-            Action::Delay {
-                controller,
-                label,
-                at,
-                own_turn,
-            } => {
-                self.check_in_game(controller)?;
-                self.check_place(at)?;
-                self.add_delayed(Delayed {
-                    at,
-                    controller,
-                    label,
-                    own_turn,
-                    after_turn: 0,
-                });
-                return Ok(());
-            }
-            Action::DelayNextTurn {
-                controller,
-                label,
-                at,
-            } => {
-                self.check_in_game(controller)?;
-                self.check_place(at)?;
-                self.add_delayed(Delayed {
-                    at,
-                    controller,
-                    label,
-                    own_turn: true,
-                    after_turn: self.state.turn.max(1),
-                });
-                return Ok(());
-            }
-            Action::Until { label, scope } => {
-                if let Scope::UntilNext { player, .. }
-                | Scope::EndOfNextTurn { player, .. }
-                | Scope::UntilTurnOf { player } = scope
-                {
-                    self.check_in_game(player)?;
-                }
-                if let Scope::UntilNext { at, .. } | Scope::EndOfNextTurn { at, .. } = scope {
-                    self.check_place(at)?;
-                }
-                self.add_duration(label, scope);
-                return Ok(());
-            }
-            Action::Pending { controller, label } => {
-                self.check_in_game(controller)?;
-                self.state.waiting.push(StackObject {
-                    controller,
-                    kind: ObjectKind::Trigger,
-                    label,
-                });
-                return Ok(());
-            }
-            Action::AddMana { player, amount } => {
-                self.check_in_game(player)?;
-                self.add_mana(player, amount);
-                return Ok(());
-            }
-            Action::Trigger { controller, label } => {
-                self.check_in_game(controller)?;
-                self.state.waiting.push(StackObject {
-                    controller,
-                    kind: ObjectKind::Trigger,
-                    label,
-                });
-                // A trigger reported while someone holds priority goes on the
-                // stack before that player can act again (117.5).
-                if let Some(holder) = self.state.holder {
-                    self.put_waiting(sink);
-                    self.state.holder = Some(holder);
-                }
-                return Ok(());
-            }
-            _ => {}
         }
         match action {
             Action::Pass { player } => {
@@ -602,13 +505,6 @@ impl Game {
             } => {
                 self.check_play(player, timing)?;
                 self.play(player, timing, label, host, sink);
-            }
-            Action::Effect { effect, player } => {
-                self.check_in_game(player)?;
-                if effect.index() >= self.spec.effects().len() {
-                    return Err(RuleError::NoSuchEffect);
-                }
-                self.apply_effect(effect, player, host, sink);
             }
             Action::Leave { player } => {
                 self.check_in_game(player)?;
@@ -624,40 +520,13 @@ impl Game {
                 }
                 self.bag_resolve(player, Some(label), host, sink);
             }
-            Action::EndEffect { effect, player } => {
-                if effect.index() >= self.spec.effects().len() {
-                    return Err(RuleError::NoSuchEffect);
-                }
-                self.end_effect(effect, player, sink);
-            }
-            Action::EffectOn {
-                effect,
-                player,
-                target,
-            } => {
-                for p in [player, target] {
-                    self.check_in_game(p)?;
-                }
-                if effect.index() >= self.spec.effects().len() {
-                    return Err(RuleError::NoSuchEffect);
-                }
-                self.apply_effect_on(effect, (player, target), host, sink);
-            }
-            // Handled above: these need no decision.
-            Action::SetFact { .. }
-            | Action::Trigger { .. }
-            | Action::Delay { .. }
-            | Action::Until { .. }
-            | Action::AddMana { .. }
-            | Action::Pending { .. }
-            | Action::DelayNextTurn { .. } => {}
         }
         Ok(())
     }
 
     /// `player` is seated and has not left (800.4a): else the action is
     /// refused with `NoSuchPlayer`.
-    fn check_in_game(&self, player: PlayerId) -> Result<(), RuleError> {
+    pub(crate) fn check_in_game(&self, player: PlayerId) -> Result<(), RuleError> {
         match self.state.is_in(player) {
             true => Ok(()),
             false => Err(RuleError::NoSuchPlayer { player }),
@@ -667,7 +536,7 @@ impl Game {
     /// `at` is a phase or step of this game's spec: else the action is
     /// refused with `NoSuchPlace` (a place of another spec would never
     /// begin).
-    fn check_place(&self, at: Place) -> Result<(), RuleError> {
+    pub(crate) fn check_place(&self, at: Place) -> Result<(), RuleError> {
         let known = match at {
             Place::Phase(p) => self.spec.phases().contains(p),
             Place::Step(s) => self.spec.steps().contains(s),

@@ -4,13 +4,14 @@
 //! decisions and the turn-based action hooks. All are deterministic: the
 //! random policy draws from a seeded SplitMix64 generator.
 
-use turnspec_model::Effect;
+use turnspec_model::{Effect, EffectId};
 
 use crate::action::Action;
+use crate::error::RuleError;
 use crate::event::EventSink;
 use crate::game::Game;
 use crate::host::{Host, StepBeganHook, TurnActionHook};
-use crate::state::Status;
+use crate::state::{PlayerId, Status};
 use turnspec_model::{Spec, TimingId, Who};
 
 /// An automatic player for every seat: decides for whoever holds priority,
@@ -18,6 +19,50 @@ use turnspec_model::{Spec, TimingId, Who};
 pub trait Policy: Host {
     /// The action for the player who holds priority.
     fn decide(&mut self, game: &Game) -> Action;
+
+    /// A structural effect of the spec the host applies now, for the
+    /// player given, before the holder decides: [`play_out`] applies it
+    /// with [`Game::apply_declared_effect`] instead of asking
+    /// [`Policy::decide`]. None by default; the random policy's
+    /// `effect_chance` uses it. A policy that wraps another forwards it.
+    #[inline]
+    fn host_effect(&mut self, game: &Game) -> Option<(EffectId, PlayerId)> {
+        let _ = game;
+        None
+    }
+}
+
+/// One decision of `policy`: the structural effect it applies as the host,
+/// if any ([`Policy::host_effect`]), or else the move of the player who
+/// holds priority ([`Policy::decide`]). What [`play_out`] does each time.
+#[inline(always)]
+pub fn decide_and_apply<P: Policy, S: EventSink>(
+    game: &mut Game,
+    policy: &mut P,
+    sink: &mut S,
+) -> Result<(), RuleError> {
+    match policy.host_effect(game) {
+        Some((effect, player)) => apply_host_effect(game, effect, player, policy, sink),
+        None => {
+            let action = policy.decide(game);
+            game.apply(action, policy, sink)
+        }
+    }
+}
+
+/// Out of line and cold, so the decision loop stays as small as the pass
+/// path needs (an effect is rare, and the all-pass and busy policies have
+/// none).
+#[cold]
+#[inline(never)]
+fn apply_host_effect<P: Policy, S: EventSink>(
+    game: &mut Game,
+    effect: EffectId,
+    player: PlayerId,
+    policy: &mut P,
+    sink: &mut S,
+) -> Result<(), RuleError> {
+    game.apply_declared_effect(effect, player, policy, sink)
 }
 
 /// Nobody ever acts; every hook gets the answer 0 (no attackers...).
@@ -107,8 +152,7 @@ impl Host for RandomPolicy {
 }
 
 impl Policy for RandomPolicy {
-    fn decide(&mut self, game: &Game) -> Action {
-        let player = game.holder().unwrap_or_default();
+    fn host_effect(&mut self, game: &Game) -> Option<(EffectId, PlayerId)> {
         let effects = game.spec().effects().len() as u64;
         if effects > 0 && self.effect_chance > 0 && self.rng.below(1024) < self.effect_chance as u64
         {
@@ -117,14 +161,16 @@ impl Policy for RandomPolicy {
                 .effects()
                 .ids()
                 .nth(self.rng.below(effects) as usize);
-            let seat = crate::PlayerId(self.rng.below(game.players() as u64) as u8);
+            let seat = PlayerId(self.rng.below(game.players() as u64) as u8);
             if let Some(effect) = effect.filter(|_| game.state().is_in(seat)) {
-                return Action::Effect {
-                    effect,
-                    player: seat,
-                };
+                return Some((effect, seat));
             }
         }
+        None
+    }
+
+    fn decide(&mut self, game: &Game) -> Action {
+        let player = game.holder().unwrap_or_default();
         let playable = game
             .legal_actions(player)
             .filter(|a| matches!(a, Action::Play { .. }))
@@ -162,8 +208,7 @@ pub fn play_out<P: Policy, S: EventSink>(game: &mut Game, policy: &mut P, sink: 
     game.start(policy, sink);
     let mut decisions = 0;
     while game.status() == Status::Running {
-        let action = policy.decide(game);
-        if game.apply(action, policy, sink).is_err() {
+        if decide_and_apply(game, policy, sink).is_err() {
             break;
         }
         decisions += 1;

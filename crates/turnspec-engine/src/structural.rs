@@ -129,7 +129,7 @@ impl Game {
                 // Who passes to whom is tabled in the turn program.
                 self.rebuild_program();
             }
-            // It names another player: applied with `Action::EffectOn`.
+            // It names another player: applied with `Game::apply_declared_effect_on`.
             EffectKind::ControlTurn => sink.event(Event::EffectApplied {
                 effect,
                 player,

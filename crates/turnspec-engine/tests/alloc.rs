@@ -13,7 +13,7 @@ use turnspec_engine::{
     Action, EventCounts, EventSink, Game, GameOptions, GameState, ObjectKind, PlayerId, Status,
 };
 use turnspec_engine::{HostWrapper, ResolvedHook};
-use turnspec_spec::Spec;
+use turnspec_spec::{EffectId, Spec};
 
 struct Counting;
 
@@ -198,6 +198,10 @@ impl<'s> HostWrapper for ResolveTriggers<'s> {
 impl Policy for ResolveTriggers<'_> {
     fn decide(&mut self, game: &Game) -> Action {
         self.0.decide(game)
+    }
+
+    fn host_effect(&mut self, game: &Game) -> Option<(EffectId, PlayerId)> {
+        self.0.host_effect(game)
     }
 }
 

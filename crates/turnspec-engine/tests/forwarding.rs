@@ -236,8 +236,7 @@ fn the_hook_context_reads_facts_and_who_is_in_the_game() {
     assert_eq!(host.seen.last(), Some(&(true, true)));
     let before = host.seen.len();
     let p1 = PlayerId(0);
-    let set = |value| turnspec_engine::Action::SetFact { fact, value };
-    game.apply(set(false), &mut host, &mut ()).expect("a fact");
+    game.set_fact(fact, false, &mut ()).expect("a fact");
     game.apply(
         turnspec_engine::Action::Leave {
             player: PlayerId(1),

@@ -161,20 +161,19 @@ fn refused_actions_change_nothing_emit_nothing_and_name_their_rule() {
             timing: slow,
             label: 0,
         },
-        Action::Trigger {
-            controller: P3,
-            label: 0,
-        },
-        Action::Trigger {
-            controller: PlayerId(9),
-            label: 0,
-        },
         Action::Leave { player: P4 },
     ];
     for action in refusals {
         // `refused` compares the whole state before and after, and the events.
         let err = t.refused(action);
         assert!(!err.describe(tiny()).is_empty(), "{action:?}");
+    }
+    // Host commands for players who are not in the game, the same way.
+    for controller in [P3, PlayerId(9)] {
+        let err = t.refused_command("report_trigger", |g, _, e| {
+            g.report_trigger(controller, 0, e)
+        });
+        assert!(!err.describe(tiny()).is_empty(), "{controller}");
     }
     // The holder check comes first and cites the spec's priority rule.
     let err = t.refused(Action::Play {
@@ -624,11 +623,8 @@ fn a_trigger_while_someone_holds_priority_goes_on_at_once_and_restarts_the_round
     let mut t = at2("upkeep");
     t.pass(); // P1 passed, P2 holds
     t.log();
-    t.act(Action::Trigger {
-        controller: P1,
-        label: 9,
-    })
-    .unwrap();
+    t.command("report_trigger", |g, _, e| g.report_trigger(P1, 9, e))
+        .unwrap();
     assert_eq!(t.log(), ["trigger P1 #9"]);
     assert_eq!(t.holder(), P2, "the holder does not change");
     t.pass();

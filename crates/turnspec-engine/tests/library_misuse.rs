@@ -133,7 +133,7 @@ fn library_misuse_host_commands_after_the_end_are_refused_and_change_nothing() {
     for (name, result) in results {
         assert_eq!(result, stopped, "{name}");
     }
-    // Every action, through `apply` too.
+    // Every move, through `apply` too.
     let actions = [
         Action::Pass { player: p1 },
         Action::Play {
@@ -141,51 +141,10 @@ fn library_misuse_host_commands_after_the_end_are_refused_and_change_nothing() {
             timing: fast,
             label: 1,
         },
-        Action::Trigger {
-            controller: p1,
-            label: 1,
-        },
-        Action::SetFact { fact, value: true },
-        Action::Effect {
-            effect: extra,
-            player: p1,
-        },
         Action::Leave { player: p2 },
-        Action::Delay {
-            controller: p1,
-            label: 1,
-            at: upkeep,
-            own_turn: false,
-        },
-        Action::Until {
-            label: 1,
-            scope: Scope::Phase,
-        },
-        Action::AddMana {
-            player: p1,
-            amount: 1,
-        },
         Action::Choose {
             player: p1,
             label: 1,
-        },
-        Action::EndEffect {
-            effect: lasting,
-            player: p1,
-        },
-        Action::EffectOn {
-            effect: extra,
-            player: p1,
-            target: p2,
-        },
-        Action::Pending {
-            controller: p1,
-            label: 1,
-        },
-        Action::DelayNextTurn {
-            controller: p1,
-            label: 1,
-            at: upkeep,
         },
     ];
     for action in actions {

@@ -8,6 +8,7 @@
 use std::sync::LazyLock;
 
 use proptest::prelude::*;
+use turnspec_engine::RuleError;
 use turnspec_engine::policy::{Policy, RandomPolicy, SplitMix64, play_out};
 use turnspec_engine::{
     Action, Event, EventSink, Game, GameOptions, Host, Place, PlayerId, Scope, StartAt, Status,
@@ -134,64 +135,154 @@ impl EventSink for Count {
 /// holds priority so that games actually move forward.
 #[derive(Debug, Clone)]
 enum Op {
-    Raw(Action),
+    Raw(Input),
     HolderPasses,
     HolderPlays(u8, u32),
 }
 
-fn action() -> impl Strategy<Value = Action> {
+/// One input: a player's move, or one of the host's commands (each a
+/// method of `Game`), so a sequence can mix them.
+#[derive(Debug, Clone, Copy)]
+enum Input {
+    Move(Action),
+    Trigger {
+        controller: PlayerId,
+        label: u32,
+    },
+    SetFact {
+        fact: FactId,
+        value: bool,
+    },
+    Effect {
+        effect: EffectId,
+        player: PlayerId,
+    },
+    EffectOn {
+        effect: EffectId,
+        player: PlayerId,
+        target: PlayerId,
+    },
+    EndEffect {
+        effect: EffectId,
+        player: PlayerId,
+    },
+    Delay {
+        controller: PlayerId,
+        label: u32,
+        at: Place,
+        own_turn: bool,
+    },
+    DelayNextTurn {
+        controller: PlayerId,
+        label: u32,
+        at: Place,
+    },
+    Until {
+        label: u32,
+        scope: Scope,
+    },
+    AddMana {
+        player: PlayerId,
+        amount: u16,
+    },
+    Pending {
+        controller: PlayerId,
+        label: u32,
+    },
+}
+
+impl Input {
+    /// The move through `Game::apply`, a command through its method.
+    fn apply<H: Host, S: EventSink>(
+        self,
+        game: &mut Game,
+        host: &mut H,
+        sink: &mut S,
+    ) -> Result<(), RuleError> {
+        match self {
+            Input::Move(action) => game.apply(action, host, sink),
+            Input::Trigger { controller, label } => game.report_trigger(controller, label, sink),
+            Input::SetFact { fact, value } => game.set_fact(fact, value, sink),
+            Input::Effect { effect, player } => {
+                game.apply_declared_effect(effect, player, host, sink)
+            }
+            Input::EffectOn {
+                effect,
+                player,
+                target,
+            } => game.apply_declared_effect_on(effect, player, target, host, sink),
+            Input::EndEffect { effect, player } => game.end_lasting_effect(effect, player, sink),
+            Input::Delay {
+                controller,
+                label,
+                at,
+                own_turn,
+            } => game.delay_trigger(controller, label, at, own_turn),
+            Input::DelayNextTurn {
+                controller,
+                label,
+                at,
+            } => game.delay_trigger_to_next_turn(controller, label, at),
+            Input::Until { label, scope } => game.start_duration(label, scope),
+            Input::AddMana { player, amount } => game.add_mana_to_pool(player, amount),
+            Input::Pending { controller, label } => game.report_pending_trigger(controller, label),
+        }
+    }
+}
+
+fn action() -> impl Strategy<Value = Input> {
     prop_oneof![
-        4 => (0u8..9).prop_map(|p| Action::Pass { player: PlayerId(p) }),
-        4 => (0u8..9, 0u8..40, any::<u32>()).prop_map(|(p, t, label)| Action::Play {
+        4 => (0u8..9).prop_map(|p| Input::Move(Action::Pass { player: PlayerId(p) })),
+        4 => (0u8..9, 0u8..40, any::<u32>()).prop_map(|(p, t, label)| Input::Move(Action::Play {
             player: PlayerId(p),
             timing: timing_id(t),
             label,
-        }),
-        2 => (0u8..9, any::<u32>()).prop_map(|(p, label)| Action::Trigger {
+        })),
+        2 => (0u8..9, any::<u32>()).prop_map(|(p, label)| Input::Trigger {
             controller: PlayerId(p),
             label,
         }),
-        2 => (0u8..70, any::<bool>()).prop_map(|(f, value)| Action::SetFact {
+        2 => (0u8..70, any::<bool>()).prop_map(|(f, value)| Input::SetFact {
             fact: donor_id::<FactId>(DONOR.facts().ids(), f as usize),
             value,
         }),
-        // The structural actions: effects declared in the spec (and ids past
+        // The host's structural commands: effects declared in the spec (and ids past
         // their end), players leaving, delayed triggers, durations, mana.
-        2 => (0u8..24, 0u8..9).prop_map(|(e, p)| Action::Effect {
+        2 => (0u8..24, 0u8..9).prop_map(|(e, p)| Input::Effect {
             effect: donor_id::<EffectId>(DONOR.effects().ids(), e as usize),
             player: PlayerId(p),
         }),
-        1 => (0u8..9).prop_map(|p| Action::Leave { player: PlayerId(p) }),
+        1 => (0u8..9).prop_map(|p| Input::Move(Action::Leave { player: PlayerId(p) })),
         1 => (0u8..9, any::<u32>(), place(), any::<bool>()).prop_map(
-            |(p, label, at, own_turn)| Action::Delay {
+            |(p, label, at, own_turn)| Input::Delay {
                 controller: PlayerId(p),
                 label,
                 at,
                 own_turn,
             }
         ),
-        1 => (any::<u32>(), scope()).prop_map(|(label, scope)| Action::Until { label, scope }),
+        1 => (any::<u32>(), scope()).prop_map(|(label, scope)| Input::Until { label, scope }),
         // Issue 16: lasting skips ending, control of a turn, triggers that
         // wait when the turn is ended, delayed triggers on a next turn.
-        1 => (0u8..24, 0u8..9).prop_map(|(e, p)| Action::EndEffect {
+        1 => (0u8..24, 0u8..9).prop_map(|(e, p)| Input::EndEffect {
             effect: donor_id::<EffectId>(DONOR.effects().ids(), e as usize),
             player: PlayerId(p),
         }),
-        1 => (0u8..24, 0u8..9, 0u8..9).prop_map(|(e, p, t)| Action::EffectOn {
+        1 => (0u8..24, 0u8..9, 0u8..9).prop_map(|(e, p, t)| Input::EffectOn {
             effect: donor_id::<EffectId>(DONOR.effects().ids(), e as usize),
             player: PlayerId(p),
             target: PlayerId(t),
         }),
-        1 => (0u8..9, any::<u32>()).prop_map(|(p, label)| Action::Pending {
+        1 => (0u8..9, any::<u32>()).prop_map(|(p, label)| Input::Pending {
             controller: PlayerId(p),
             label,
         }),
-        1 => (0u8..9, any::<u32>(), place()).prop_map(|(p, label, at)| Action::DelayNextTurn {
+        1 => (0u8..9, any::<u32>(), place()).prop_map(|(p, label, at)| Input::DelayNextTurn {
             controller: PlayerId(p),
             label,
             at,
         }),
-        1 => (0u8..9, any::<u16>()).prop_map(|(p, amount)| Action::AddMana {
+        1 => (0u8..9, any::<u16>()).prop_map(|(p, amount)| Input::AddMana {
             player: PlayerId(p),
             amount,
         }),
@@ -360,20 +451,22 @@ fn run(s: &Setup, ops: &[Op]) {
         let holder = game.holder().unwrap_or(PlayerId(0));
         let action = match *op {
             Op::Raw(a) => a,
-            Op::HolderPasses => Action::Pass { player: holder },
-            Op::HolderPlays(t, label) => Action::Play {
+            Op::HolderPasses => Input::Move(Action::Pass { player: holder }),
+            Op::HolderPlays(t, label) => Input::Move(Action::Play {
                 player: holder,
                 timing: timing_id(t),
                 label,
-            },
+            }),
         };
         let before = game.state().clone();
         let events = sink.0;
         let checked = match action {
-            Action::Play { player, timing, .. } => Some(game.check_play(player, timing)),
+            Input::Move(Action::Play { player, timing, .. }) => {
+                Some(game.check_play(player, timing))
+            }
             _ => None,
         };
-        match game.apply(action, &mut host, &mut sink) {
+        match action.apply(&mut game, &mut host, &mut sink) {
             Err(err) => {
                 assert_eq!(
                     game.state(),
@@ -401,7 +494,7 @@ fn run(s: &Setup, ops: &[Op]) {
                         "check_play refused {action:?} that apply took"
                     );
                 }
-                if let Action::Leave { player } = action {
+                if let Input::Move(Action::Leave { player }) = action {
                     left |= 1 << player.0;
                 }
             }

@@ -473,22 +473,8 @@ fn what_the_program_folds_follows_the_variants_and_facts() {
         while game.status() == Status::Running {
             let turn = game.turn();
             match turn {
-                4 if !game.fact(b) => game.apply(
-                    Action::SetFact {
-                        fact: b,
-                        value: true,
-                    },
-                    &mut NoHost,
-                    &mut events,
-                ),
-                6 if game.fact(b) => game.apply(
-                    Action::SetFact {
-                        fact: b,
-                        value: false,
-                    },
-                    &mut NoHost,
-                    &mut events,
-                ),
+                4 if !game.fact(b) => game.set_fact(b, true, &mut events),
+                6 if game.fact(b) => game.set_fact(b, false, &mut events),
                 // The bonus phase is elected on turns 2, 5 and 6.
                 2 | 5 | 6 if elected_in != turn => {
                     elected_in = turn;

@@ -6,7 +6,7 @@
 //! player's, a play that cannot be paid) leaves the game as it was and
 //! emits nothing. Rules are scenarios' business (tests/scenarios).
 
-use turnspec_engine::policy::{Policy, RandomPolicy, SplitMix64};
+use turnspec_engine::policy::{RandomPolicy, SplitMix64, decide_and_apply};
 use turnspec_engine::{Action, Event, EventSink, Game, GameOptions, PlayerId, Status};
 use turnspec_spec::Spec;
 
@@ -88,8 +88,7 @@ fn random_games_end_and_refusals_change_nothing() {
                             },
                         );
                     }
-                    let action = Policy::decide(&mut policy, &game);
-                    game.apply(action, &mut policy, &mut sink).unwrap();
+                    decide_and_apply(&mut game, &mut policy, &mut sink).unwrap();
                     decisions += 1;
                 }
                 assert_eq!(

@@ -291,37 +291,37 @@ impl Side {
         m: Move,
         events: &mut impl EventSink,
     ) -> Result<(), Refusal> {
-        let action = match m {
-            Move::Pass(player) => Action::Pass { player },
-            Move::Play(player, t) => Action::Play {
-                player,
-                timing: table.timing[t as usize].ids[side]
-                    .ok_or(Refusal::Missing("timing class"))?,
-                label: 0,
-            },
-            Move::Answer(a, v) => return self.queue(table, side, (a, v, false)),
-            Move::TriggerAt(a) => return self.queue(table, side, (a, 0, true)),
-            Move::Trigger(controller) => Action::Trigger {
-                controller,
-                label: TRIGGER_LABEL,
-            },
-            Move::Effect(e, player) => Action::Effect {
-                effect: table.effects[e as usize].ids[side].ok_or(Refusal::Missing("effect"))?,
-                player,
-            },
-            Move::Fact(f, value) => Action::SetFact {
-                fact: table.facts[f as usize].ids[side].ok_or(Refusal::Missing("fact"))?,
-                value,
-            },
-            Move::Mana(player) => Action::AddMana { player, amount: 1 },
-            Move::Leave(player) => Action::Leave { player },
-        };
         let mut host = QueuedHost {
             pending: &mut self.pending,
         };
-        self.game
-            .apply(action, &mut host, events)
-            .map_err(Refusal::Rule)
+        let game = &mut self.game;
+        let result = match m {
+            Move::Pass(player) => game.apply(Action::Pass { player }, &mut host, events),
+            Move::Play(player, t) => {
+                let action = Action::Play {
+                    player,
+                    timing: table.timing[t as usize].ids[side]
+                        .ok_or(Refusal::Missing("timing class"))?,
+                    label: 0,
+                };
+                game.apply(action, &mut host, events)
+            }
+            Move::Answer(a, v) => return self.queue(table, side, (a, v, false)),
+            Move::TriggerAt(a) => return self.queue(table, side, (a, 0, true)),
+            Move::Trigger(controller) => game.report_trigger(controller, TRIGGER_LABEL, events),
+            Move::Effect(e, player) => {
+                let effect =
+                    table.effects[e as usize].ids[side].ok_or(Refusal::Missing("effect"))?;
+                game.apply_declared_effect(effect, player, &mut host, events)
+            }
+            Move::Fact(f, value) => {
+                let fact = table.facts[f as usize].ids[side].ok_or(Refusal::Missing("fact"))?;
+                game.set_fact(fact, value, events)
+            }
+            Move::Mana(player) => game.add_mana_to_pool(player, 1),
+            Move::Leave(player) => game.apply(Action::Leave { player }, &mut host, events),
+        };
+        result.map_err(Refusal::Rule)
     }
 
     /// Queues an answer: (action index, value, whether it reports a trigger).

@@ -7,8 +7,10 @@
 use std::sync::Arc;
 
 use turnspec_engine::policy::{RandomPolicy, SplitMix64};
-use turnspec_engine::{Action, Event, Game, GameOptions, Host, Place, PlayerId, Scope, Status};
-use turnspec_spec::Spec;
+use turnspec_engine::{
+    Action, Event, EventSink, Game, GameOptions, Host, Place, PlayerId, RuleError, Scope, Status,
+};
+use turnspec_spec::{EffectId, FactId, Spec};
 
 /// How many actions one run tries at the most.
 const ACTIONS_PER_RUN: usize = 200;
@@ -39,6 +41,97 @@ pub fn run(specs: &[(String, Arc<Spec>)], seed: u64) -> u64 {
     duel.play(&mut rng, &mut hosts).map_or(0, |s| s.accepted)
 }
 
+/// One input of a fuzzed game: a player's move, or one of the host
+/// commands (each a method of `Game`), so a sequence can mix them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Input {
+    Move(Action),
+    Trigger {
+        controller: PlayerId,
+        label: u32,
+    },
+    SetFact {
+        fact: FactId,
+        value: bool,
+    },
+    Effect {
+        effect: EffectId,
+        player: PlayerId,
+    },
+    EffectOn {
+        effect: EffectId,
+        player: PlayerId,
+        target: PlayerId,
+    },
+    EndEffect {
+        effect: EffectId,
+        player: PlayerId,
+    },
+    Delay {
+        controller: PlayerId,
+        label: u32,
+        at: Place,
+        own_turn: bool,
+    },
+    DelayNextTurn {
+        controller: PlayerId,
+        label: u32,
+        at: Place,
+    },
+    Until {
+        label: u32,
+        scope: Scope,
+    },
+    AddMana {
+        player: PlayerId,
+        amount: u16,
+    },
+    Pending {
+        controller: PlayerId,
+        label: u32,
+    },
+}
+
+impl Input {
+    /// Gives the input to `game`: the move to `Game::apply`, a command to
+    /// its method.
+    pub fn apply<H: Host, S: EventSink>(
+        self,
+        game: &mut Game,
+        host: &mut H,
+        sink: &mut S,
+    ) -> Result<(), RuleError> {
+        match self {
+            Input::Move(action) => game.apply(action, host, sink),
+            Input::Trigger { controller, label } => game.report_trigger(controller, label, sink),
+            Input::SetFact { fact, value } => game.set_fact(fact, value, sink),
+            Input::Effect { effect, player } => {
+                game.apply_declared_effect(effect, player, host, sink)
+            }
+            Input::EffectOn {
+                effect,
+                player,
+                target,
+            } => game.apply_declared_effect_on(effect, player, target, host, sink),
+            Input::EndEffect { effect, player } => game.end_lasting_effect(effect, player, sink),
+            Input::Delay {
+                controller,
+                label,
+                at,
+                own_turn,
+            } => game.delay_trigger(controller, label, at, own_turn),
+            Input::DelayNextTurn {
+                controller,
+                label,
+                at,
+            } => game.delay_trigger_to_next_turn(controller, label, at),
+            Input::Until { label, scope } => game.start_duration(label, scope),
+            Input::AddMana { player, amount } => game.add_mana_to_pool(player, amount),
+            Input::Pending { controller, label } => game.report_pending_trigger(controller, label),
+        }
+    }
+}
+
 /// A host both tiers get a copy of; `same` says whether the two copies saw
 /// the same hook calls since it was last asked, and forgets them.
 pub trait TwinHost: Host {
@@ -67,7 +160,7 @@ pub struct Duel<'s> {
 thread_local! {
     /// The actions of the last game this thread played, for minimising a
     /// failing one.
-    pub static LAST_ACTIONS: std::cell::RefCell<Vec<Action>> = const { std::cell::RefCell::new(Vec::new()) };
+    pub static LAST_ACTIONS: std::cell::RefCell<Vec<Input>> = const { std::cell::RefCell::new(Vec::new()) };
 }
 
 /// What one game did.
@@ -136,7 +229,7 @@ impl Duel<'_> {
             panic!("program and interpreter call the host differently at the start: {e}");
         }
         stats.saw(&events);
-        let mut history: Vec<Action> = Vec::new();
+        let mut history: Vec<Input> = Vec::new();
         LAST_ACTIONS.with(|l| l.borrow_mut().clear());
         for _ in 0..ACTIONS_PER_RUN {
             if game.status() != Status::Running {
@@ -144,7 +237,9 @@ impl Duel<'_> {
             }
             let action = if self.legal_actions > 0 && rng.below(16) < self.legal_actions {
                 let holder = game.holder().unwrap_or_default();
-                nth_legal(&game, holder, rng).unwrap_or(Action::Pass { player: holder })
+                Input::Move(
+                    nth_legal(&game, holder, rng).unwrap_or(Action::Pass { player: holder }),
+                )
             } else {
                 let from = if rng.below(8) == 0 { self.other } else { spec };
                 random_action(rng, &game, from)
@@ -154,8 +249,8 @@ impl Duel<'_> {
             let before = game.state().clone();
             let mut events = Vec::new();
             let mut twin_events = Vec::new();
-            let result = game.apply(action, host, &mut events);
-            let twin_result = twin.apply(action, twin_host, &mut twin_events);
+            let result = action.apply(&mut game, host, &mut events);
+            let twin_result = action.apply(&mut twin, twin_host, &mut twin_events);
             let fail = |what: String| -> ! {
                 let list: Vec<String> = history.iter().map(|a| format!("{a:?}")).collect();
                 panic!(
@@ -208,7 +303,7 @@ impl Duel<'_> {
     /// first difference, in words.
     pub fn replay<H: TwinHost>(
         &self,
-        actions: &[Action],
+        actions: &[Input],
         host: impl Fn() -> H,
     ) -> Result<(), String> {
         let compiled = self.options.clone().with_turn_program(true);
@@ -236,8 +331,8 @@ impl Duel<'_> {
                 break;
             }
             let (mut a, mut b) = (Vec::new(), Vec::new());
-            let ra = game.apply(action, &mut h, &mut a);
-            let rb = twin.apply(action, &mut th, &mut b);
+            let ra = action.apply(&mut game, &mut h, &mut a);
+            let rb = action.apply(&mut twin, &mut th, &mut b);
             if ra != rb || a != b {
                 return Err(format!(
                     "differ after {action:?}:\n  program     {ra:?} {a:?}\n  interpreter {rb:?} {b:?}"
@@ -276,35 +371,35 @@ fn nth<I>(ids: impl ExactSizeIterator<Item = I>, rng: &mut SplitMix64) -> Option
 
 /// Mostly the holder passing or playing, so games move; now and then
 /// anything at all.
-pub fn random_action(rng: &mut SplitMix64, game: &Game, from: &Spec) -> Action {
+pub fn random_action(rng: &mut SplitMix64, game: &Game, from: &Spec) -> Input {
     let holder = game.holder().unwrap_or_default();
     let anyone = PlayerId(rng.below(10) as u8);
     let player = if rng.below(4) == 0 { anyone } else { holder };
     let label = rng.next_u64() as u32;
-    let fallback = Action::Pass { player };
+    let fallback = Input::Move(Action::Pass { player });
     match rng.below(16) {
-        0..=7 => Action::Pass { player },
+        0..=7 => Input::Move(Action::Pass { player }),
         8..=10 => match nth(from.timing().ids(), rng) {
-            Some(timing) => Action::Play {
+            Some(timing) => Input::Move(Action::Play {
                 player,
                 timing,
                 label,
-            },
+            }),
             None => fallback,
         },
-        11 => Action::Trigger {
+        11 => Input::Trigger {
             controller: player,
             label,
         },
         12 => match nth(from.facts().ids(), rng) {
-            Some(fact) => Action::SetFact {
+            Some(fact) => Input::SetFact {
                 fact,
                 value: rng.below(2) == 0,
             },
             None => fallback,
         },
         13 => match nth(from.effects().ids(), rng) {
-            Some(effect) => Action::Effect { effect, player },
+            Some(effect) => Input::Effect { effect, player },
             None => fallback,
         },
         14 => {
@@ -314,7 +409,7 @@ pub fn random_action(rng: &mut SplitMix64, game: &Game, from: &Spec) -> Action {
                 nth(from.steps().ids(), rng).map(Place::Step)
             };
             match at {
-                Some(at) => Action::Delay {
+                Some(at) => Input::Delay {
                     controller: player,
                     label,
                     at,
@@ -324,17 +419,17 @@ pub fn random_action(rng: &mut SplitMix64, game: &Game, from: &Spec) -> Action {
             }
         }
         _ => match rng.below(8) {
-            0 => Action::Leave { player },
-            1 => Action::Until {
+            0 => Input::Move(Action::Leave { player }),
+            1 => Input::Until {
                 label,
                 scope: [Scope::Step, Scope::Phase, Scope::Turn][rng.below(3) as usize],
             },
-            2 => Action::AddMana {
+            2 => Input::AddMana {
                 player,
                 amount: rng.next_u64() as u16,
             },
             3 => match nth(from.effects().ids(), rng) {
-                Some(effect) => Action::EffectOn {
+                Some(effect) => Input::EffectOn {
                     effect,
                     player,
                     target: anyone,
@@ -342,25 +437,25 @@ pub fn random_action(rng: &mut SplitMix64, game: &Game, from: &Spec) -> Action {
                 None => fallback,
             },
             4 => match nth(from.effects().ids(), rng) {
-                Some(effect) => Action::EndEffect { effect, player },
+                Some(effect) => Input::EndEffect { effect, player },
                 None => fallback,
             },
-            5 => Action::Pending {
+            5 => Input::Pending {
                 controller: player,
                 label,
             },
             6 => match nth(from.steps().ids(), rng) {
-                Some(step) => Action::DelayNextTurn {
+                Some(step) => Input::DelayNextTurn {
                     controller: player,
                     label,
                     at: Place::Step(step),
                 },
                 None => fallback,
             },
-            _ => Action::Choose {
+            _ => Input::Move(Action::Choose {
                 player,
                 label: game.stack().last().map_or(label, |o| o.label),
-            },
+            }),
         },
     }
 }

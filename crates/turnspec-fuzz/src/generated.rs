@@ -122,7 +122,7 @@ pub fn run(seed: u64, minimise: bool, include_known: bool) -> (String, Outcome) 
             return (text, Outcome::SetupRefused(features));
         }
         let mut actions = crate::actions::LAST_ACTIONS.with(|l| l.borrow().clone());
-        let fails = |list: &[turnspec_engine::Action]| {
+        let fails = |list: &[crate::actions::Input]| {
             catch_unwind(AssertUnwindSafe(|| {
                 duel.replay(list, || FuzzHost::new(host_seed))
             }))

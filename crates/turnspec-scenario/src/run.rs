@@ -474,34 +474,46 @@ impl Runner<'_> {
                     }
                 }
             }
-            // Every other step is one action that must be legal; an effect
-            // first reports what its source's resolution triggered.
+            // Every other step is one move or host command that must be
+            // legal; an effect first reports what its source's resolution
+            // triggered.
             _ => {
                 if let Step::Effect { pending, .. } = step {
                     for &(who, label) in pending {
                         let controller = who.unwrap_or(self.game.active_player());
-                        self.act(Action::Pending { controller, label }, "")?;
+                        self.command("", |g, _, _| g.report_pending_trigger(controller, label))?;
                     }
                 }
-                if let Some((action, what)) = self.one_action(step) {
-                    self.act(action, &what)?;
-                }
+                self.one_action(step)?;
             }
         }
         Ok(())
     }
 
-    /// The engine action of a step that is one action and nothing more, and
-    /// what a refusal says before the engine's reason; `None` for the other
-    /// steps.
-    fn one_action(&self, step: &Step) -> Option<(Action, String)> {
-        let or_active = |p: &Option<PlayerId>| p.unwrap_or(self.game.active_player());
-        let (action, what) = match step {
-            Step::Pass(p) => (Action::Pass { player: *p }, format!("{p} cannot pass: ")),
+    /// Gives a host command the scenario means to be legal, with the
+    /// scripted host and a list for its events: a refusal fails the step,
+    /// with `what` before the engine's reason.
+    fn command(
+        &mut self,
+        what: &str,
+        run: impl FnOnce(&mut Game, &mut ScriptedHost, &mut Vec<Event>) -> Result<(), RuleError>,
+    ) -> Result<(), StepError> {
+        let mut events = Vec::new();
+        let result = run(&mut self.game, &mut self.host, &mut events);
+        self.record(events);
+        result.map_err(|e| fail(format!("{what}{}", self.describe(&e))))
+    }
+
+    /// Performs a step that is one move or host command and nothing more;
+    /// nothing for the other steps.
+    fn one_action(&mut self, step: &Step) -> Result<(), StepError> {
+        let active = self.game.active_player();
+        let or_active = |p: &Option<PlayerId>| p.unwrap_or(active);
+        match step {
+            Step::Pass(p) => self.act(Action::Pass { player: *p }, &format!("{p} cannot pass: ")),
             Step::Trigger { controller, label } => {
-                let controller = or_active(controller);
-                let label = *label;
-                (Action::Trigger { controller, label }, String::new())
+                let (controller, label) = (or_active(controller), *label);
+                self.command("", |g, _, e| g.report_trigger(controller, label, e))
             }
             Step::Effect {
                 effect,
@@ -509,36 +521,28 @@ impl Runner<'_> {
                 target,
                 ..
             } => {
-                let (effect, player) = (*effect, or_active(player));
-                let action = match *target {
-                    Some(target) => Action::EffectOn {
-                        effect,
-                        player,
-                        target,
-                    },
-                    None => Action::Effect { effect, player },
-                };
-                (action, "the effect was refused: ".into())
+                let (effect, player, target) = (*effect, or_active(player), *target);
+                self.command("the effect was refused: ", |g, h, e| match target {
+                    Some(target) => g.apply_declared_effect_on(effect, player, target, h, e),
+                    None => g.apply_declared_effect(effect, player, h, e),
+                })
             }
-            Step::EndEffect { effect, player } => (
-                Action::EndEffect {
-                    effect: *effect,
-                    player: or_active(player),
-                },
-                "the effect could not end: ".into(),
-            ),
+            Step::EndEffect { effect, player } => {
+                let (effect, player) = (*effect, or_active(player));
+                self.command("the effect could not end: ", |g, _, e| {
+                    g.end_lasting_effect(effect, player, e)
+                })
+            }
             Step::DelayNextTurn {
                 controller,
                 label,
                 at,
-            } => (
-                Action::DelayNextTurn {
-                    controller: or_active(controller),
-                    label: *label,
-                    at: engine_place(at),
-                },
-                String::new(),
-            ),
+            } => {
+                let (controller, label, at) = (or_active(controller), *label, engine_place(at));
+                self.command("", |g, _, _| {
+                    g.delay_trigger_to_next_turn(controller, label, at)
+                })
+            }
             Step::UntilBound {
                 label,
                 scope,
@@ -557,42 +561,35 @@ impl Runner<'_> {
                     },
                     _ => Scope::UntilTurnOf { player },
                 };
-                (
-                    Action::Until {
-                        label: *label,
-                        scope,
-                    },
-                    String::new(),
-                )
+                let label = *label;
+                self.command("", |g, _, _| g.start_duration(label, scope))
             }
-            Step::Leave(player) => (Action::Leave { player: *player }, String::new()),
+            Step::Leave(player) => self.act(Action::Leave { player: *player }, ""),
             Step::Delay {
                 controller,
                 label,
                 at,
                 own_turn,
             } => {
-                let at = match at {
-                    Place::Phase(p) => turnspec_engine::Place::Phase(*p),
-                    Place::Step(s) => turnspec_engine::Place::Step(*s),
-                };
-                let action = Action::Delay {
-                    controller: or_active(controller),
-                    label: *label,
-                    at,
-                    own_turn: *own_turn,
-                };
-                (action, String::new())
+                let (controller, label, at, own_turn) =
+                    (or_active(controller), *label, engine_place(at), *own_turn);
+                self.command("", |g, _, _| {
+                    g.delay_trigger(controller, label, at, own_turn)
+                })
             }
-            &Step::Until { label, scope } => (Action::Until { label, scope }, String::new()),
+            &Step::Until { label, scope } => {
+                self.command("", |g, _, _| g.start_duration(label, scope))
+            }
             &Step::AddMana { player, amount } => {
-                (Action::AddMana { player, amount }, String::new())
+                self.command("", |g, _, _| g.add_mana_to_pool(player, amount))
             }
-            &Step::Choose { player, label } => (
+            &Step::Choose { player, label } => self.act(
                 Action::Choose { player, label },
-                format!("{player} cannot choose from the bag: "),
+                &format!("{player} cannot choose from the bag: "),
             ),
-            &Step::SetFact { fact, value } => (Action::SetFact { fact, value }, String::new()),
+            &Step::SetFact { fact, value } => {
+                self.command("", |g, _, e| g.set_fact(fact, value, e))
+            }
             Step::Answer { .. }
             | Step::OnBegin { .. }
             | Step::OnResolve { .. }
@@ -603,9 +600,8 @@ impl Runner<'_> {
             | Step::ExpectIllegal { .. }
             | Step::ExpectEvents(_)
             | Step::ExpectTrace(_)
-            | Step::ExpectIncludes(_) => return None,
-        };
-        Some((action, what))
+            | Step::ExpectIncludes(_) => Ok(()),
+        }
     }
 
     fn expect(&self, x: &Expect) -> Result<(), StepError> {

@@ -112,23 +112,7 @@ impl<'s, P: Policy> Recorder<'s, P> {
                 by: player.to_string(),
                 label: label_name(label),
             },
-            Action::Trigger { controller, label } => Move::Trigger {
-                label: label_name(label),
-                by: controller.to_string(),
-            },
-            Action::Effect { effect, player } => Move::Effect {
-                effect: spec.id_of(effect).to_string(),
-                by: player.to_string(),
-            },
-            Action::SetFact { fact, value } => {
-                let fact = spec.id_of(fact).to_string();
-                if value {
-                    Move::SetFact { fact }
-                } else {
-                    Move::ClearFact { fact }
-                }
-            }
-            _ => return None,
+            Action::Leave { .. } | Action::Choose { .. } => return None,
         })
     }
 
@@ -196,13 +180,26 @@ pub fn play_recorded<P: Policy, S: EventSink>(
     game.start(recorder, &mut noting);
     recorder.close(None, std::mem::take(&mut noting.triggers));
     while game.status() == Status::Running {
-        let action = recorder.inner.decide(game);
-        let result = game.apply(action, recorder, &mut noting);
+        // The policy's structural effect as the host, if any, else the
+        // holder's move (what `play_out` does).
+        let (result, described) = match recorder.inner.host_effect(game) {
+            Some((effect, player)) => (
+                game.apply_declared_effect(effect, player, recorder, &mut noting),
+                Some(Move::Effect {
+                    effect: recorder.spec.id_of(effect).to_string(),
+                    by: player.to_string(),
+                }),
+            ),
+            None => {
+                let action = recorder.inner.decide(game);
+                let result = game.apply(action, recorder, &mut noting);
+                (result, recorder.describe(action))
+            }
+        };
         let triggers = std::mem::take(&mut noting.triggers);
         if result.is_err() {
             break;
         }
-        let described = recorder.describe(action);
         recorder.close(described, triggers);
     }
 }

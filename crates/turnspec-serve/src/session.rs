@@ -314,8 +314,18 @@ impl Side {
     }
 
     fn apply(&mut self, action: Action, index: usize) -> Result<(), Refusal> {
+        self.command(index, |g, h, e| g.apply(action, h, e))
+    }
+
+    /// Gives a host command (or a move) with the session's host and a list
+    /// for its events, which are recorded as the move's.
+    fn command(
+        &mut self,
+        index: usize,
+        run: impl FnOnce(&mut Game, &mut QueuedHost, &mut Vec<Event>) -> Result<(), RuleError>,
+    ) -> Result<(), Refusal> {
         let mut events = Vec::new();
-        let result = self.game.apply(action, &mut self.host, &mut events);
+        let result = run(&mut self.game, &mut self.host, &mut events);
         self.record(events, Some(index));
         result.map_err(|e| Refusal::engine(&self.spec, &e))
     }
@@ -378,14 +388,16 @@ impl Side {
                 check_label(label, false)?;
                 let controller = player(by, n)?;
                 let label = labels.intern(label);
-                self.apply(Action::Trigger { controller, label }, index)
+                self.command(index, |g, _, e| g.report_trigger(controller, label, e))
             }
             Move::Effect { effect, by } => {
                 let player = player(by, n)?;
                 let effect = spec.effect_by_id(effect).ok_or_else(|| {
                     Refusal::unknown(format!("this spec has no effect `{effect}`"))
                 })?;
-                self.apply(Action::Effect { effect, player }, index)
+                self.command(index, |g, h, e| {
+                    g.apply_declared_effect(effect, player, h, e)
+                })
             }
             Move::Answer {
                 action,
@@ -414,7 +426,7 @@ impl Side {
                     .fact_by_id(fact)
                     .ok_or_else(|| Refusal::unknown(format!("this spec has no fact `{fact}`")))?;
                 let value = matches!(m, Move::SetFact { .. });
-                self.apply(Action::SetFact { fact: id, value }, index)
+                self.command(index, |g, _, e| g.set_fact(id, value, e))
             }
         }
     }

@@ -238,6 +238,44 @@ impl Table {
         result
     }
 
+    /// Gives a host command (`what` names it in messages) with the table's
+    /// host and event log. A refusal must leave the state unchanged and
+    /// emit nothing.
+    pub fn command(
+        &mut self,
+        what: &str,
+        run: impl FnOnce(&mut Game, &mut TestHost, &mut Events) -> Result<(), RuleError>,
+    ) -> Result<(), RuleError> {
+        let before = self.game.state().clone();
+        let events = self.events.0.len();
+        let result = run(&mut self.game, &mut self.host, &mut self.events);
+        if let Err(err) = &result {
+            assert_eq!(
+                self.game.state(),
+                &before,
+                "refused {what} ({err:?}) changed the state"
+            );
+            assert_eq!(
+                self.events.0.len(),
+                events,
+                "refused {what} ({err:?}) emitted events"
+            );
+        }
+        result
+    }
+
+    /// The host command must be refused; returns why.
+    pub fn refused_command(
+        &mut self,
+        what: &str,
+        run: impl FnOnce(&mut Game, &mut TestHost, &mut Events) -> Result<(), RuleError>,
+    ) -> RuleError {
+        match self.command(what, run) {
+            Err(e) => e,
+            Ok(()) => panic!("{what} was accepted at {}", self.where_()),
+        }
+    }
+
     /// The action must be refused; returns why.
     pub fn refused(&mut self, action: Action) -> RuleError {
         match self.act(action) {
