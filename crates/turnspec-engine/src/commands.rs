@@ -7,7 +7,7 @@
 //!
 //! [`Action`]: crate::Action
 
-use turnspec_model::{EffectId, FactId};
+use turnspec_model::{CounterId, EffectId, EndPoints, FactId};
 
 use crate::error::RuleError;
 use crate::event::{Event, EventSink};
@@ -21,7 +21,7 @@ impl Game {
     /// state afterwards (a command may move the turn); the state is checked
     /// afterwards in debug builds.
     #[inline]
-    fn command(
+    pub(crate) fn command(
         &mut self,
         run: impl FnOnce(&mut Game) -> Result<(), RuleError>,
     ) -> Result<(), RuleError> {
@@ -84,6 +84,35 @@ impl Game {
                 game.rebuild_program();
             }
             sink.event(Event::FactChanged { fact, value });
+            Ok(())
+        })
+    }
+
+    /// Sets a counter of the spec for `player` (one value for all players
+    /// unless the counter is per player): a score the host keeps, such as
+    /// Lorcana's lore. Then the spec's endings checked at `counter_set`
+    /// run (20 lore wins).
+    #[allow(clippy::too_many_arguments)] // counter, player and value read best named
+    pub fn set_counter<H: Host, S: EventSink>(
+        &mut self,
+        counter: CounterId,
+        player: PlayerId,
+        value: u16,
+        host: &mut H,
+        sink: &mut S,
+    ) -> Result<(), RuleError> {
+        self.command(|game| {
+            game.check_in_game(player)?;
+            if game.spec.counter(counter).is_none() {
+                return Err(RuleError::NoSuchCounter);
+            }
+            *game.counter_slot(counter, player) = value;
+            sink.event(Event::CounterSet {
+                counter,
+                player,
+                value,
+            });
+            game.check_endings(EndPoints::COUNTER_SET, None, host, sink);
             Ok(())
         })
     }

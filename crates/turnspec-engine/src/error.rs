@@ -66,6 +66,12 @@ pub enum RuleError {
     /// The action named an effect the spec does not have.
     #[error("unknown effect index")]
     NoSuchEffect,
+    /// The host set a counter the spec does not have.
+    #[error("unknown counter index")]
+    NoSuchCounter,
+    /// The host declared an ending the spec does not have.
+    #[error("unknown ending index")]
+    NoSuchEnding,
     /// The action named a phase or step the spec does not have (one of
     /// another spec), as where a delayed trigger triggers or a duration
     /// ends.
@@ -144,6 +150,8 @@ fn status_text(status: Status) -> &'static str {
         Status::NeverEnds => {
             "the turn never ends: steps kept beginning again with no player receiving priority"
         }
+        Status::Over(o) if o.is_draw() => "the game is over: it ended in a draw",
+        Status::Over(_) => "the game is over",
         Status::Running => "the game is running",
     }
 }
@@ -207,6 +215,8 @@ impl RuleError {
             RuleError::NoSuchTiming { .. } => "no_such_timing",
             RuleError::NoSuchFact => "no_such_fact",
             RuleError::NoSuchEffect => "no_such_effect",
+            RuleError::NoSuchEnding => "no_such_ending",
+            RuleError::NoSuchCounter => "no_such_counter",
             RuleError::NoSuchPlace { .. } => "no_such_place",
         }
     }
@@ -248,6 +258,8 @@ impl RuleError {
             }
             RuleError::NoSuchFact => "unknown fact or variant".to_string(),
             RuleError::NoSuchEffect => "unknown effect".to_string(),
+            RuleError::NoSuchEnding => "unknown ending".to_string(),
+            RuleError::NoSuchCounter => "unknown counter".to_string(),
             RuleError::NoSuchPlace { place } => format!("{} does not exist", PlaceText(place)),
             RuleError::NotInBag { player, .. } => format!(
                 "{player} has no such trigger to resolve from the {} now",
@@ -403,6 +415,8 @@ mod tests {
                 },
                 RuleError::NoSuchFact,
                 RuleError::NoSuchEffect,
+                RuleError::NoSuchEnding,
+                RuleError::NoSuchCounter,
             ]);
         for e in errors {
             let text = e.to_string();

@@ -6,8 +6,8 @@
 
 use turnspec_model::{PhaseId, RuleRef, StepId, TimingId, TurnActionId, WindowId};
 
-use crate::state::{PlayerId, StackObject};
-use turnspec_model::EffectId;
+use crate::state::{Outcome, PlayerId, StackObject};
+use turnspec_model::{CounterId, EffectId, EndingId};
 
 /// One thing that happened in the game, in the order it happened; the
 /// trace is the list of these (docs/trace-format.md describes each one).
@@ -131,6 +131,30 @@ pub enum Event {
     Removed {
         /// What left the stack.
         object: StackObject,
+    },
+    /// The host set a counter (`Game::set_counter`).
+    CounterSet {
+        /// The counter set.
+        counter: CounterId,
+        /// Whose value (any player's for a counter kept for the game).
+        player: PlayerId,
+        /// The new value.
+        value: u16,
+    },
+    /// An ending of the spec (`[endings.ID]`) was reached for a player:
+    /// declared by the host or found by the spec's check. A player who
+    /// loses leaves next (`Left`); a win or a draw ends the game
+    /// (`GameOver`).
+    Ending {
+        /// The ending reached.
+        ending: EndingId,
+        /// The player it was reached for.
+        player: PlayerId,
+    },
+    /// The game is over (104.2a, 104.4a): nothing happens after this.
+    GameOver {
+        /// Who won, and the rule.
+        outcome: Outcome,
     },
     /// A player left the game (800.4).
     Left {

@@ -2,7 +2,7 @@
 //! game is set up, so a spec that uses none of them pays one branch on a
 //! `bool` where they hook in, and nothing else.
 
-use turnspec_model::{Effect, Holder, Spec, StackRequirement, TriggerOrder, Who};
+use turnspec_model::{Effect, EndPoints, Holder, Spec, StackRequirement, TriggerOrder, Who};
 
 /// The mechanisms beyond Magic's priority loop that a spec uses.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -38,6 +38,8 @@ pub(crate) struct Features {
     /// `[priority] after_action = "actor"` and `after_resolve = "actor"`.
     pub actor_after_action: bool,
     pub actor_after_resolve: bool,
+    /// Where the spec's endings are checked (ending.rs).
+    pub end_checks: EndPoints,
 }
 
 impl Features {
@@ -83,6 +85,7 @@ impl Features {
             elections: spec.phases().iter().any(|p| p.optional),
             starts,
             closes_when_stack_empty,
+            end_checks: spec.end_check_points(),
         }
     }
 

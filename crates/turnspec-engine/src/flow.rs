@@ -8,10 +8,11 @@
 //! knows any game.
 
 use turnspec_model::{
-    Condition, Effect, ManaEmpties, RuleRef, SkipTarget, Spec, Stage, TimingId, TurnActionId,
-    WindowMode,
+    Condition, Effect, EndPoints, ManaEmpties, RuleRef, SkipTarget, Spec, Stage, TimingId,
+    TurnActionId, WindowMode,
 };
 
+use crate::ending::Checked;
 use crate::endless::MAX_REPEATS_WITHOUT_PRIORITY;
 use crate::event::{Because, Event, EventSink, Skipped};
 use crate::game::Game;
@@ -90,14 +91,14 @@ impl Game {
                 return false;
             }
             let next = match self.state.point {
-                Point::TurnStart => self.at_turn_start(&spec, sink),
+                Point::TurnStart => self.at_turn_start(&spec, host, sink),
                 Point::PhaseStart => self.at_phase_start(&spec, sink),
                 Point::StepStart => self.at_step_start(&spec, host, sink),
                 Point::Stage => self.at_stage(&spec, host, sink),
-                Point::StepEnd => self.at_step_end(&spec, sink),
+                Point::StepEnd => self.at_step_end(&spec, host, sink),
                 Point::PhaseEnd => self.at_phase_end(sink),
                 Point::Reopen => self.at_reopen(sink),
-                Point::TurnEnd => self.at_turn_end(sink),
+                Point::TurnEnd => self.at_turn_end(host, sink),
             };
             match next {
                 Next::Go => {}
@@ -109,7 +110,12 @@ impl Game {
 
     /// A turn is to begin: the program takes it if it can; else nobody left,
     /// the turn limit, a player who left or a skipped turn, or the turn begins.
-    fn at_turn_start<S: EventSink>(&mut self, spec: &Spec, sink: &mut S) -> Next {
+    fn at_turn_start<H: Host, S: EventSink>(
+        &mut self,
+        spec: &Spec,
+        host: &mut H,
+        sink: &mut S,
+    ) -> Next {
         if self.cached.program().entry(spec, &self.state).is_some() {
             return Next::Program;
         }
@@ -132,6 +138,11 @@ impl Game {
             return Next::Go;
         }
         self.turn_began::<true, S>(sink);
+        match self.check_endings(EndPoints::TURN_START, None, host, sink) {
+            Checked::Nothing | Checked::Left => {}
+            Checked::Stopped => return Next::Stop,
+            Checked::Moved => return Next::Go,
+        }
         match spec.turn().first() {
             Some(p) => {
                 self.state.phase = *p;
@@ -230,6 +241,10 @@ impl Game {
             Stage::Action(id) => {
                 self.turn_action(id, host, sink);
                 self.state.stage += 1;
+                match self.check_endings(EndPoints::AFTER_ACTION, Some(id), host, sink) {
+                    Checked::Nothing | Checked::Left | Checked::Moved => {}
+                    Checked::Stopped => return Next::Stop,
+                }
             }
             Stage::Window(w) => {
                 let open = match spec.window(w).map(|w| w.mode) {
@@ -250,7 +265,17 @@ impl Game {
     }
 
     /// The step ends, and begins again while its `repeat` holds.
-    fn at_step_end<S: EventSink>(&mut self, spec: &Spec, sink: &mut S) -> Next {
+    fn at_step_end<H: Host, S: EventSink>(
+        &mut self,
+        spec: &Spec,
+        host: &mut H,
+        sink: &mut S,
+    ) -> Next {
+        match self.check_endings(EndPoints::STEP_END, None, host, sink) {
+            Checked::Nothing => {}
+            Checked::Stopped => return Next::Stop,
+            Checked::Left | Checked::Moved => return Next::Go,
+        }
         let step = spec.step(self.state.step);
         let again = match step.and_then(|s| s.repeat) {
             Some(r) => spec.conditions().eval(r.cond, self),
@@ -294,8 +319,13 @@ impl Game {
 
     /// The turn ends (then the between-turns phases, if any), and the next
     /// player's turn is chosen.
-    fn at_turn_end<S: EventSink>(&mut self, sink: &mut S) -> Next {
+    fn at_turn_end<H: Host, S: EventSink>(&mut self, host: &mut H, sink: &mut S) -> Next {
         if !self.state.between {
+            match self.check_endings(EndPoints::TURN_END, None, host, sink) {
+                Checked::Nothing => {}
+                Checked::Stopped => return Next::Stop,
+                Checked::Left | Checked::Moved => return Next::Go,
+            }
             self.turn_ended::<true, S>(sink);
             if self.enter_between_turns() {
                 return Next::Go;

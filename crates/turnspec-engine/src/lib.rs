@@ -17,6 +17,7 @@ mod bag;
 mod cached;
 mod commands;
 mod compiled;
+mod ending;
 mod endless;
 mod error;
 mod event;
@@ -48,4 +49,4 @@ pub use host::{
 };
 pub use legal::LegalActions;
 pub use setup::{GameOptions, MAX_STACK_RESERVE, SetupError, StartAt};
-pub use state::{GameState, ObjectKind, Place, PlayerId, Scope, StackObject, Status};
+pub use state::{GameState, ObjectKind, Outcome, Place, PlayerId, Scope, StackObject, Status};

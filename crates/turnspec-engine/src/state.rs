@@ -84,6 +84,61 @@ pub enum Status {
     /// [`crate::MAX_REPEATS_WITHOUT_PRIORITY`] times in it.
     /// [`crate::Game::endless_turn`] says where.
     NeverEnds,
+    /// The game is over by its rules: one side was left, or an ending of
+    /// the spec (`[endings.ID]`) was reached.
+    Over(Outcome),
+}
+
+impl Status {
+    /// The status as scenarios' `expect = { status = ... }` and the tools'
+    /// JSON name it: `running`, `over`, `turn_limit`, `stalled`,
+    /// `no_players`, `never_ends`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Status::Running => "running",
+            Status::Over(_) => "over",
+            Status::TurnLimit => "turn_limit",
+            Status::Stalled => "stalled",
+            Status::NoPlayers => "no_players",
+            Status::NeverEnds => "never_ends",
+        }
+    }
+}
+
+/// How a game that is over ended: who won, by which rule. A draw has no
+/// winners.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Outcome {
+    winners: u8,
+    rule: RuleRef,
+}
+
+impl Outcome {
+    pub(crate) fn new(winners: u8, rule: RuleRef) -> Self {
+        Outcome { winners, rule }
+    }
+
+    /// The players who won, in seat order (a team wins together).
+    pub fn winners(self) -> impl Iterator<Item = PlayerId> {
+        (0..MAX_PLAYERS)
+            .filter(move |i| self.winners >> i & 1 == 1)
+            .map(PlayerId)
+    }
+
+    /// Whether `player` won.
+    pub fn won(self, player: PlayerId) -> bool {
+        player.0 < MAX_PLAYERS && self.winners >> player.0 & 1 == 1
+    }
+
+    /// Whether nobody won: the game is a draw (104.4a).
+    pub fn is_draw(self) -> bool {
+        self.winners == 0
+    }
+
+    /// The rule that ended the game.
+    pub fn rule(self) -> RuleRef {
+        self.rule
+    }
 }
 
 /// Where to come back to when an on-demand phase ends.

@@ -7,7 +7,9 @@ use turnspec_model::{EffectId, EffectKind, PhaseId, StepId};
 use crate::event::{Because, Event, EventSink};
 use crate::game::Game;
 use crate::host::Host;
-use crate::state::{Delayed, Duration, Place, PlayerId, Point, Scope, SkipEntry, Status, Upcoming};
+use crate::state::{
+    Delayed, Duration, Outcome, Place, PlayerId, Point, Scope, SkipEntry, Status, Upcoming,
+};
 
 impl Game {
     pub(crate) fn apply_effect<H: Host, S: EventSink>(
@@ -315,6 +317,13 @@ impl Game {
         host: &mut H,
         sink: &mut S,
     ) {
+        self.move_to_end_of_turn(goto, sink);
+        self.run(host, sink);
+    }
+
+    /// [`Game::end_turn`] up to where the turn goes on at `goto`, without
+    /// running on from there.
+    pub(crate) fn move_to_end_of_turn<S: EventSink>(&mut self, goto: StepId, sink: &mut S) {
         self.clear_pending(sink);
         self.end_current_step(sink);
         // `goto` is a step of the game's own spec (the effect's or the
@@ -352,7 +361,6 @@ impl Game {
         self.state.anchor = goto;
         self.state.point = Point::StepStart;
         self.cached.forget_resume();
-        self.run(host, sink);
     }
 
     /// End the current phase now: continue at `goto` inside it, or with
@@ -390,6 +398,34 @@ impl Game {
         host: &mut H,
         sink: &mut S,
     ) {
+        if self.remove_from_game(player, sink) {
+            return;
+        }
+        if self.active_left(player, sink) {
+            self.run(host, sink);
+            return;
+        }
+        let Some(holder) = self.state.holder else {
+            return;
+        };
+        if self.state.passes >= self.state.sides_in_game() {
+            self.round_complete(holder, host, sink);
+        } else if holder == player {
+            let next = self.next_in_game(player);
+            self.give_priority(next, Because::Passed, sink);
+        }
+    }
+
+    /// What leaving does to the game, before the turn goes on: the player
+    /// and their objects and pending turns are gone. True when the game
+    /// stopped: nobody is left, or one side of several is, which wins
+    /// (104.2a).
+    pub(crate) fn remove_from_game<S: EventSink>(
+        &mut self,
+        player: PlayerId,
+        sink: &mut S,
+    ) -> bool {
+        let sides_before = self.state.sides_in_game();
         self.state.in_game &= !(1 << player.0);
         self.rebuild_program();
         // Their objects leave the stack bottom first, in one pass each to
@@ -416,30 +452,35 @@ impl Game {
             |d| matches!(d.scope, Scope::UntilTurnOf { player: p } if p == player),
             sink,
         );
-        if player == self.state.active
-            && self.state.in_game != 0
-            && let Some(goto) = self.spec.leaving().active_player_goto
-        {
-            if self.state.stack.is_empty() {
-                self.end_turn(goto, host, sink);
-                return;
-            }
-            self.mods().jump_when_stack_empty = Some(goto);
-        }
         if self.state.in_game == 0 {
             self.state.holder = None;
             self.state.status = Status::NoPlayers;
-            return;
+            return true;
         }
-        let Some(holder) = self.state.holder else {
-            return;
+        if sides_before > 1 && self.state.sides_in_game() == 1 {
+            let outcome = Outcome::new(self.state.in_game, self.spec.game_end().last_side_rule);
+            self.game_over(outcome, sink);
+            return true;
+        }
+        false
+    }
+
+    /// The active player left and the spec's `[leaving]` sends the rest of
+    /// the turn to a step: with an empty stack the turn moves there now
+    /// (true: the caller runs on from there), else once the stack is empty.
+    pub(crate) fn active_left<S: EventSink>(&mut self, player: PlayerId, sink: &mut S) -> bool {
+        let Some(goto) = self.spec.leaving().active_player_goto else {
+            return false;
         };
-        if self.state.passes >= self.state.sides_in_game() {
-            self.round_complete(holder, host, sink);
-        } else if holder == player {
-            let next = self.next_in_game(player);
-            self.give_priority(next, Because::Passed, sink);
+        if player != self.state.active {
+            return false;
         }
+        if self.state.stack.is_empty() {
+            self.move_to_end_of_turn(goto, sink);
+            return true;
+        }
+        self.mods().jump_when_stack_empty = Some(goto);
+        false
     }
 
     pub(crate) fn add_delayed(&mut self, delayed: Delayed) {

@@ -91,11 +91,13 @@ fn random_games_end_and_refusals_change_nothing() {
                     decide_and_apply(&mut game, &mut policy, &mut sink).unwrap();
                     decisions += 1;
                 }
-                assert_eq!(
-                    game.status(),
-                    Status::TurnLimit,
-                    "{} with {players} players, seed {seed}",
-                    spec.game().name
+                // Random answers may end the game by the spec's own
+                // endings (Pokémon's draw from an empty deck).
+                assert!(
+                    matches!(game.status(), Status::TurnLimit | Status::Over(_)),
+                    "{} with {players} players, seed {seed}: {:?}",
+                    spec.game().name,
+                    game.status()
                 );
             }
         }

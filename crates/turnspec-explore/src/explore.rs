@@ -6,7 +6,7 @@ use turnspec_engine::{Because, Event, Game, PlayerId, Status};
 use turnspec_model::{PhaseId, Spec, StepId, TurnActionId, WindowId};
 
 use crate::moves::{Move, Side, Table, enumerate};
-use crate::scenario::{Header, Writer, status_name};
+use crate::scenario::{Header, Writer};
 use crate::search::{self, Adjacency, Edge, Stop, Succ, World, bfs};
 use crate::{Node, Options, start, with_threads};
 
@@ -192,7 +192,7 @@ impl Report {
             return format!("finding-{index}.toml");
         };
         let what = match f.kind {
-            FindingKind::DeadEnd { status, .. } => format!("dead-end-{}", status_name(status)),
+            FindingKind::DeadEnd { status, .. } => format!("dead-end-{}", status.name()),
             FindingKind::Cycle { of_plays: false } => "cycle".to_string(),
             FindingKind::Cycle { of_plays: true } => "cycle-of-plays".to_string(),
             FindingKind::DeepestStack { depth } => format!("deepest-stack-{depth}"),
@@ -641,7 +641,7 @@ pub fn explore(spec: &Spec, options: &Options) -> Result<Report, String> {
             },
             summary: format!(
                 "the game cannot go on ({}){beyond}: {}",
-                status_name(d.status),
+                d.status.name(),
                 d.text
             ),
             rules: d.rule.iter().cloned().collect(),

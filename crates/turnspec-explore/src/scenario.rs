@@ -29,17 +29,6 @@ pub(crate) struct Writer<'s, 't> {
     out: String,
 }
 
-/// The word a scenario's `expect = { status = ... }` uses.
-pub(crate) fn status_name(status: Status) -> &'static str {
-    match status {
-        Status::Running => "running",
-        Status::TurnLimit => "turn_limit",
-        Status::Stalled => "stalled",
-        Status::NoPlayers => "no_players",
-        Status::NeverEnds => "never_ends",
-    }
-}
-
 impl<'s, 't> Writer<'s, 't> {
     /// Sets up the game (without a turn limit), writes the header, the
     /// set-up and a first `expect` of where the game stands at the start.
@@ -142,7 +131,7 @@ impl<'s, 't> Writer<'s, 't> {
     pub(crate) fn expect_state(&mut self) {
         let g = &self.side.game;
         let line = if g.status() != Status::Running {
-            format!("expect = {{ status = \"{}\" }}\n", status_name(g.status()))
+            format!("expect = {{ status = \"{}\" }}\n", g.status().name())
         } else {
             let holder = g
                 .holder()

@@ -97,6 +97,10 @@ index_type!(
     EffectId, u8, MAX_EFFECTS, "effects"
 );
 index_type!(
+    /// A way the game can end (`[endings.ID]`).
+    EndingId, u8, MAX_ENDINGS, "endings"
+);
+index_type!(
     /// A yes/no fact the host sets.
     FactId, u8, MAX_FLAGS, "facts"
 );

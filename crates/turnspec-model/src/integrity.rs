@@ -229,6 +229,16 @@ pub(crate) fn check(p: &SpecParts) -> Vec<String> {
     c.rule(p.mana.rule, "[mana]");
     c.rule(p.mana.burn_rule, "[mana]");
     c.rule(p.leaving.rule, "[leaving]");
+    c.rule(p.game_end.last_side_rule, "[game_end]");
+    c.rule(p.game_end.leave_rule, "[game_end]");
+    for e in &p.endings {
+        let whose = format!("ending `{}`", e.id);
+        c.rule(e.rule, &whose);
+        if let Some(check) = &e.check {
+            c.cond(&p.conditions, check.cond, &whose);
+            c.opt(&p.turn_actions, check.after, &whose);
+        }
+    }
     c.opt(&p.steps, p.leaving.active_player_goto, "[leaving]");
     c.problems
 }

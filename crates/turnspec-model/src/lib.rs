@@ -27,8 +27,8 @@ pub use cond::{
 };
 pub use describe::Describe;
 pub use ids::{
-    CondId, CounterId, EffectId, FactId, PhaseId, RuleRef, StepId, TimingId, TurnActionId,
-    VariantId, WindowId,
+    CondId, CounterId, EffectId, EndingId, FactId, PhaseId, RuleRef, StepId, TimingId,
+    TurnActionId, VariantId, WindowId,
 };
 pub use limits::*;
 pub use spec::*;

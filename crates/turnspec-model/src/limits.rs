@@ -17,6 +17,8 @@ pub const MAX_PHASES: usize = 64;
 pub const MAX_STAGES_PER_STEP: usize = 32;
 /// Structural effects.
 pub const MAX_EFFECTS: usize = 64;
+/// Ways a game can end (`[endings.ID]`).
+pub const MAX_ENDINGS: usize = 32;
 /// Counters kept per player (`per = "player"`), in fixed game state.
 pub const MAX_PLAYER_COUNTERS: usize = 2;
 /// Steps, implicit ones included (`u16` indices).

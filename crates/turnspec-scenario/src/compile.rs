@@ -441,13 +441,15 @@ impl Resolver<'_> {
             r.add_mana.is_some(),
             r.choose.is_some(),
             r.end_effect.is_some(),
+            r.declare_ending.is_some(),
+            r.set_counter.is_some(),
         ];
         let count = verbs.iter().filter(|v| **v).count();
         if count != 1 {
             self.diags.push(
                 Diagnostic::error("scenario::entry", e.span(), format!("a script entry needs exactly one action or expectation, this one has {count}"))
                     .label("this entry")
-                    .help("verbs: pass, pass_until, play, trigger, set_fact, clear_fact, answer, on_begin, on_resolve, effect, end_effect, leave, delay, until, add_mana, choose, expect, expect_illegal, expect_events, expect_includes, expect_trace"),
+                    .help("verbs: pass, pass_until, play, trigger, set_fact, clear_fact, answer, on_begin, on_resolve, effect, end_effect, leave, declare_ending, set_counter, delay, until, add_mana, choose, expect, expect_illegal, expect_events, expect_includes, expect_trace"),
             );
             return None;
         }
@@ -562,6 +564,32 @@ impl Resolver<'_> {
         }
         if let Some(p) = &r.leave {
             return self.player(p, players).map(Step::Leave);
+        }
+        if let Some(name) = &r.declare_ending {
+            let spec = self.spec;
+            let ending = self.element(name, "ending", spec.endings())?;
+            return Some(Step::DeclareEnding { ending, player: by });
+        }
+        if let Some(name) = &r.set_counter {
+            let spec = self.spec;
+            let counter = self.element(name, "counter", spec.counters())?;
+            let Some(v) = &r.value else {
+                self.diags.push(
+                    Diagnostic::error(
+                        "scenario::entry",
+                        name.span(),
+                        "`set_counter` needs `value`".to_string(),
+                    )
+                    .help("e.g. `set_counter = \"lore\"`, `by = \"P1\"`, `value = 20`"),
+                );
+                return None;
+            };
+            let value = self.number(v, u16::MAX as i64, "counter value")? as u16;
+            return Some(Step::SetCounter {
+                counter,
+                player: by,
+                value,
+            });
         }
         if let Some(label) = &r.delay {
             let Some(at) = &r.at else {
@@ -848,6 +876,7 @@ impl Resolver<'_> {
         if let Some(s) = &x.status {
             const STATUSES: &[&str] = &[
                 "running",
+                "over",
                 "turn_limit",
                 "stalled",
                 "no_players",
@@ -864,6 +893,14 @@ impl Resolver<'_> {
                 );
             }
             out.status = Some(s.get_ref().clone());
+        }
+        if let Some(w) = &x.winners {
+            out.winners = Some(
+                w.get_ref()
+                    .iter()
+                    .filter_map(|p| self.player(p, players))
+                    .collect(),
+            );
         }
         out
     }

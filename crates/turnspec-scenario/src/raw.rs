@@ -113,6 +113,12 @@ pub(crate) struct RawEntry {
     pub effect: Option<Text>,
     #[schemars(with = "Option<String>")]
     pub leave: Option<Text>,
+    /// `declare_ending = "id"` (with `by`): the host declares an ending.
+    #[schemars(with = "Option<String>")]
+    pub declare_ending: Option<Text>,
+    /// `set_counter = "id"` (with `value`, and `by` for a per-player one).
+    #[schemars(with = "Option<String>")]
+    pub set_counter: Option<Text>,
     #[schemars(with = "Option<String>")]
     pub delay: Option<Text>,
     #[schemars(with = "Option<String>")]
@@ -183,6 +189,9 @@ pub(crate) struct RawExpect {
     pub facts: BTreeMap<String, Spanned<bool>>,
     #[schemars(with = "Option<String>")]
     pub status: Option<Text>,
+    /// The players who won a game that is over (`[]` for a draw).
+    #[schemars(with = "Option<Vec<String>>")]
+    pub winners: Option<Spanned<Vec<Text>>>,
 }
 
 #[derive(Debug, Deserialize, schemars::JsonSchema)]

@@ -565,6 +565,18 @@ impl Runner<'_> {
                 self.command("", |g, _, _| g.start_duration(label, scope))
             }
             Step::Leave(player) => self.act(Action::Leave { player: *player }, ""),
+            &Step::DeclareEnding { ending, player } => {
+                let player = or_active(&player);
+                self.command("", |g, h, e| g.declare_ending(ending, player, h, e))
+            }
+            &Step::SetCounter {
+                counter,
+                player,
+                value,
+            } => {
+                let player = or_active(&player);
+                self.command("", |g, h, e| g.set_counter(counter, player, value, h, e))
+            }
             Step::Delay {
                 controller,
                 label,
@@ -682,14 +694,16 @@ impl Runner<'_> {
             );
         }
         if let Some(s) = &x.status {
-            let actual = match g.status() {
-                Status::Running => "running",
-                Status::TurnLimit => "turn_limit",
-                Status::Stalled => "stalled",
-                Status::NoPlayers => "no_players",
-                Status::NeverEnds => "never_ends",
-            };
+            let actual = g.status().name();
             check("status", s.clone(), actual.to_string());
+        }
+        if let Some(w) = &x.winners {
+            let actual: Vec<String> = match g.status() {
+                Status::Over(o) => o.winners().map(|p| p.to_string()).collect(),
+                _ => vec!["(the game is not over)".into()],
+            };
+            let expected: Vec<String> = w.iter().map(|p| p.to_string()).collect();
+            check("winners", format!("{expected:?}"), format!("{actual:?}"));
         }
         if wrong.is_empty() {
             Ok(())

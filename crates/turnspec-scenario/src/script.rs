@@ -5,7 +5,9 @@ use std::ops::Range;
 use std::sync::Arc;
 
 use turnspec_engine::{GameOptions, PlayerId, Scope};
-use turnspec_spec::{CounterId, EffectId, FactId, PhaseId, Spec, StepId, TimingId, TurnActionId};
+use turnspec_spec::{
+    CounterId, EffectId, EndingId, FactId, PhaseId, Spec, StepId, TimingId, TurnActionId,
+};
 
 /// Triggers a scripted hook reports: controller (default: the active
 /// player) and label.
@@ -150,6 +152,24 @@ pub enum Step {
     },
     /// `leave`: a player leaves the game.
     Leave(PlayerId),
+    /// `declare_ending`: the host declares an ending for `by` (default:
+    /// the active player).
+    DeclareEnding {
+        /// The ending.
+        ending: EndingId,
+        /// For whom.
+        player: Option<PlayerId>,
+    },
+    /// `set_counter`: the host sets a counter (for `by`, default the
+    /// active player).
+    SetCounter {
+        /// The counter.
+        counter: CounterId,
+        /// Whose value.
+        player: Option<PlayerId>,
+        /// The new value.
+        value: u16,
+    },
     /// `delay`: a delayed trigger for the next beginning of a phase or step.
     Delay {
         /// `by`: the controller (default: the active player).
@@ -270,6 +290,9 @@ pub struct Expect {
     pub counters: Vec<(CounterId, u16)>,
     /// `facts`: fact values.
     pub facts: Vec<(FactId, bool)>,
-    /// `status`: `running`, `turn_limit`, `stalled` or `no_players`.
+    /// `status`: `running`, `over`, `turn_limit`, `stalled`, `no_players`
+    /// or `never_ends`.
     pub status: Option<String>,
+    /// `winners`: who won a game that is over (empty for a draw).
+    pub winners: Option<Vec<PlayerId>>,
 }

@@ -14,7 +14,7 @@ use turnspec_scenario::Outcome;
 use crate::Workbench;
 use crate::api::{ApiError, PlayRequest};
 use crate::limits::{MAX_DEPTH, MAX_PATH};
-use crate::session::{LabelTable, Move, Side, status_name};
+use crate::session::{LabelTable, Move, Side};
 
 /// `POST /api/scenario`: the session, a name, and where to write it.
 #[derive(Debug, Clone, Deserialize)]
@@ -184,7 +184,7 @@ fn write(
         quoted(spec.id_of(g.step())),
         quoted(&g.holder().map_or("none".into(), |p| p.to_string())),
         stack.iter().map(|s| quoted(s)).collect::<Vec<_>>().join(", "),
-        quoted(status_name(g.status())),
+        quoted(g.status().name()),
     ));
     t
 }

@@ -337,7 +337,7 @@ impl Side {
             message: format!(
                 "nobody holds {} (game status: {})",
                 self.spec.terms().priority,
-                status_name(self.game.status())
+                self.game.status().name()
             ),
         })
     }
@@ -489,7 +489,7 @@ impl Side {
             "step_name": step_name,
             "repeat": g.repeat_count(),
             "holder": g.holder().map(|p| p.to_string()),
-            "status": status_name(g.status()),
+            "status": g.status().name(),
             "endless": g.endless_turn().map(|e| e.describe(spec)),
             "stack": stack,
             "counters": counters,
@@ -552,17 +552,6 @@ fn object_kind(spec: &Spec, kind: turnspec_engine::ObjectKind) -> String {
         turnspec_engine::ObjectKind::Play(t) => spec.id_of(t).to_string(),
         turnspec_engine::ObjectKind::TurnAction(a) => spec.id_of(a).to_string(),
         other => format!("{other:?}").to_lowercase(),
-    }
-}
-
-/// The status as scenarios' `expect = { status = ... }` names it.
-pub(crate) fn status_name(status: Status) -> &'static str {
-    match status {
-        Status::Running => "running",
-        Status::TurnLimit => "turn_limit",
-        Status::Stalled => "stalled",
-        Status::NoPlayers => "no_players",
-        Status::NeverEnds => "never_ends",
     }
 }
 

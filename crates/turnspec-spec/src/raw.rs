@@ -45,6 +45,11 @@ pub(crate) struct RawSpec {
     pub mana: Option<Spanned<RawMana>>,
     #[schemars(with = "Option<RawLeaving>")]
     pub leaving: Option<Spanned<RawLeaving>>,
+    #[schemars(with = "Option<RawGameEnd>")]
+    pub game_end: Option<Spanned<RawGameEnd>>,
+    #[serde(default)]
+    #[schemars(with = "BTreeMap<String, RawEnding>")]
+    pub endings: BTreeMap<String, Spanned<RawEnding>>,
     #[serde(default)]
     #[schemars(with = "Vec<RawPhase>")]
     pub phase: Vec<Spanned<RawPhase>>,
@@ -114,6 +119,49 @@ pub(crate) struct RawLeaving {
     /// this step (GA ENDGAME 8: that turn's End phase).
     #[schemars(with = "Option<String>")]
     pub active_player_goto: Option<Text>,
+}
+
+/// The rules cited when the game ends by itself: the last side left wins,
+/// and a player may leave (concede).
+#[derive(Debug, Deserialize, schemars::JsonSchema)]
+#[schemars(deny_unknown_fields)]
+pub(crate) struct RawGameEnd {
+    #[schemars(with = "Option<String>")]
+    pub last_side_rule: Option<Text>,
+    #[schemars(with = "Option<String>")]
+    pub leave_rule: Option<Text>,
+}
+
+/// One way the game ends for a player: declared by the host, or checked by
+/// the engine when it has an `if`.
+#[derive(Debug, Deserialize, schemars::JsonSchema)]
+#[schemars(deny_unknown_fields)]
+pub(crate) struct RawEnding {
+    /// `"wins"`, `"loses"` or `"draw"`.
+    #[schemars(with = "String")]
+    pub result: Text,
+    #[schemars(with = "Option<String>")]
+    pub name: Option<Text>,
+    #[schemars(with = "Option<String>")]
+    pub rule: Option<Text>,
+    /// For the designer and documentation tools only.
+    #[allow(dead_code)]
+    #[schemars(with = "Option<String>")]
+    pub description: Option<Text>,
+    /// The condition the engine checks; without it the host declares it.
+    #[serde(rename = "if")]
+    #[schemars(with = "Option<String>")]
+    pub condition: Option<Text>,
+    /// `"active_player"` (default) or `"each_player"`.
+    #[serde(rename = "for")]
+    #[schemars(with = "Option<String>")]
+    pub target: Option<Text>,
+    /// Where the check runs: `turn_start`, `step_end`, `turn_end`, `counter_set`.
+    #[schemars(with = "Option<Vec<String>>")]
+    pub at: Option<Spanned<Vec<Text>>>,
+    /// The check runs right after this turn-based action.
+    #[schemars(with = "Option<String>")]
+    pub after: Option<Text>,
 }
 
 /// Mana pools: when they empty (500.4; pre-2009: 300.3) and mana burn.

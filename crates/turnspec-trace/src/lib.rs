@@ -135,6 +135,9 @@ pub fn fits(spec: &Spec, event: &Event) -> bool {
         Event::PriorityGiven { window, .. } => window.is_none_or(|w| spec.windows().contains(w)),
         Event::SpecialAction { timing, .. } => spec.timing().contains(*timing),
         Event::FactChanged { fact, .. } => spec.facts().contains(*fact),
+        Event::Ending { ending, .. } => spec.endings().contains(*ending),
+        Event::CounterSet { counter, .. } => spec.counters().contains(*counter),
+        Event::GameOver { .. } => true,
         Event::EffectApplied { effect, .. } => spec.effects().contains(*effect),
         Event::TurnBegan { .. }
         | Event::TurnEnded { .. }
@@ -385,7 +388,46 @@ fn known(spec: &Spec, labels: &dyn Labels, event: &Event) -> Option<Described> {
         }
         Event::Left { player: p } => {
             f.insert("player".into(), player(p));
-            ("left", 3, format!("{p} leaves the game"), RuleRef::NONE)
+            let r = spec.game_end().leave_rule;
+            ("left", 3, format!("{p} leaves the game"), r)
+        }
+        Event::CounterSet {
+            counter,
+            player: p,
+            value,
+        } => {
+            let c = spec.counter(counter)?;
+            f.insert("counter".into(), json!(c.id));
+            f.insert("player".into(), player(p));
+            f.insert("value".into(), json!(value));
+            let text = if c.per_player {
+                format!("{} of {p} is now {value}", c.id)
+            } else {
+                format!("{} is now {value}", c.id)
+            };
+            ("counter", 3, text, RuleRef::NONE)
+        }
+        Event::Ending { ending, player: p } => {
+            let e = spec.ending(ending)?;
+            f.insert("ending".into(), json!(e.id));
+            f.insert("player".into(), player(p));
+            let what = match e.result {
+                turnspec_model::EndResult::Wins => "wins",
+                turnspec_model::EndResult::Loses => "loses",
+                turnspec_model::EndResult::Draw => "draws",
+            };
+            ("ending", 1, format!("{p} {what}: {}", e.name), e.rule)
+        }
+        Event::GameOver { outcome } => {
+            let winners: Vec<String> = outcome.winners().map(|w| w.to_string()).collect();
+            f.insert("winners".into(), json!(winners));
+            f.insert("draw".into(), json!(outcome.is_draw()));
+            let text = if outcome.is_draw() {
+                "the game is over: a draw".to_string()
+            } else {
+                format!("the game is over: {} won", winners.join(" and "))
+            };
+            ("game_over", 0, text, outcome.rule())
         }
         Event::Ceased { object } => {
             f.extend(object_fields(spec, labels, &object)?);
@@ -662,6 +704,20 @@ fn compact_known(spec: &Spec, labels: &dyn Labels, event: &Event) -> Option<Stri
         }
         Event::Removed { object: o } => format!("removed {}", label(o.label)),
         Event::Left { player } => format!("left {player}"),
+        Event::Ending { ending, player } => format!("ending {} {player}", spec.ending(ending)?.id),
+        Event::CounterSet {
+            counter,
+            player,
+            value,
+        } => format!("counter {} {player} = {value}", spec.counter(counter)?.id),
+        Event::GameOver { outcome } => {
+            if outcome.is_draw() {
+                "game_over draw".to_string()
+            } else {
+                let winners: Vec<String> = outcome.winners().map(|w| w.to_string()).collect();
+                format!("game_over {}", winners.join(" "))
+            }
+        }
         Event::Ceased { object: o } => format!("ceased {}", label(o.label)),
         Event::EffectStopped { effect, player } => {
             format!("effect_stopped {} {player}", spec.effect(effect)?.id)

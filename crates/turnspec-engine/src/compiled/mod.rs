@@ -7,6 +7,7 @@ use turnspec_model::{MAX_PHASE_KINDS, RuleRef, StepId, TurnActionId, WindowId};
 
 mod conditions;
 
+use crate::ending::Checked;
 use crate::endless::MAX_REPEATS_WITHOUT_PRIORITY;
 use crate::event::{Event, EventSink, Skipped};
 use crate::flow::STALL_BUDGET;
@@ -575,6 +576,27 @@ impl Game {
                     let s = &mut self.state;
                     s.between = true;
                     s.turn_pos = 0;
+                }
+                Op::CheckEnd { at, action, test } => {
+                    if !self.holds(test) {
+                        continue;
+                    }
+                    match self.check_endings(at, action, host, sink) {
+                        Checked::Nothing => {}
+                        Checked::Stopped => return,
+                        // Players left: the program was rebuilt for the
+                        // rest, and the interpreter finds the way on from
+                        // the state.
+                        Checked::Left => {
+                            self.resume_after_check(at);
+                            self.run(host, sink);
+                            return;
+                        }
+                        Checked::Moved => {
+                            self.run(host, sink);
+                            return;
+                        }
+                    }
                 }
                 Op::BetweenEnd => {
                     let s = &mut self.state;

@@ -8,8 +8,8 @@ use std::cell::Cell;
 use std::sync::Arc;
 
 use turnspec_model::{
-    Atom, CompareOp, CondId, Condition, MAX_COUNTERS, MAX_PLAYERS, Node, PhaseId, Residual, Spec,
-    Stage, StepId, WindowMode,
+    Atom, CompareOp, CondId, Condition, EndCheck, EndPoints, MAX_COUNTERS, MAX_PLAYERS, Node,
+    PhaseId, Residual, Spec, Stage, StepId, TurnActionId, WindowMode,
 };
 
 use super::{
@@ -44,9 +44,11 @@ impl Program {
     pub(crate) fn build(spec: &Spec, state: &GameState, enabled: bool) -> Arc<Program> {
         let mut c = Compiler::new(spec, state, enabled);
         c.program.ops.push(Op::TurnBegin);
+        c.check_end(EndPoints::TURN_START, None);
         for (turn_pos, &phase) in spec.turn().iter().enumerate() {
             c.phase(turn_pos, phase);
         }
+        c.check_end(EndPoints::TURN_END, None);
         let between = spec.between();
         if between.is_empty() {
             c.program.ops.push(Op::TurnEnd);
@@ -323,11 +325,18 @@ impl<'a> Compiler<'a> {
             if let Some(op) = self.stage(stage, i as u8) {
                 self.program.ops.push(op);
             }
+            if let Stage::Action(id) = stage {
+                self.check_end(EndPoints::AFTER_ACTION, Some(id));
+            }
         }
         let repeat = self.test(step.repeat.map(|r| r.cond));
+        // The step's end begins with its checks, if any: entries at the
+        // end of the step land on them.
+        let ending_at = self.program.ops.len();
+        self.check_end(EndPoints::STEP_END, None);
         let p = &mut self.program;
-        let step_end = p.ops.len();
-        p.entries.stage_pc.push(step_end as u16);
+
+        p.entries.stage_pc.push(ending_at as u16);
         p.ops.push(Op::StepEnd {
             step: step_id,
             repeat,
@@ -340,11 +349,31 @@ impl<'a> Compiler<'a> {
         if let Op::StepBegin { after, .. } = &mut p.ops[step_begin] {
             *after = here;
         }
-        p.entries.step[step_id.index()] = Some((step_begin as u16, step_end as u16, stages_at));
+        p.entries.step[step_id.index()] = Some((step_begin as u16, ending_at as u16, stages_at));
     }
 
     /// Stage number `i` of a step: its op, or none for an action whose
     /// condition the set-up rules out.
+    /// The spec's endings checked at `at` (after `action`), if it has any
+    /// there.
+    fn check_end(&mut self, at: EndPoints, action: Option<TurnActionId>) {
+        let checks: Vec<EndCheck> = self
+            .spec
+            .endings()
+            .iter()
+            .filter_map(|e| e.check)
+            .filter(|c| c.at.contains(at) && (at != EndPoints::AFTER_ACTION || c.after == action))
+            .collect();
+        let test = match checks.as_slice() {
+            [] => return,
+            [one] if !one.each_player => self.test(Some(one.cond)),
+            _ => Test::Always,
+        };
+        if test != Test::Never {
+            self.program.ops.push(Op::CheckEnd { at, action, test });
+        }
+    }
+
     fn stage(&mut self, stage: Stage, i: u8) -> Option<Op> {
         let spec = self.spec;
         let op = match stage {

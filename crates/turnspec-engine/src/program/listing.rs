@@ -244,6 +244,12 @@ impl Names<'_> {
             Op::TurnEnd => "TurnEnd -> 0".into(),
             Op::TurnEndBetween => "TurnEndBetween".into(),
             Op::BetweenEnd => "BetweenEnd -> 0".into(),
+            Op::CheckEnd { at, action, test } => format!(
+                "CheckEnd {}{} if {}",
+                at.names().collect::<Vec<_>>().join(", "),
+                action.map_or(String::new(), |a| format!("after {}", self.action(a))),
+                self.test(program, test)
+            ),
         }
     }
 }

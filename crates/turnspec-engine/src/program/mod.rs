@@ -22,7 +22,7 @@ mod compile;
 mod listing;
 
 use turnspec_model::{
-    Atom, CompareOp, MAX_PLAYERS, PhaseId, RuleRef, Spec, StepId, TurnActionId, WindowId,
+    Atom, CompareOp, EndPoints, MAX_PLAYERS, PhaseId, RuleRef, Spec, StepId, TurnActionId, WindowId,
 };
 
 use crate::resets::CounterResets;
@@ -179,6 +179,17 @@ pub(crate) enum Op {
     TurnEndBetween,
     /// The between-turns phases are over: the next turn begins at op 0.
     BetweenEnd,
+    /// The spec's endings checked at `at` (a turn's beginning, a step's
+    /// end, a turn's end): only in the programs of specs that have such
+    /// checks, so other specs' turns run exactly as before.
+    CheckEnd {
+        at: EndPoints,
+        /// The turn-based action just done, for `EndPoints::AFTER_ACTION`.
+        action: Option<TurnActionId>,
+        /// True when some check may find an ending: the condition itself
+        /// when one check for the active player runs here, else `Always`.
+        test: Test,
+    },
     /// [`Op::StepEndPlain`] whose following ops, up to the next window
     /// that always opens, are one of the shapes of [`StepEndInto`] (the
     /// one at this index of [`Program::hops`]): done by this op, as those

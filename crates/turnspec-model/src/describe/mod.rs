@@ -320,6 +320,7 @@ pub fn every_element(spec: &Spec) -> Vec<(String, Vec<Field>)> {
         ("priority".to_string(), spec.priority().describe(spec)),
         ("mana".to_string(), spec.mana().describe(spec)),
         ("leaving".to_string(), spec.leaving().describe(spec)),
+        ("game_end".to_string(), spec.game_end().describe(spec)),
     ];
     fn each<'s, T: Describe + crate::Named + 's>(
         spec: &'s Spec,
@@ -335,6 +336,7 @@ pub fn every_element(spec: &Spec) -> Vec<(String, Vec<Field>)> {
     out.extend(each(spec, "counter", spec.counters()));
     out.extend(each(spec, "timing", spec.timing()));
     out.extend(each(spec, "effect", spec.effects()));
+    out.extend(each(spec, "ending", spec.endings()));
     for p in spec.phases() {
         let fields = phase_with_body(spec, p, p.implicit_step);
         out.push((format!("phase {}", p.id), fields));

@@ -1,5 +1,5 @@
 //! Descriptions of the settings tables: `[game]`, `[terms]`, `[priority]`,
-//! `[mana]`, `[leaving]`.
+//! `[mana]`, `[leaving]`, `[game_end]`, and the endings.
 
 use super::*;
 
@@ -136,5 +136,68 @@ impl Describe for LeavingRules {
             None => "the turn goes on without them".into(),
         };
         vec![Field::cited("active_player_goto", goto, *rule)]
+    }
+}
+
+impl Describe for GameEndRules {
+    fn describe(&self, _spec: &Spec) -> Vec<Field> {
+        let GameEndRules {
+            last_side_rule,
+            leave_rule,
+        } = self;
+        vec![
+            Field::cited(
+                "last_side",
+                "the last side in the game wins",
+                *last_side_rule,
+            ),
+            Field::cited(
+                "leave",
+                "a player may leave (concede) at any time",
+                *leave_rule,
+            ),
+        ]
+    }
+}
+
+impl Describe for Ending {
+    fn describe(&self, spec: &Spec) -> Vec<Field> {
+        let Ending {
+            id,
+            name,
+            result,
+            rule,
+            check,
+        } = self;
+        let r = *rule;
+        let result = match result {
+            EndResult::Wins => "the player wins",
+            EndResult::Loses => "the player loses",
+            EndResult::Draw => "the game is a draw",
+        };
+        let check = match check {
+            None => "declared by the host".to_string(),
+            Some(c) => format!(
+                "checked at {} for {}: {}",
+                c.at.names()
+                    .map(str::to_string)
+                    .chain(c.after.map(|a| format!("after {}", spec.id_of(a))))
+                    .collect::<Vec<_>>()
+                    .join(", "),
+                if c.each_player {
+                    "each player"
+                } else {
+                    "the active player"
+                },
+                cond_text(spec, c.cond)
+            ),
+        };
+        vec![
+            Field::id(id),
+            Field::text("name", name, r),
+            Field::text("result", result, r),
+            Field::text("check", check, r),
+            Field::rule(r),
+        ]
     }
 }

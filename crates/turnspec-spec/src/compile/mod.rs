@@ -6,6 +6,7 @@
 
 mod checks;
 mod effects;
+mod endings;
 mod game;
 mod origins;
 mod steps;
@@ -38,6 +39,8 @@ const SPEC_FORMAT: Format = Format {
         ("[priority]", &["priority"]),
         ("[mana]", &["mana"]),
         ("[leaving]", &["leaving"]),
+        ("[game_end]", &["game_end"]),
+        ("[endings.*]", &["endings", "*"]),
         ("[variants.*] and [facts.*]", &["facts", "*"]),
         ("[counters.*]", &["counters", "*"]),
         ("[timing.*]", &["timing", "*"]),
@@ -62,6 +65,8 @@ fn spec_keys(tables: &[&str]) -> &'static [&'static str] {
         ["priority"] => fields_of::<RawPriority>(),
         ["mana"] => fields_of::<RawMana>(),
         ["leaving"] => fields_of::<RawLeaving>(),
+        ["game_end"] => fields_of::<RawGameEnd>(),
+        ["endings", _] => fields_of::<RawEnding>(),
         ["variants" | "facts", _] => fields_of::<RawFlag>(),
         ["counters", _] => fields_of::<RawCounter>(),
         ["timing", _] => fields_of::<RawTiming>(),
@@ -548,6 +553,7 @@ impl Ctx {
             }
             None => LeavingRules::default(),
         };
+        self.endings(raw);
         self.check_structure(raw);
         let loops = crate::loops::check_repeats(&crate::loops::Parts {
             raw,
