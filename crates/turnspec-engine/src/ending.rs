@@ -53,8 +53,14 @@ impl Game {
     /// from now on is refused (`NotRunning`).
     pub(crate) fn game_over<S: EventSink>(&mut self, outcome: Outcome, sink: &mut S) {
         self.state.holder = None;
-        self.state.status = Status::Over(outcome);
+        self.state.status = Status::Over;
+        self.mods().outcome = Some(outcome);
         sink.event(Event::GameOver { outcome });
+    }
+
+    /// How the game ended: `Some` once the status is [`Status::Over`].
+    pub fn outcome(&self) -> Option<Outcome> {
+        self.state.mods.as_ref().and_then(|m| m.outcome)
     }
 
     /// The players in the game on `player`'s side, one bit each.

@@ -150,8 +150,7 @@ fn status_text(status: Status) -> &'static str {
         Status::NeverEnds => {
             "the turn never ends: steps kept beginning again with no player receiving priority"
         }
-        Status::Over(o) if o.is_draw() => "the game is over: it ended in a draw",
-        Status::Over(_) => "the game is over",
+        Status::Over => "the game is over",
         Status::Running => "the game is running",
     }
 }

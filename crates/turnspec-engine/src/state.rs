@@ -85,8 +85,9 @@ pub enum Status {
     /// [`crate::Game::endless_turn`] says where.
     NeverEnds,
     /// The game is over by its rules: one side was left, or an ending of
-    /// the spec (`[endings.ID]`) was reached.
-    Over(Outcome),
+    /// the spec (`[endings.ID]`) was reached. [`crate::Game::outcome`]
+    /// says who won and by which rule.
+    Over,
 }
 
 impl Status {
@@ -96,7 +97,7 @@ impl Status {
     pub fn name(self) -> &'static str {
         match self {
             Status::Running => "running",
-            Status::Over(_) => "over",
+            Status::Over => "over",
             Status::TurnLimit => "turn_limit",
             Status::Stalled => "stalled",
             Status::NoPlayers => "no_players",
@@ -320,6 +321,9 @@ pub(crate) struct Modifiers {
     pub controls: Vec<(PlayerId, PlayerId)>,
     /// Who makes the active player's decisions this turn (722.1).
     pub turn_controller: Option<PlayerId>,
+    /// How the game ended, once it is over (`Status::Over`): kept here,
+    /// with the rare state, so the status stays one byte.
+    pub outcome: Option<Outcome>,
 }
 
 impl GameState {

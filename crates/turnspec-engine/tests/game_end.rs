@@ -7,7 +7,7 @@
 use std::sync::LazyLock;
 
 use turnspec_engine::policy::{AllPass, play_out};
-use turnspec_engine::{Event, Game, GameOptions, NoHost, PlayerId, RuleError, Status};
+use turnspec_engine::{Event, Game, GameOptions, NoHost, Outcome, PlayerId, RuleError, Status};
 use turnspec_spec::Spec;
 
 use support::*;
@@ -111,14 +111,17 @@ fn ending(id: &str) -> turnspec_model::EndingId {
 
 /// Runs `script` on a fresh game on each tier and checks both give the
 /// same events and status; returns them.
-fn both_tiers(players: u8, script: impl Fn(&mut Game, &mut Vec<Event>)) -> (Vec<Event>, Status) {
+fn both_tiers(
+    players: u8,
+    script: impl Fn(&mut Game, &mut Vec<Event>),
+) -> (Vec<Event>, Status, Option<Outcome>) {
     let mut results = Vec::new();
     for program in [true, false] {
         let mut g = game(players, program);
         let mut events = Vec::new();
         g.start(&mut NoHost, &mut events);
         script(&mut g, &mut events);
-        results.push((events, g.status()));
+        results.push((events, g.status(), g.outcome()));
     }
     let interpreted = results.pop().unwrap();
     let compiled = results.pop().unwrap();
@@ -126,22 +129,21 @@ fn both_tiers(players: u8, script: impl Fn(&mut Game, &mut Vec<Event>)) -> (Vec<
     compiled
 }
 
-fn winners(status: Status) -> Vec<PlayerId> {
-    match status {
-        Status::Over(o) => o.winners().collect(),
-        other => panic!("the game is not over: {other:?}"),
+fn winners(outcome: Option<Outcome>) -> Vec<PlayerId> {
+    match outcome {
+        Some(o) => o.winners().collect(),
+        None => panic!("the game is not over"),
     }
 }
 
 #[test]
 fn a_player_who_leaves_a_two_player_game_makes_the_other_win() {
-    let (events, status) = both_tiers(2, |g, e| {
+    let (events, status, outcome) = both_tiers(2, |g, e| {
         g.remove_player(P2, &mut NoHost, e).unwrap();
     });
-    assert_eq!(winners(status), [P1]);
-    let Status::Over(outcome) = status else {
-        unreachable!()
-    };
+    assert_eq!(status, Status::Over);
+    assert_eq!(winners(outcome), [P1]);
+    let outcome = outcome.unwrap();
     assert_eq!(SPEC.rule(outcome.rule()), Some("R-LAST"));
     assert!(matches!(
         events[events.len() - 2..],
@@ -151,12 +153,12 @@ fn a_player_who_leaves_a_two_player_game_makes_the_other_win() {
 
 #[test]
 fn three_players_go_on_after_one_leaves() {
-    let (_, status) = both_tiers(3, |g, e| {
+    let (_, _, outcome) = both_tiers(3, |g, e| {
         g.remove_player(P3, &mut NoHost, e).unwrap();
         assert_eq!(g.status(), Status::Running);
         g.remove_player(P1, &mut NoHost, e).unwrap();
     });
-    assert_eq!(winners(status), [P2]);
+    assert_eq!(winners(outcome), [P2]);
 }
 
 #[test]
@@ -166,10 +168,8 @@ fn nothing_is_accepted_once_the_game_is_over() {
     g.start(&mut NoHost, &mut events);
     g.declare_ending(ending("declared_draw"), P1, &mut NoHost, &mut events)
         .unwrap();
-    let Status::Over(outcome) = g.status() else {
-        panic!("{:?}", g.status())
-    };
-    assert!(outcome.is_draw());
+    assert_eq!(g.status(), Status::Over);
+    assert!(g.outcome().unwrap().is_draw());
     let before = g.state().clone();
     let not_running = |r: Result<(), RuleError>| matches!(r, Err(RuleError::NotRunning(_)));
     assert!(not_running(g.apply(
@@ -196,7 +196,7 @@ fn nothing_is_accepted_once_the_game_is_over() {
 
 #[test]
 fn a_declared_loss_makes_the_player_leave() {
-    let (events, status) = both_tiers(3, |g, e| {
+    let (events, status, _) = both_tiers(3, |g, e| {
         g.declare_ending(ending("conceded"), P2, &mut NoHost, e)
             .unwrap();
         assert_eq!(g.status(), Status::Running);
@@ -212,21 +212,21 @@ fn a_declared_loss_makes_the_player_leave() {
 
 #[test]
 fn setting_a_counter_runs_the_checks_for_every_player() {
-    let (_, status) = both_tiers(2, |g, e| {
+    let (_, _, outcome) = both_tiers(2, |g, e| {
         g.set_counter(counter("points"), P2, 9, &mut NoHost, e)
             .unwrap();
         assert_eq!(g.status(), Status::Running);
         g.set_counter(counter("points"), P2, 10, &mut NoHost, e)
             .unwrap();
     });
-    assert_eq!(winners(status), [P2]);
+    assert_eq!(winners(outcome), [P2]);
 }
 
 #[test]
 fn a_step_end_check_ends_the_game_inside_the_turn() {
     // Points set before the game starts are found at the first step's
     // end, on the program's turn as on the interpreter's.
-    let (events, status) = both_tiers(2, |g, e| {
+    let (events, status, _) = both_tiers(2, |g, e| {
         g.set_counter(counter("points"), P1, 3, &mut NoHost, e)
             .unwrap();
         play_out(g, &mut AllPass, e);
@@ -243,7 +243,7 @@ fn a_step_end_check_ends_the_game_inside_the_turn() {
         // The main phase's step ends when P1 and P2 pass: P1, the active
         // player, is checked first and wins.
         play_out(&mut g, &mut AllPass, &mut events);
-        assert_eq!(winners(g.status()), [P1], "program {program}");
+        assert_eq!(winners(g.outcome()), [P1], "program {program}");
         assert!(matches!(
             events[events.len() - 2..],
             [Event::Ending { player: P1, .. }, Event::GameOver { .. }]
@@ -255,7 +255,7 @@ fn a_step_end_check_ends_the_game_inside_the_turn() {
 fn a_turn_start_loss_lets_the_others_play_on() {
     // P2 has three strikes: at the start of P2's next turn P2 loses and
     // leaves; P3 and P1 play on, on both tiers alike.
-    let (events, status) = both_tiers(3, |g, e| {
+    let (events, status, _) = both_tiers(3, |g, e| {
         g.set_counter(counter("strikes"), P2, 3, &mut NoHost, e)
             .unwrap();
         for _ in 0..12 {
@@ -299,10 +299,8 @@ fn a_turn_end_check_ends_the_game_after_the_last_phase() {
         let mut events = Vec::new();
         g.start(&mut NoHost, &mut events);
         play_out(&mut g, &mut AllPass, &mut events);
-        let Status::Over(outcome) = g.status() else {
-            panic!("{:?}", g.status())
-        };
-        assert!(outcome.is_draw());
+        assert_eq!(g.status(), Status::Over);
+        assert!(g.outcome().unwrap().is_draw());
         // The end phase ended; the turn did not (the check comes first).
         let reached = events
             .iter()
@@ -320,7 +318,7 @@ fn a_step_end_loss_in_the_program_lets_the_turn_go_on() {
     // P3 overheats: at the main phase's end P3 loses and leaves, and the
     // turn goes on into the end phase for P1 and P2 (the program hands the
     // rest of the step's end to the interpreter, which finds nothing more).
-    let (events, status) = both_tiers(3, |g, e| {
+    let (events, status, _) = both_tiers(3, |g, e| {
         g.set_counter(counter("strikes"), P3, 5, &mut NoHost, e)
             .unwrap();
         for _ in 0..3 {

@@ -187,7 +187,7 @@ pub fn status_name(s: Option<Status>) -> &'static str {
         Some(Status::Stalled) => "stalled",
         Some(Status::NoPlayers) => "no players left",
         Some(Status::NeverEnds) => "never ends",
-        Some(Status::Over(_)) => "over",
+        Some(Status::Over) => "over",
         None => "-",
     }
 }

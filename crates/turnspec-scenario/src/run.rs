@@ -698,9 +698,9 @@ impl Runner<'_> {
             check("status", s.clone(), actual.to_string());
         }
         if let Some(w) = &x.winners {
-            let actual: Vec<String> = match g.status() {
-                Status::Over(o) => o.winners().map(|p| p.to_string()).collect(),
-                _ => vec!["(the game is not over)".into()],
+            let actual: Vec<String> = match g.outcome() {
+                Some(o) => o.winners().map(|p| p.to_string()).collect(),
+                None => vec!["(the game is not over)".into()],
             };
             let expected: Vec<String> = w.iter().map(|p| p.to_string()).collect();
             check("winners", format!("{expected:?}"), format!("{actual:?}"));

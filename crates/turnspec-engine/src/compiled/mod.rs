@@ -3,7 +3,7 @@
 //! from the op after the window that just closed, until a player must
 //! decide or the game stops.
 
-use turnspec_model::{MAX_PHASE_KINDS, RuleRef, StepId, TurnActionId, WindowId};
+use turnspec_model::{EndPoints, MAX_PHASE_KINDS, RuleRef, StepId, TurnActionId, WindowId};
 
 mod conditions;
 
@@ -13,7 +13,7 @@ use crate::event::{Event, EventSink, Skipped};
 use crate::flow::STALL_BUDGET;
 use crate::game::Game;
 use crate::host::{Host, TurnActionHook};
-use crate::program::{FusedBegin, MAX_HOP_SKIPS, Op, Program, Skips, Test, Then};
+use crate::program::{EndCheckAt, FusedBegin, MAX_HOP_SKIPS, Op, Program, Skips, Test, Then};
 use crate::state::{Point, Scope, Status};
 
 /// What happened at a turn's beginning.
@@ -294,6 +294,50 @@ impl Game {
             }
         }
         None
+    }
+
+    /// `Op::CheckEnd`: the spec's endings at `at`, if `test` holds. True
+    /// when the program stops here. Out of line, so the loop's own code
+    /// stays as it is for specs without checks; the test alone here, so a
+    /// check that finds nothing costs little.
+    #[inline(never)]
+    #[allow(clippy::too_many_arguments)] // the op's fields, passed apart: measured cheaper
+    fn program_check_end<H: Host, S: EventSink>(
+        &mut self,
+        at: EndPoints,
+        action: Option<TurnActionId>,
+        test: Test,
+        host: &mut H,
+        sink: &mut S,
+    ) -> bool {
+        self.holds(test) && self.program_end_checks(at, action, host, sink)
+    }
+
+    /// The checks themselves: true when the game is over, or players left
+    /// (the program was rebuilt for the rest, and the interpreter finds the
+    /// way on from the state).
+    #[cold]
+    #[inline(never)]
+    fn program_end_checks<H: Host, S: EventSink>(
+        &mut self,
+        at: EndPoints,
+        action: Option<TurnActionId>,
+        host: &mut H,
+        sink: &mut S,
+    ) -> bool {
+        match self.check_endings(at, action, host, sink) {
+            Checked::Nothing => false,
+            Checked::Stopped => true,
+            Checked::Left => {
+                self.resume_after_check(at);
+                self.run(host, sink);
+                true
+            }
+            Checked::Moved => {
+                self.run(host, sink);
+                true
+            }
+        }
     }
 
     /// Runs the program from op `pc` until a player must decide or the game
@@ -577,25 +621,9 @@ impl Game {
                     s.between = true;
                     s.turn_pos = 0;
                 }
-                Op::CheckEnd { at, action, test } => {
-                    if !self.holds(test) {
-                        continue;
-                    }
-                    match self.check_endings(at, action, host, sink) {
-                        Checked::Nothing => {}
-                        Checked::Stopped => return,
-                        // Players left: the program was rebuilt for the
-                        // rest, and the interpreter finds the way on from
-                        // the state.
-                        Checked::Left => {
-                            self.resume_after_check(at);
-                            self.run(host, sink);
-                            return;
-                        }
-                        Checked::Moved => {
-                            self.run(host, sink);
-                            return;
-                        }
+                Op::CheckEnd(EndCheckAt { at, action, test }) => {
+                    if self.program_check_end(at, action, test, host, sink) {
+                        return;
                     }
                 }
                 Op::BetweenEnd => {

@@ -13,8 +13,8 @@ use turnspec_model::{
 };
 
 use super::{
-    Entries, Op, Program, SkipCheck, Skips, TIMING_TABLE_STEPS, Test, fuse, plan_action_runs,
-    plan_hops,
+    EndCheckAt, Entries, Op, Program, SkipCheck, Skips, TIMING_TABLE_STEPS, Test, fuse,
+    plan_action_runs, plan_hops,
 };
 use crate::resets::CounterResets;
 use crate::state::{GameState, PlayerId};
@@ -370,7 +370,9 @@ impl<'a> Compiler<'a> {
             _ => Test::Always,
         };
         if test != Test::Never {
-            self.program.ops.push(Op::CheckEnd { at, action, test });
+            self.program
+                .ops
+                .push(Op::CheckEnd(EndCheckAt { at, action, test }));
         }
     }
 

@@ -5,7 +5,7 @@ use std::fmt::Write;
 
 use turnspec_model::{PhaseId, Spec, StepId, TurnActionId, WindowId};
 
-use super::{FusedBegin, Op, Program, Skips, Test, Then};
+use super::{EndCheckAt, FusedBegin, Op, Program, Skips, Test, Then};
 
 impl Program {
     /// One line per op, then one per superinstruction.
@@ -244,7 +244,7 @@ impl Names<'_> {
             Op::TurnEnd => "TurnEnd -> 0".into(),
             Op::TurnEndBetween => "TurnEndBetween".into(),
             Op::BetweenEnd => "BetweenEnd -> 0".into(),
-            Op::CheckEnd { at, action, test } => format!(
+            Op::CheckEnd(EndCheckAt { at, action, test }) => format!(
                 "CheckEnd {}{} if {}",
                 at.names().collect::<Vec<_>>().join(", "),
                 action.map_or(String::new(), |a| format!("after {}", self.action(a))),

@@ -182,14 +182,7 @@ pub(crate) enum Op {
     /// The spec's endings checked at `at` (a turn's beginning, a step's
     /// end, a turn's end): only in the programs of specs that have such
     /// checks, so other specs' turns run exactly as before.
-    CheckEnd {
-        at: EndPoints,
-        /// The turn-based action just done, for `EndPoints::AFTER_ACTION`.
-        action: Option<TurnActionId>,
-        /// True when some check may find an ending: the condition itself
-        /// when one check for the active player runs here, else `Always`.
-        test: Test,
-    },
+    CheckEnd(EndCheckAt),
     /// [`Op::StepEndPlain`] whose following ops, up to the next window
     /// that always opens, are one of the shapes of [`StepEndInto`] (the
     /// one at this index of [`Program::hops`]): done by this op, as those
@@ -251,6 +244,17 @@ fn plan_action_runs(ops: &mut [Op], actions: &mut Vec<PlainAction>) {
         }
         i += len.max(1);
     }
+}
+
+/// Where an [`Op::CheckEnd`] checks the spec's endings.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct EndCheckAt {
+    pub at: EndPoints,
+    /// The turn-based action just done, for `EndPoints::AFTER_ACTION`.
+    pub action: Option<TurnActionId>,
+    /// True when some check may find an ending: the condition itself when
+    /// one check for the active player runs here, else `Always`.
+    pub test: Test,
 }
 
 /// The most skipped steps one [`StepEndInto`] goes past (Magic's 508.8
