@@ -190,6 +190,11 @@ pub(crate) fn simulate(args: SimulateArgs) -> Result<ExitCode, String> {
                 "resolutions": c.resolutions,
                 "stalled": c.stalled,
                 "never_ends": c.never_ends,
+                "outcomes": {
+                    "over": c.over,
+                    "draws": c.draws,
+                    "wins": &c.wins[..args.players as usize],
+                },
                 "seconds": s.seconds,
                 "turns_per_sec": per_sec(c.turns),
                 "passes_per_sec": per_sec(c.passes),
@@ -223,6 +228,26 @@ pub(crate) fn simulate(args: SimulateArgs) -> Result<ExitCode, String> {
                 per_sec(c.turns),
                 per_sec(c.passes)
             ));
+            if c.over > 0 {
+                let wins: Vec<String> = c.wins[..args.players as usize]
+                    .iter()
+                    .enumerate()
+                    .map(|(i, w)| {
+                        format!(
+                            "P{} {w} ({:.1} %)",
+                            i + 1,
+                            100.0 * *w as f64 / c.over as f64
+                        )
+                    })
+                    .collect();
+                crate::out::println(&format!(
+                    "  games over {} of {}: wins {}; draws {}",
+                    c.over,
+                    args.games,
+                    wins.join(", "),
+                    c.draws
+                ));
+            }
             if c.stalled > 0 {
                 crate::out::println(&format!("  stalled games {}", c.stalled));
             }

@@ -112,7 +112,17 @@ pub struct Counts {
     pub stalled: u64,
     /// Games stopped in a turn that never ends.
     pub never_ends: u64,
+    /// Games that ended by their rules (`Status::Over`): a win or a draw.
+    pub over: u64,
+    /// Of those, the draws.
+    pub draws: u64,
+    /// Wins of each seat (P1 first), in games over; a team's win counts for
+    /// each of its players.
+    pub wins: [u64; MAX_SEATS],
 }
+
+/// Seats counted in [`Counts::wins`]: every player a game can have.
+pub const MAX_SEATS: usize = turnspec_spec::MAX_PLAYERS as usize;
 
 impl Counts {
     /// Adds `o` to these counts.
@@ -128,6 +138,11 @@ impl Counts {
         self.triggers += o.triggers;
         self.stalled += o.stalled;
         self.never_ends += o.never_ends;
+        self.over += o.over;
+        self.draws += o.draws;
+        for (w, o) in self.wins.iter_mut().zip(o.wins) {
+            *w += o;
+        }
     }
 
     /// `n` per turn (0 when no turn was played).
@@ -301,6 +316,13 @@ pub fn play_game(setup: Setup<'_>, index: u64) -> Result<GameResult, String> {
     counts.actions = plays;
     counts.stalled = (game.status() == Status::Stalled) as u64;
     counts.never_ends = (game.status() == Status::NeverEnds) as u64;
+    if let Some(outcome) = game.outcome() {
+        counts.over = 1;
+        counts.draws = outcome.is_draw() as u64;
+        for p in outcome.winners() {
+            counts.wins[p.index() % MAX_SEATS] += 1;
+        }
+    }
     let mut h = Fnv1a::default();
     game.state().hash(&mut h);
     counts.hash_into(&mut h);

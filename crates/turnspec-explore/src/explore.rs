@@ -3,7 +3,7 @@
 //! stack.
 
 use turnspec_engine::{Because, Event, Game, PlayerId, Status};
-use turnspec_model::{PhaseId, Spec, StepId, TurnActionId, WindowId};
+use turnspec_model::{EndingId, PhaseId, Spec, StepId, TurnActionId, WindowId};
 
 use crate::moves::{Move, Side, Table, enumerate};
 use crate::scenario::{Header, Writer};
@@ -216,6 +216,10 @@ impl Report {
             ("window", "windows"),
             ("timing class", "timing classes (usable by some player)"),
             ("turn-based action", "turn-based actions (performed)"),
+            (
+                "game end",
+                "how the game ends (the endings the spec checks, and the last side left)",
+            ),
         ] {
             let items: Vec<&CoverageItem> =
                 self.coverage.iter().filter(|c| c.kind == kind).collect();
@@ -294,6 +298,10 @@ enum Reach {
     Step(StepId),
     Window(WindowId),
     Action(TurnActionId),
+    /// An ending of the spec was reached.
+    Ending(EndingId),
+    /// The game ended because one side was left.
+    LastSide,
 }
 
 #[derive(Debug, Clone)]
@@ -332,6 +340,11 @@ fn reach_of(events: &[Event], out: &mut Vec<Reach>) {
                 ..
             } => out.push(Reach::Window(w)),
             Event::TurnAction { action, .. } => out.push(Reach::Action(action)),
+            Event::Ending { ending, .. } => out.push(Reach::Ending(ending)),
+            // A game over with no ending just before it: the last side won.
+            Event::GameOver { .. } if !matches!(out.last(), Some(Reach::Ending(_))) => {
+                out.push(Reach::LastSide)
+            }
             _ => {}
         }
     }
@@ -483,12 +496,16 @@ pub fn explore(spec: &Spec, options: &Options) -> Result<Report, String> {
     let mut windows: Vec<First> = vec![None; n_windows];
     let mut timing: Vec<First> = vec![None; n_timing];
     let mut actions: Vec<First> = vec![None; n_actions];
+    let mut endings: Vec<First> = vec![None; spec.endings().len()];
+    let mut last_side: First = None;
     let mut mark = |r: Reach, at: (u32, Option<Move>)| {
         let slot = match r {
             Reach::Phase(p) => &mut phases[p.index()],
             Reach::Step(s) => &mut steps[s.index()],
             Reach::Window(w) => &mut windows[w.index()],
             Reach::Action(a) => &mut actions[a.index()],
+            Reach::Ending(e) => &mut endings[e.index()],
+            Reach::LastSide => &mut last_side,
         };
         slot.get_or_insert(at);
     };
@@ -618,6 +635,22 @@ pub fn explore(spec: &Spec, options: &Options) -> Result<Report, String> {
             reached: after(&actions[id.index()]),
         });
     }
+    // How games can end: each ending the spec checks itself (those the
+    // host declares can happen at any moment), and the last side left.
+    for (id, e) in spec.endings().iter_ids().filter(|(_, e)| e.check.is_some()) {
+        coverage.push(CoverageItem {
+            kind: "game end",
+            id: e.id.clone(),
+            rule: rule(e.rule),
+            reached: after(&endings[id.index()]),
+        });
+    }
+    coverage.push(CoverageItem {
+        kind: "game end",
+        id: "last side left".into(),
+        rule: rule(spec.game_end().last_side_rule),
+        reached: after(&last_side),
+    });
     let path_to = |parent: u32, mv: Move| {
         let mut p = tree.path(parent);
         p.push(mv);
