@@ -157,6 +157,20 @@ pub fn to_text(stats: &[SpecStats], options: &StatsOptions) -> String {
         if s.stalled > 0 {
             out.push_str(&format!("  ({} stalled)", s.stalled));
         }
+        let c = &s.counts;
+        if c.over > 0 {
+            let wins: Vec<String> = c.wins[..usize::from(options.players)]
+                .iter()
+                .enumerate()
+                .map(|(i, w)| format!("P{} {w}", i + 1))
+                .collect();
+            out.push_str(&format!(
+                "  ({} over: wins {}; draws {})",
+                c.over,
+                wins.join(", "),
+                c.draws
+            ));
+        }
         out.push('\n');
     }
     out
@@ -182,6 +196,11 @@ pub fn to_json(stats: &[SpecStats], options: &StatsOptions) -> Value {
                     "passes": c.passes, "actions": c.actions, "pushes": c.pushes,
                     "resolutions": c.resolutions, "turn_actions": c.turn_actions,
                     "triggers": c.triggers, "stalled": c.stalled, "never_ends": c.never_ends,
+                },
+                "outcomes": {
+                    "over": c.over,
+                    "draws": c.draws,
+                    "wins": &c.wins[..usize::from(options.players)],
                 },
                 "digest": format!("{:016x}", s.digest),
                 "per_turn": s.rows().iter().map(|(k, v)| (k.to_string(), json!((v * 1000.0).round() / 1000.0))).collect::<serde_json::Map<_, _>>(),

@@ -179,12 +179,17 @@ function render(data) {
   const s = main.state;
   renderDiagram(s);
   const d = session.details;
+  function outcomeText(o) {
+    if (!o) return "";
+    const rule = o.rule ? ` (rule ${o.rule})` : "";
+    return o.draw ? `: a draw${rule}` : `: ${o.winners.join(" and ")} won${rule}`;
+  }
   $("state").replaceChildren(el("table", {},
     ...[["turn", "Turn", `${s.turn} (${d.terms.active_player}: ${s.active})`],
       ["phase", "Phase", `${s.phase_name} (${s.phase}) #${s.phase_number}`],
       ["step", "Step", `${s.step_name} (${s.step})${s.repeat ? `, again ${s.repeat}` : ""}`],
       ["holder", d.terms.priority, s.holder || "nobody"],
-      ["status", "Status", s.status + (s.endless ? `: ${s.endless}` : "")],
+      ["status", "Status", s.status + (s.endless ? `: ${s.endless}` : "") + outcomeText(s.outcome)],
       ["queued", "Queued answers", s.queued_answers.map((q) => `${q.action} = ${q.value}${q.triggers.length ? ` (${q.triggers.join(", ")})` : ""}`).join("; ") || "none"],
     ].map(([id, k, v]) => el("tr", {}, el("td", {}, el("strong", {}, k)), el("td", { id: `state-${id}` }, v)))));
   const legal = main.legal.players;

@@ -491,6 +491,11 @@ impl Side {
             "holder": g.holder().map(|p| p.to_string()),
             "status": g.status().name(),
             "endless": g.endless_turn().map(|e| e.describe(spec)),
+            "outcome": g.outcome().map(|o| json!({
+                "winners": o.winners().map(|p| p.to_string()).collect::<Vec<_>>(),
+                "draw": o.is_draw(),
+                "rule": spec.rule(o.rule()),
+            })),
             "stack": stack,
             "counters": counters,
             "facts": facts,
