@@ -66,6 +66,15 @@ pub enum RuleError {
     /// The action named an effect the spec does not have.
     #[error("unknown effect index")]
     NoSuchEffect,
+    /// The window refuses the pass while a `refuse_pass` condition holds
+    /// (Lorcana's Reckless, 8.7.3).
+    #[error("{player} may not pass now")]
+    PassRefused {
+        /// Who tried to pass.
+        player: PlayerId,
+        /// The rule of the condition that holds.
+        rule: RuleRef,
+    },
     /// The host set a counter the spec does not have.
     #[error("unknown counter index")]
     NoSuchCounter,
@@ -216,6 +225,7 @@ impl RuleError {
             RuleError::NoSuchEffect => "no_such_effect",
             RuleError::NoSuchEnding => "no_such_ending",
             RuleError::NoSuchCounter => "no_such_counter",
+            RuleError::PassRefused { .. } => "pass_refused",
             RuleError::NoSuchPlace { .. } => "no_such_place",
         }
     }
@@ -225,7 +235,8 @@ impl RuleError {
         match *self {
             RuleError::NotHolder { rule, .. }
             | RuleError::Timing { rule, .. }
-            | RuleError::NotInBag { rule, .. } => rule,
+            | RuleError::NotInBag { rule, .. }
+            | RuleError::PassRefused { rule, .. } => rule,
             _ => RuleRef::NONE,
         }
     }
@@ -259,6 +270,9 @@ impl RuleError {
             RuleError::NoSuchEffect => "unknown effect".to_string(),
             RuleError::NoSuchEnding => "unknown ending".to_string(),
             RuleError::NoSuchCounter => "unknown counter".to_string(),
+            RuleError::PassRefused { player, .. } => format!(
+                "{player} may not pass now: the window refuses it while its condition holds"
+            ),
             RuleError::NoSuchPlace { place } => format!("{} does not exist", PlaceText(place)),
             RuleError::NotInBag { player, .. } => format!(
                 "{player} has no such trigger to resolve from the {} now",

@@ -454,8 +454,10 @@ impl Game {
             && self.state.holder == Some(player)
             && self.state.status == Status::Running
         {
-            self.pass(player, host, sink);
-            return Ok(());
+            return match self.pass(player, host, sink) {
+                None => Ok(()),
+                Some(rule) => Err(RuleError::PassRefused { player, rule }),
+            };
         }
         // Then a play that is clearly legal: one check, no error to build.
         if let Action::Play {
@@ -496,7 +498,9 @@ impl Game {
         match action {
             Action::Pass { player } => {
                 self.check_holder(player)?;
-                self.pass(player, host, sink);
+                if let Some(rule) = self.pass(player, host, sink) {
+                    return Err(RuleError::PassRefused { player, rule });
+                }
             }
             Action::Play {
                 player,

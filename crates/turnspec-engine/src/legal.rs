@@ -36,6 +36,9 @@ impl Iterator for LegalActions<'_> {
             let i = self.next;
             self.next += 1;
             if i == 0 {
+                if self.game.pass_refused().is_some() {
+                    continue;
+                }
                 return Some(Action::Pass {
                     player: self.player,
                 });

@@ -2,7 +2,7 @@
 //! waiting triggers on the stack in APNAP order when it is given (117).
 //! Who sits next is in `seats.rs`.
 
-use turnspec_model::{Effect, Stage, TimingId, WindowId};
+use turnspec_model::{Effect, RuleRef, Stage, TimingId, WindowId};
 
 use crate::event::{Because, Event, EventSink};
 use crate::game::Game;
@@ -10,13 +10,15 @@ use crate::host::{Host, PlayedHook, ResolvedHook};
 use crate::state::{MAX_NESTING, ObjectKind, PlayerId, Point, ReturnPoint, StackObject};
 
 impl Game {
+    /// The holder passes; `Some(rule)` when the window refuses the pass
+    /// (`refuse_pass`), with nothing changed.
     #[inline(always)]
     pub(crate) fn pass<H: Host, S: EventSink>(
         &mut self,
         player: PlayerId,
         host: &mut H,
         sink: &mut S,
-    ) {
+    ) -> Option<RuleRef> {
         // The most common action of all: a pass that moves priority on, in
         // a spec whose passes are not shaped and a game with no modifiers
         // (`plain_passes_below` is 0 otherwise, so this is one test). Sides
@@ -27,13 +29,12 @@ impl Game {
             sink.event(Event::Passed { player });
             let next = self.cached.next_side(player);
             self.give_priority_plainly(next, Because::Passed, sink);
-            return;
+            return None;
         }
         if self.cached.features().shaped_pass {
             // The shaped pass counts for itself.
             self.state.passes -= 1;
-            self.pass_in_shaped_turn(player, host, sink);
-            return;
+            return self.pass_in_shaped_turn(player, host, sink);
         }
         sink.event(Event::Passed { player });
         if self.state.passes < self.cached.sides_in() {
@@ -42,7 +43,7 @@ impl Game {
             let next = self.cached.next_side(player);
             let window = self.open_window();
             self.give_priority_in_shaped_turn(next, window, Because::Passed, sink);
-            return;
+            return None;
         }
         // Everyone has passed in succession.
         // The window the program opened closes with nothing to resolve:
@@ -56,10 +57,10 @@ impl Game {
             s.holder = None;
             let pc = self.cached.take_resume();
             if self.hop(pc, host, sink) {
-                return;
+                return None;
             }
             self.program_loop(pc, host, sink);
-            return;
+            return None;
         }
         // The top object resolves, in a spec and a turn where nothing else
         // can follow from that (no modifiers, no window that closes when
@@ -80,10 +81,11 @@ impl Game {
                 // No modifiers (tested above; a hook cannot make any) and
                 // no bag (a pass in a spec with one is shaped).
                 self.give_priority_plainly(to, Because::Resolved, sink);
-                return;
+                return None;
             }
         }
         self.round_complete(player, host, sink);
+        None
     }
 
     /// A plain play (`Features::plain_timings`) that
@@ -139,11 +141,15 @@ impl Game {
         player: PlayerId,
         host: &mut H,
         sink: &mut S,
-    ) {
+    ) -> Option<RuleRef> {
         if self.cached.features().bag && !self.state.stack.is_empty() {
             // In the bag, passing resolves the holder's oldest trigger.
             self.bag_resolve(player, None, host, sink);
-            return;
+            return None;
+        }
+        // A window may refuse the pass (Reckless).
+        if let Some(rule) = self.pass_refused() {
+            return Some(rule);
         }
         sink.event(Event::Passed { player });
         self.state.passes += 1;
@@ -158,9 +164,32 @@ impl Game {
         if self.state.passes < needed {
             let next = self.cached.next_side(player);
             self.give_priority(next, Because::Passed, sink);
-            return;
+            return None;
         }
         self.round_complete(player, host, sink);
+        None
+    }
+
+    /// The rule of the open window's first `refuse_pass` that holds now,
+    /// if the holder's pass is refused (not a pass that resolves from the
+    /// bag, which the bag path takes first).
+    #[inline]
+    pub(crate) fn pass_refused(&self) -> Option<RuleRef> {
+        if !self.cached.features().refused_passes {
+            return None;
+        }
+        self.pass_refused_by_window()
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn pass_refused_by_window(&self) -> Option<RuleRef> {
+        if self.cached.features().bag && !self.state.stack.is_empty() {
+            return None;
+        }
+        let spec = self.spec.clone();
+        let window = spec.window(self.open_window()?)?;
+        self.skip_rule(&window.refuse_pass)
     }
 
     /// Everyone passed in succession: resolve the top object, or close the

@@ -154,6 +154,9 @@ pub(crate) fn check(p: &SpecParts) -> Vec<String> {
         let whose = format!("window `{}`", w.name);
         c.id(&p.steps, w.step, &whose);
         c.rule(w.rule, &whose);
+        for r in &w.refuse_pass {
+            c.condition(r, &whose);
+        }
     }
     for t in &p.timing {
         let whose = format!("timing class `{}`", t.id);

@@ -708,6 +708,11 @@ pub struct Window {
     /// resolves the top object or closes the window, with no round of
     /// passes (Pokémon, Lorcana).
     pub solo: bool,
+    /// `refuse_pass`: while one of these holds, the holder may not pass in
+    /// this window; the pass is refused citing its rule (Lorcana's
+    /// Reckless, 8.7.3: a player cannot end their turn while a Reckless
+    /// character of theirs can challenge).
+    pub refuse_pass: Vec<Condition>,
 }
 
 /// `who`: which holder of priority may use a timing class.

@@ -38,6 +38,7 @@ fn window(step: StepId) -> Window {
         close_when_stack_empty: false,
         step,
         solo: false,
+        refuse_pass: Vec::new(),
     }
 }
 

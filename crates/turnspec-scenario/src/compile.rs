@@ -794,6 +794,7 @@ impl Resolver<'_> {
                 "not_running",
                 "cannot_pay",
                 "not_in_bag",
+                "pass_refused",
             ];
             if let Some(reason) = &x.reason
                 && !REASONS.contains(&reason.get_ref().as_str())

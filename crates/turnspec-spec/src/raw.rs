@@ -531,6 +531,10 @@ pub(crate) struct RawStage {
     /// and intent are cleared).
     #[schemars(with = "Option<bool>")]
     pub stack_triggers: Option<Spanned<bool>>,
+    /// Windows: while one of these holds, the holder may not pass.
+    #[serde(default)]
+    #[schemars(with = "Vec<RawWhen>")]
+    pub refuse_pass: Vec<Spanned<RawWhen>>,
 }
 
 /// How the host answers a turn-based action hook.

@@ -214,6 +214,7 @@ impl Describe for Window {
             close_when_stack_empty,
             step,
             solo,
+            refuse_pass,
         } = self;
         let r = *rule;
         let mode = opens_text(*mode);
@@ -228,6 +229,7 @@ impl Describe for Window {
             Field::text("opens", mode, r),
             Field::text("closes", close, r),
             Field::of("step", Value::Place(step_label(spec, *step)), r),
+            Field::of("refuse_pass", conditions(spec, refuse_pass), r),
             Field::rule(r),
         ]
     }

@@ -270,6 +270,7 @@ pub fn window_item(w: &Window) -> Item {
         close_when_stack_empty,
         step: _,
         solo,
+        refuse_pass,
     } = w;
     let mode = opens_text(*mode);
     let mut text = if name.is_empty() {
@@ -282,6 +283,9 @@ pub fn window_item(w: &Window) -> Item {
     }
     if *solo {
         text.push_str(", only the active player acts");
+    }
+    if !refuse_pass.is_empty() {
+        text.push_str(", passing refused while a condition holds");
     }
     Item { text, rule: *rule }
 }

@@ -268,6 +268,7 @@ impl Ctx {
                     );
                     let rule = self.rule(raw.rule.as_ref());
                     self.reject_action_keys(raw);
+                    let refuse_pass = self.conditions(&raw.refuse_pass);
                     let window = Window {
                         name: text_or(&raw.name, ""),
                         rule,
@@ -275,6 +276,7 @@ impl Ctx {
                         close_when_stack_empty,
                         step: step_id,
                         solo,
+                        refuse_pass,
                     };
                     if let Some(w) = self.add::<WindowId>(window, span_of(w)) {
                         stages.push(Stage::Window(w));
@@ -324,6 +326,13 @@ impl Ctx {
                                 format!("`{key}` belongs to windows, not turn-based actions"),
                             );
                         }
+                    }
+                    if let Some(first) = raw.refuse_pass.first() {
+                        self.error(
+                            "turnspec::unused-key",
+                            span_of(first),
+                            "`refuse_pass` belongs to windows, not turn-based actions",
+                        );
                     }
                     let play = raw.play.as_ref().and_then(|p| self.timing_ref(p));
                     for (t, key) in [(play, &raw.play), (answer_play, &None)] {
@@ -379,6 +388,7 @@ impl Ctx {
                     close_when_stack_empty: false,
                     step: step_id,
                     solo: false,
+                    refuse_pass: Vec::new(),
                 };
                 if let Some(w) = self.add::<WindowId>(window, span.clone()) {
                     stages.push(Stage::Window(w));
