@@ -739,6 +739,7 @@ impl AtomSource for Game {
             Atom::ExtraTurnNext => {
                 s.mods.as_ref().is_some_and(|m| !m.extra_turns.is_empty()) as i32
             }
+            Atom::ExtraTurn => s.extra_turn as i32,
         }
     }
 }

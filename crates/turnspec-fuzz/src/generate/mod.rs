@@ -121,6 +121,7 @@ features! {
     CondTop = "cond: top.NAME",
     CondElected = "cond: elected.PHASE",
     CondExtraTurnNext = "cond: extra_turn_next",
+    CondExtraTurn = "cond: extra_turn",
     CondVariant = "cond: variant.ID",
     CondFact = "cond: fact.ID",
     CondCounter = "cond: counter.ID",
