@@ -127,6 +127,9 @@ impl Game {
             return Next::Go;
         }
         if let Some(rule) = self.take_skip(SkipTarget::Turn) {
+            // A skipped turn still takes the place of the turns of players
+            // who left that it passes over (800.4m).
+            self.departed_turn_passed(sink);
             self.skipped(Skipped::Turn(self.state.active), rule, sink);
             self.next_turn_player();
             return Next::Go;

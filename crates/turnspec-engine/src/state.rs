@@ -193,8 +193,9 @@ pub enum Scope {
         /// Whose next turn.
         player: PlayerId,
     },
-    /// Until `player`'s next turn begins, or `player` leaves the game
-    /// ("until that player's next turn", 800.4m).
+    /// Until `player`'s next turn begins ("until that player's next
+    /// turn"); if `player` left the game, until that turn would have
+    /// begun (800.4m).
     UntilTurnOf {
         /// The player whose next turn ends the effect.
         player: PlayerId,

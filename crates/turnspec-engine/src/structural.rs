@@ -215,6 +215,61 @@ impl Game {
         }
     }
 
+    /// A turn is about to begin or be skipped, or the next turn would be
+    /// theirs: "until that player's next turn" of players who left ends
+    /// when the turn that would have been theirs would have begun (800.4m).
+    /// That is when a regular turn passes over their seat in turn order
+    /// (a player who left takes no turns, 800.4k); with shared team turns,
+    /// also when their team's turn begins. An extra turn passes over
+    /// nobody. Called only with modifiers, before the turn is counted.
+    pub(crate) fn departed_turn_passed<S: EventSink>(&mut self, sink: &mut S) {
+        let s = &self.state;
+        let waiting = s.mods.as_ref().is_some_and(|m| {
+            m.durations
+                .iter()
+                .any(|d| matches!(d.scope, Scope::UntilTurnOf { player } if !s.is_in(player)))
+        });
+        if s.extra_turn || !waiting {
+            return;
+        }
+        let order = s.turn_order(self.spec.game().turn_order);
+        let mut passed = 0u16;
+        let mut p = s.last_regular;
+        for _ in 0..s.players {
+            p = crate::seats::next_seat(order, s.players, p);
+            if p == s.active {
+                break;
+            }
+            passed |= 1 << p.0;
+        }
+        let active_team = s.team(s.active);
+        let teams = s.has_teams;
+        let team_out = |q: PlayerId| {
+            !(0..s.players).any(|i| s.team(PlayerId(i)) == s.team(q) && s.is_in(PlayerId(i)))
+        };
+        let mut ends = 0u16;
+        for i in 0..s.players {
+            let q = PlayerId(i);
+            if s.is_in(q) {
+                continue;
+            }
+            let theirs = if teams && !team_out(q) {
+                s.team(q) == active_team
+            } else {
+                passed >> i & 1 != 0
+            };
+            if theirs {
+                ends |= 1 << i;
+            }
+        }
+        if ends != 0 {
+            self.expire(
+                |d| matches!(d.scope, Scope::UntilTurnOf { player } if ends >> player.0 & 1 != 0),
+                sink,
+            );
+        }
+    }
+
     /// What a turn's beginning ends or starts among the modifiers: "until
     /// that player's next turn" ends (500.5), and a pending control of
     /// this player's turn takes effect (722.1). Called only with modifiers.
@@ -411,11 +466,6 @@ impl Game {
             }
         }
         sink.event(Event::Left { player });
-        // "Until that player's next turn" ends when they leave (800.4m).
-        self.expire(
-            |d| matches!(d.scope, Scope::UntilTurnOf { player: p } if p == player),
-            sink,
-        );
         if player == self.state.active
             && self.state.in_game != 0
             && let Some(goto) = self.spec.leaving().active_player_goto
