@@ -186,7 +186,8 @@ pub enum Scope {
         player: PlayerId,
     },
     /// Until the end of `at` in `player`'s next turn ("until end of combat
-    /// on your next turn"); at the latest when that turn ends.
+    /// on your next turn"); at the latest when that turn ends, unless it
+    /// was ended before `at` came (723.1): then in a later turn of theirs.
     EndOfNextTurn {
         /// The phase or step whose end ends the effect.
         at: Place,

@@ -398,6 +398,7 @@ impl Game {
             }
             self.phase_entered_late(target, sink);
         }
+        self.carry_over_cut_short(Some(goto));
         if let Some(mods) = self.state.mods.as_mut() {
             mods.upcoming_phases.clear();
             mods.upcoming_steps.clear();
@@ -408,6 +409,47 @@ impl Game {
         self.state.point = Point::StepStart;
         self.cached.forget_resume();
         self.run(host, sink);
+    }
+
+    /// The turn is ended before some of its places came (723.1), play going
+    /// on at `goto` (none: straight to the turn's end). An effect lasting
+    /// until the end of such a place "on your next turn" is not over: the
+    /// place it waits for never came (611.2a, 500.5), so it waits for the
+    /// end of that place in a later turn of the player. Its turn is moved
+    /// on to this one, so that the turn's end does not end it.
+    pub(crate) fn carry_over_cut_short(&mut self, goto: Option<StepId>) {
+        let (active, turn) = (self.state.active, self.state.turn);
+        let spec = &self.spec;
+        let target = goto.and_then(|g| spec.step(g)).map(|s| s.phase);
+        let position = |p: PhaseId| spec.turn().iter().position(|q| *q == p);
+        // Whether `place` still comes in this turn, from `goto` on.
+        let still_comes = |place: Place| {
+            let (Some(goto), Some(target)) = (goto, target) else {
+                return false;
+            };
+            let phase = match place {
+                Place::Phase(p) => p,
+                Place::Step(s) => match spec.step(s).map(|st| st.phase) {
+                    Some(p) if p == target => return s.index() >= goto.index(),
+                    Some(p) => p,
+                    None => return false,
+                },
+            };
+            phase == target
+                || matches!((position(phase), position(target)), (Some(a), Some(b)) if a > b)
+        };
+        let Some(mods) = self.state.mods.as_mut() else {
+            return;
+        };
+        for d in &mut mods.durations {
+            if let Scope::EndOfNextTurn { at, player } = d.scope
+                && player == active
+                && turn > d.made_on
+                && !still_comes(at)
+            {
+                d.made_on = turn;
+            }
+        }
     }
 
     /// End the current phase now: continue at `goto` inside it, or with
