@@ -391,8 +391,9 @@ impl Game {
         };
         if let Some(limit) = limit {
             let active = self.state.active;
+            let max = self.limit_max(&limit, active);
             let c = self.counter_slot(limit.counter, active);
-            if *c >= limit.max {
+            if *c >= max {
                 return;
             }
             *c += 1;

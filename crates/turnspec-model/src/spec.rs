@@ -803,6 +803,9 @@ pub struct Limit {
     pub counter: CounterId,
     /// `max`: plays are refused once the counter has reached this.
     pub max: u16,
+    /// `raised_by`: a counter whose value is added to `max` ("you may play
+    /// an additional land this turn", 305.2); effects raise it by `grant`.
+    pub raised_by: Option<CounterId>,
     /// `rule`: cited on refusal.
     pub rule: RuleRef,
 }

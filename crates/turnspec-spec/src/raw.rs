@@ -316,6 +316,8 @@ pub(crate) struct RawLimit {
     #[schemars(with = "i64")]
     pub max: Spanned<i64>,
     #[schemars(with = "Option<String>")]
+    pub raised_by: Option<Text>,
+    #[schemars(with = "Option<String>")]
     pub rule: Option<Text>,
 }
 

@@ -97,6 +97,7 @@ features! {
     EffectStartPhase = "timing effect start_phase",
     Limit = "timing limit",
     LimitPerPlayer = "timing limit on per-player counter",
+    LimitRaisedBy = "timing limit raised_by",
     Require = "timing require",
     Cost = "timing cost (resource)",
     EndsPhase = "timing ends phase",

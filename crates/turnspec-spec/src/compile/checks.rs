@@ -181,6 +181,7 @@ impl Ctx {
             }
             if let Some(l) = t.limit
                 && l.max == 0
+                && l.raised_by.is_none()
             {
                 self.error(
                     "turnspec::unusable-timing",
