@@ -9,7 +9,7 @@
 
 use turnspec_model::{
     Condition, Effect, ManaEmpties, RuleRef, SkipTarget, Spec, Stage, TimingId, TurnActionId,
-    WindowMode,
+    TurnEffectsEnd, WindowMode,
 };
 
 use crate::endless::MAX_REPEATS_WITHOUT_PRIORITY;
@@ -484,8 +484,16 @@ impl Game {
                 self.ended_mods(Place::Phase(self.state.phase), sink);
             }
             Scope::Turn => {
+                // "This turn" effects end here at the latest, unless the
+                // spec ends them only where an action says (a skipped
+                // place ends nothing, GA SKIP 1).
+                let turn_too = self.spec.game().turn_effects_end == TurnEffectsEnd::TurnEnd;
                 self.expire(
-                    |d| matches!(d.scope, Scope::Step | Scope::Phase | Scope::Turn),
+                    |d| match d.scope {
+                        Scope::Step | Scope::Phase => true,
+                        Scope::Turn => turn_too,
+                        _ => false,
+                    },
                     sink,
                 );
                 self.turn_ended_mods(sink);

@@ -158,6 +158,8 @@ pub(crate) struct RawGame {
     pub players: Spanned<RawPlayers>,
     #[schemars(with = "Option<String>")]
     pub turn_order: Option<Text>,
+    #[schemars(with = "Option<String>")]
+    pub turn_effects_end: Option<Text>,
 }
 
 #[derive(Debug, Deserialize, schemars::JsonSchema)]
