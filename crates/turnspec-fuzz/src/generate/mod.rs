@@ -29,6 +29,7 @@ macro_rules! features {
 features! {
     MinPlayers1 = "game: players min 1",
     TurnOrderCounter = "game: turn_order counterclockwise",
+    TurnEffectsAction = "game: turn_effects_end action",
     Terms = "[terms]",
     AfterActionActive = "priority: after_action active_player",
     Bag = "priority: triggers bag",
