@@ -195,6 +195,7 @@ const UPKEEP: &str = r#"
   actions = [
     { id = "untap", name = "Untap", rule = "S3" },
     { id = "count", name = "Count", rule = "S4", if = "not first_turn", answer = { counter = "attacks", max = 3, play = "pushed" }, play = "pushed", ends_turn_effects = false, stack_triggers = false },
+    { id = "end_effects", name = "End effects", ends_turn_effects = true },
   ]
 "#;
 

@@ -310,6 +310,13 @@ pub fn generate(seed: u64) -> Generated {
     g.plan();
     g.write();
     let uses = |f: Feature| g.f.0 >> (f as u8) & 1 != 0;
+    // "This turn" effects that end only at an action need one (the
+    // loader refuses the spec otherwise): without it, drop the key.
+    if uses(Feature::TurnEffectsAction) && !uses(Feature::EndsTurnEffects) {
+        g.out = g.out.replacen("turn_effects_end = \"action\"\n", "", 1);
+        g.f.0 &= !(1 << (Feature::TurnEffectsAction as u8));
+    }
+    let uses = |f: Feature| g.f.0 >> (f as u8) & 1 != 0;
     if !(uses(Feature::Bag)
         || uses(Feature::ActsActive)
         || uses(Feature::Optional)
