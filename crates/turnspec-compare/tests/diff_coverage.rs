@@ -15,6 +15,7 @@ source = "https://example.invalid/base"
 rule = "G1"
 players = { min = 2, max = 4 }
 turn_order = "clockwise"
+turn_effects_end = "turn_end"
 
 [terms]
 priority = "Priority"
@@ -194,6 +195,7 @@ const UPKEEP: &str = r#"
   actions = [
     { id = "untap", name = "Untap", rule = "S3" },
     { id = "count", name = "Count", rule = "S4", if = "not first_turn", answer = { counter = "attacks", max = 3, play = "pushed" }, play = "pushed", ends_turn_effects = false, stack_triggers = false },
+    { id = "end_effects", name = "End effects", ends_turn_effects = true },
   ]
 "#;
 
@@ -328,6 +330,7 @@ const CASES: &[(&str, &str, &str, &str, &str)] = &[
     ("game min players", "min = 2", "min = 1", "game", "players"),
     ("game max players", "max = 4", "max = 6", "game", "players"),
     ("game turn order", r#""clockwise""#, r#""counterclockwise""#, "game", "turn_order"),
+    ("game turn effects end", r#""turn_end""#, r#""action""#, "game", "turn_effects_end"),
     // [terms]
     ("terms priority", r#""Priority""#, r#""Opportunity""#, "terms", "priority"),
     ("terms stack", r#""Stack""#, r#""Effects Stack""#, "terms", "stack"),

@@ -9,7 +9,7 @@
 
 use turnspec_model::{
     Condition, Effect, EndPoints, ManaEmpties, RuleRef, SkipTarget, Spec, Stage, TimingId,
-    TurnActionId, WindowMode,
+    TurnActionId, TurnEffectsEnd, WindowMode,
 };
 
 use crate::ending::Checked;
@@ -133,6 +133,9 @@ impl Game {
             return Next::Go;
         }
         if let Some(rule) = self.take_skip(SkipTarget::Turn) {
+            // A skipped turn still takes the place of the turns of players
+            // who left that it passes over (800.4m).
+            self.departed_turn_passed(sink);
             self.skipped(Skipped::Turn(self.state.active), rule, sink);
             self.next_turn_player();
             return Next::Go;
@@ -418,8 +421,9 @@ impl Game {
         };
         if let Some(limit) = limit {
             let active = self.state.active;
+            let max = self.limit_max(&limit, active);
             let c = self.counter_slot(limit.counter, active);
-            if *c >= limit.max {
+            if *c >= max {
                 return;
             }
             *c += 1;
@@ -510,8 +514,16 @@ impl Game {
                 self.ended_mods(Place::Phase(self.state.phase), sink);
             }
             Scope::Turn => {
+                // "This turn" effects end here at the latest, unless the
+                // spec ends them only where an action says (a skipped
+                // place ends nothing, GA SKIP 1).
+                let turn_too = self.spec.game().turn_effects_end == TurnEffectsEnd::TurnEnd;
                 self.expire(
-                    |d| matches!(d.scope, Scope::Step | Scope::Phase | Scope::Turn),
+                    |d| match d.scope {
+                        Scope::Step | Scope::Phase => true,
+                        Scope::Turn => turn_too,
+                        _ => false,
+                    },
                     sink,
                 );
                 self.turn_ended_mods(sink);

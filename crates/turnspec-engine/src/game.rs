@@ -625,9 +625,19 @@ impl Game {
             && (tc.stack != StackRequirement::Empty || s.stack.is_empty())
             && tc.require.is_empty()
             && tc.cost.is_none()
-            && tc
-                .limit
-                .is_none_or(|l| self.counter_of(l.counter, player).unwrap_or(0) < l.max)
+            && tc.limit.is_none_or(|l| {
+                self.counter_of(l.counter, player).unwrap_or(0) < self.limit_max(&l, player)
+            })
+    }
+
+    /// How many uses a limit allows `player` now: its `max`, raised by
+    /// its `raised_by` counter ("an additional land", 305.2).
+    #[inline]
+    pub(crate) fn limit_max(&self, limit: &turnspec_model::Limit, player: PlayerId) -> u16 {
+        let raise = limit
+            .raised_by
+            .map_or(0, |c| self.counter_of(c, player).unwrap_or(0));
+        limit.max.saturating_add(raise)
     }
 
     #[cold]
@@ -670,10 +680,11 @@ impl Game {
         if tc.stack == StackRequirement::Empty && !self.state.stack.is_empty() {
             return fail(TimingFailure::StackNotEmpty, tc.stack_rule);
         }
-        if let Some(limit) = tc.limit
-            && self.counter_of(limit.counter, player).unwrap_or(0) >= limit.max
-        {
-            return fail(TimingFailure::LimitReached { max: limit.max }, limit.rule);
+        if let Some(limit) = tc.limit {
+            let max = self.limit_max(&limit, player);
+            if self.counter_of(limit.counter, player).unwrap_or(0) >= max {
+                return fail(TimingFailure::LimitReached { max }, limit.rule);
+            }
         }
         for (i, r) in tc.require.iter().enumerate() {
             if !self.spec.conditions().eval(r.condition.cond, self) {
@@ -743,6 +754,7 @@ impl AtomSource for Game {
             Atom::ExtraTurnNext => {
                 s.mods.as_ref().is_some_and(|m| !m.extra_turns.is_empty()) as i32
             }
+            Atom::ExtraTurn => s.extra_turn as i32,
         }
     }
 }

@@ -175,7 +175,7 @@ impl Game {
     /// bag, which the bag path takes first).
     #[inline]
     pub(crate) fn pass_refused(&self) -> Option<RuleRef> {
-        if !self.cached.features().refused_passes {
+        if !self.cached.features().refused_passes || !self.cached.program().refusals_possible {
             return None;
         }
         self.pass_refused_by_window()
@@ -187,8 +187,7 @@ impl Game {
         if self.cached.features().bag && !self.state.stack.is_empty() {
             return None;
         }
-        let spec = self.spec.clone();
-        let window = spec.window(self.open_window()?)?;
+        let window = self.spec.window(self.open_window()?)?;
         self.skip_rule(&window.refuse_pass)
     }
 

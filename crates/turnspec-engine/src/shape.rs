@@ -34,6 +34,7 @@ impl Game {
             self.state.returns_len -= 1;
             self.state.phase = self.state.returns[self.state.returns_len as usize].phase;
         }
+        self.carry_over_cut_short(None);
         if let Some(mods) = self.state.mods.as_mut() {
             mods.upcoming_phases.clear();
             mods.upcoming_steps.clear();

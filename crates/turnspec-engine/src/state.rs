@@ -242,15 +242,17 @@ pub enum Scope {
         player: PlayerId,
     },
     /// Until the end of `at` in `player`'s next turn ("until end of combat
-    /// on your next turn"); at the latest when that turn ends.
+    /// on your next turn"); at the latest when that turn ends, unless it
+    /// was ended before `at` came (723.1): then in a later turn of theirs.
     EndOfNextTurn {
         /// The phase or step whose end ends the effect.
         at: Place,
         /// Whose next turn.
         player: PlayerId,
     },
-    /// Until `player`'s next turn begins, or `player` leaves the game
-    /// ("until that player's next turn", 800.4m).
+    /// Until `player`'s next turn begins ("until that player's next
+    /// turn"); if `player` left the game, until that turn would have
+    /// begun (800.4m).
     UntilTurnOf {
         /// The player whose next turn ends the effect.
         player: PlayerId,

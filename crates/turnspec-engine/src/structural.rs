@@ -217,6 +217,61 @@ impl Game {
         }
     }
 
+    /// A turn is about to begin or be skipped, or the next turn would be
+    /// theirs: "until that player's next turn" of players who left ends
+    /// when the turn that would have been theirs would have begun (800.4m).
+    /// That is when a regular turn passes over their seat in turn order
+    /// (a player who left takes no turns, 800.4k); with shared team turns,
+    /// also when their team's turn begins. An extra turn passes over
+    /// nobody. Called only with modifiers, before the turn is counted.
+    pub(crate) fn departed_turn_passed<S: EventSink>(&mut self, sink: &mut S) {
+        let s = &self.state;
+        let waiting = s.mods.as_ref().is_some_and(|m| {
+            m.durations
+                .iter()
+                .any(|d| matches!(d.scope, Scope::UntilTurnOf { player } if !s.is_in(player)))
+        });
+        if s.extra_turn || !waiting {
+            return;
+        }
+        let order = s.turn_order(self.spec.game().turn_order);
+        let mut passed = 0u16;
+        let mut p = s.last_regular;
+        for _ in 0..s.players {
+            p = crate::seats::next_seat(order, s.players, p);
+            if p == s.active {
+                break;
+            }
+            passed |= 1 << p.0;
+        }
+        let active_team = s.team(s.active);
+        let teams = s.has_teams;
+        let team_out = |q: PlayerId| {
+            !(0..s.players).any(|i| s.team(PlayerId(i)) == s.team(q) && s.is_in(PlayerId(i)))
+        };
+        let mut ends = 0u16;
+        for i in 0..s.players {
+            let q = PlayerId(i);
+            if s.is_in(q) {
+                continue;
+            }
+            let theirs = if teams && !team_out(q) {
+                s.team(q) == active_team
+            } else {
+                passed >> i & 1 != 0
+            };
+            if theirs {
+                ends |= 1 << i;
+            }
+        }
+        if ends != 0 {
+            self.expire(
+                |d| matches!(d.scope, Scope::UntilTurnOf { player } if ends >> player.0 & 1 != 0),
+                sink,
+            );
+        }
+    }
+
     /// What a turn's beginning ends or starts among the modifiers: "until
     /// that player's next turn" ends (500.5), and a pending control of
     /// this player's turn takes effect (722.1). Called only with modifiers.
@@ -352,6 +407,7 @@ impl Game {
             }
             self.phase_entered_late(target, sink);
         }
+        self.carry_over_cut_short(Some(goto));
         if let Some(mods) = self.state.mods.as_mut() {
             mods.upcoming_phases.clear();
             mods.upcoming_steps.clear();
@@ -361,6 +417,47 @@ impl Game {
         self.state.anchor = goto;
         self.state.point = Point::StepStart;
         self.cached.forget_resume();
+    }
+
+    /// The turn is ended before some of its places came (723.1), play going
+    /// on at `goto` (none: straight to the turn's end). An effect lasting
+    /// until the end of such a place "on your next turn" is not over: the
+    /// place it waits for never came (611.2a, 500.5), so it waits for the
+    /// end of that place in a later turn of the player. Its turn is moved
+    /// on to this one, so that the turn's end does not end it.
+    pub(crate) fn carry_over_cut_short(&mut self, goto: Option<StepId>) {
+        let (active, turn) = (self.state.active, self.state.turn);
+        let spec = &self.spec;
+        let target = goto.and_then(|g| spec.step(g)).map(|s| s.phase);
+        let position = |p: PhaseId| spec.turn().iter().position(|q| *q == p);
+        // Whether `place` still comes in this turn, from `goto` on.
+        let still_comes = |place: Place| {
+            let (Some(goto), Some(target)) = (goto, target) else {
+                return false;
+            };
+            let phase = match place {
+                Place::Phase(p) => p,
+                Place::Step(s) => match spec.step(s).map(|st| st.phase) {
+                    Some(p) if p == target => return s.index() >= goto.index(),
+                    Some(p) => p,
+                    None => return false,
+                },
+            };
+            phase == target
+                || matches!((position(phase), position(target)), (Some(a), Some(b)) if a > b)
+        };
+        let Some(mods) = self.state.mods.as_mut() else {
+            return;
+        };
+        for d in &mut mods.durations {
+            if let Scope::EndOfNextTurn { at, player } = d.scope
+                && player == active
+                && turn > d.made_on
+                && !still_comes(at)
+            {
+                d.made_on = turn;
+            }
+        }
     }
 
     /// End the current phase now: continue at `goto` inside it, or with
@@ -447,11 +544,6 @@ impl Game {
             }
         }
         sink.event(Event::Left { player });
-        // "Until that player's next turn" ends when they leave (800.4m).
-        self.expire(
-            |d| matches!(d.scope, Scope::UntilTurnOf { player: p } if p == player),
-            sink,
-        );
         if self.state.in_game == 0 {
             self.state.holder = None;
             self.state.status = Status::NoPlayers;

@@ -62,6 +62,9 @@ impl Game {
         if !GENERAL {
             self.assert_plain_turn();
         }
+        if GENERAL && self.state.mods.is_some() {
+            self.departed_turn_passed(sink);
+        }
         self.state.count_turn();
         self.state.returns_len = 0;
         self.reset_counters::<GENERAL>(Reset::Turn);

@@ -420,10 +420,24 @@ pub fn random_action(rng: &mut SplitMix64, game: &Game, from: &Spec) -> Input {
         }
         _ => match rng.below(8) {
             0 => Input::Move(Action::Leave { player }),
-            1 => Input::Until {
-                label,
-                scope: [Scope::Step, Scope::Phase, Scope::Turn][rng.below(3) as usize],
-            },
+            1 => {
+                // The durations bound to a player's turn too (500.5,
+                // 800.4m, 723.1), so leaving, skipping and ending turns
+                // meet them on both tiers.
+                let place = match nth(from.steps().ids(), rng) {
+                    Some(step) if rng.below(2) == 0 => Some(Place::Step(step)),
+                    _ => nth(from.phases().ids(), rng).map(Place::Phase),
+                };
+                let scope = match (rng.below(6), place) {
+                    (0, _) => Scope::Step,
+                    (1, _) => Scope::Phase,
+                    (3, _) => Scope::UntilTurnOf { player: anyone },
+                    (4, Some(at)) => Scope::EndOfNextTurn { at, player },
+                    (5, Some(at)) => Scope::UntilNext { at, player },
+                    _ => Scope::Turn,
+                };
+                Input::Until { label, scope }
+            }
             2 => Input::AddMana {
                 player,
                 amount: rng.next_u64() as u16,

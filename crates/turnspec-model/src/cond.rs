@@ -51,6 +51,9 @@ pub enum Atom {
     Elected(PhaseId),
     /// `extra_turn_next`: the next turn is an extra turn (500.7).
     ExtraTurnNext,
+    /// `extra_turn`: the current turn is an extra turn (500.7); in the
+    /// between-turns phases, the turn that just ended.
+    ExtraTurn,
 }
 
 /// The names a condition may use apart from `variant.`, `fact.` and `counter.`.
@@ -67,6 +70,7 @@ pub const BUILTIN_ATOMS: &[(&str, Atom)] = &[
     ("stack_empty", Atom::StackEmpty),
     ("stack_depth", Atom::StackDepth),
     ("extra_turn_next", Atom::ExtraTurnNext),
+    ("extra_turn", Atom::ExtraTurn),
 ];
 
 /// A comparison operator.

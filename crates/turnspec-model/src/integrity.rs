@@ -168,6 +168,9 @@ pub(crate) fn check(p: &SpecParts) -> Vec<String> {
         }
         if let Some(l) = &t.limit {
             c.id(&p.counters, l.counter, &whose);
+            if let Some(r) = l.raised_by {
+                c.id(&p.counters, r, &whose);
+            }
             c.rule(l.rule, &whose);
         }
         for r in &t.require {

@@ -433,6 +433,22 @@ pub struct GameInfo {
     /// `turn_order`: the order of turns, which passing priority and APNAP
     /// order follow too (101.4).
     pub turn_order: TurnOrder,
+    /// `turn_effects_end`: where effects lasting "this turn" end.
+    pub turn_effects_end: TurnEffectsEnd,
+}
+
+/// `turn_effects_end`: where effects lasting "until end of turn" end.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum TurnEffectsEnd {
+    /// At a turn-based action with `ends_turn_effects` (Magic's cleanup,
+    /// 514.2), and at the latest as the turn ends.
+    #[default]
+    TurnEnd,
+    /// Only at a turn-based action with `ends_turn_effects`: a turn in
+    /// which none happens (its place was skipped) does not end them, and
+    /// they last until the next one (Grand Archive's clean-up, END 3;
+    /// a skipped phase does not happen at all, SKIP 1).
+    Action,
 }
 
 /// `turn_order`: which way play goes round the seats.
@@ -822,6 +838,9 @@ pub struct Limit {
     pub counter: CounterId,
     /// `max`: plays are refused once the counter has reached this.
     pub max: u16,
+    /// `raised_by`: a counter whose value is added to `max` ("you may play
+    /// an additional land this turn", 305.2); effects raise it by `grant`.
+    pub raised_by: Option<CounterId>,
     /// `rule`: cited on refusal.
     pub rule: RuleRef,
 }

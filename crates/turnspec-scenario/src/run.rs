@@ -44,11 +44,16 @@ impl Host for ScriptedHost {
     }
 
     fn played(&mut self, hook: PlayedHook<'_>) {
+        // A play's triggers are controlled by the player who played,
+        // unless the entry names another (603.3a: the controller of a
+        // triggered ability is the controller of its source).
         let PlayedHook {
-            ctx, mut triggers, ..
+            player,
+            mut triggers,
+            ..
         } = hook;
         for (by, label) in self.next_play.drain(..) {
-            let _ = triggers.add(by.unwrap_or(ctx.active), label);
+            let _ = triggers.add(by.unwrap_or(player), label);
         }
     }
 

@@ -223,6 +223,8 @@ fn domain(p: &Parts<'_>, scope: &Scope, atom: Atom) -> Domain {
         // Elections are plays, and extra turns effects: both need a window.
         Atom::Elected(_) => d(0, 1, quiet),
         Atom::ExtraTurnNext => d(0, 1, quiet),
+        // Whether this turn is an extra one: fixed for the whole turn.
+        Atom::ExtraTurn => d(0, 1, true),
         Atom::WindowOpened if quiet => d(0, 0, true),
         Atom::WindowOpened => d(0, 1, false),
         // Grows by one each time the step begins again, up to 255.

@@ -206,6 +206,8 @@ pub(crate) struct RawGame {
     pub players: Spanned<RawPlayers>,
     #[schemars(with = "Option<String>")]
     pub turn_order: Option<Text>,
+    #[schemars(with = "Option<String>")]
+    pub turn_effects_end: Option<Text>,
 }
 
 #[derive(Debug, Deserialize, schemars::JsonSchema)]
@@ -363,6 +365,8 @@ pub(crate) struct RawLimit {
     pub counter: Text,
     #[schemars(with = "i64")]
     pub max: Spanned<i64>,
+    #[schemars(with = "Option<String>")]
+    pub raised_by: Option<Text>,
     #[schemars(with = "Option<String>")]
     pub rule: Option<Text>,
 }

@@ -205,6 +205,7 @@ fn several_mistakes_fixture_on_disk_matches_the_included_copy() {
 #[case::effect_skip_every_turn("effect_skip_every_turn.toml", "turnspec::effect", 6, 1, &[])]
 #[case::effect_for_on_one_time_skip("effect_for_on_one_time_skip.toml", "turnspec::effect", 9, 7, &[])]
 #[case::effect_control_own_turn("effect_control_own_turn.toml", "turnspec::effect", 8, 17, &[])]
+#[case::turn_effects_never_end("turn_effects_never_end.toml", "turnspec::missing", 5, 20, &[])]
 #[case::no_regular_phase(
     "no_regular_phase.toml",
     "turnspec::no-regular-phase",

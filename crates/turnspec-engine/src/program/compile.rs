@@ -83,6 +83,7 @@ impl<'a> Compiler<'a> {
             usable: enabled,
             resets: CounterResets::of(spec),
             step_timings: [0; TIMING_TABLE_STEPS],
+            refusals_possible: false,
         };
         for (mask, step) in program.step_timings.iter_mut().zip(spec.steps().iter()) {
             *mask = step.timing_mask;
@@ -110,6 +111,15 @@ impl<'a> Compiler<'a> {
 
     /// The plain forms, the fused pairs and the superinstructions.
     fn finish(mut self) -> Program {
+        // Whether some window's `refuse_pass` may hold in this game: folded
+        // like every test, so a condition on facts that are not set is
+        // ruled out until one of them is set (which rebuilds the program).
+        // Every condition is folded, so each records the facts it reads.
+        let spec = self.spec;
+        for c in spec.windows().iter().flat_map(|w| &w.refuse_pass) {
+            let possible = self.test(Some(c.cond)) != Test::Never;
+            self.program.refusals_possible |= possible;
+        }
         let p = &mut self.program;
         if p.ops.len() > u16::MAX as usize {
             p.usable = false;

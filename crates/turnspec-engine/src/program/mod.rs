@@ -638,6 +638,9 @@ pub(crate) struct Program {
     /// plain play reads one table (later steps read 0: their plays take
     /// the general check).
     pub step_timings: [u32; TIMING_TABLE_STEPS],
+    /// Some window's `refuse_pass` may hold (false when each folds to
+    /// never with the facts set when the program was built).
+    pub refusals_possible: bool,
 }
 
 /// How many steps [`Program::step_timings`] covers.

@@ -218,9 +218,16 @@ impl Gen<'_> {
             }
             let max = 1 + self.below(3);
             let r = self.rule();
+            let raised = if self.chance(1, 3) {
+                self.f.set(Feature::LimitRaisedBy);
+                let by = self.below(self.counters.len() as u64) as usize;
+                format!(", raised_by = \"{}\"", self.counters[by].id)
+            } else {
+                String::new()
+            };
             let _ = writeln!(
                 self.out,
-                "limit = {{ counter = \"{}\", max = {max}, rule = \"{r}\" }}",
+                "limit = {{ counter = \"{}\", max = {max}{raised}, rule = \"{r}\" }}",
                 self.counters[c].id
             );
         }

@@ -51,7 +51,7 @@ impl Gen<'_> {
     pub(super) fn atom(&mut self) -> String {
         loop {
             let max = self.max_players as u64;
-            let s = match self.below(19) {
+            let s = match self.below(20) {
                 0 => {
                     self.f.set(Feature::CondPlayers);
                     self.cmp("players", 1, max)
@@ -121,6 +121,10 @@ impl Gen<'_> {
                 14 => {
                     self.f.set(Feature::CondExtraTurnNext);
                     "extra_turn_next".into()
+                }
+                19 => {
+                    self.f.set(Feature::CondExtraTurn);
+                    "extra_turn".into()
                 }
                 15 if !self.variants.is_empty() => {
                     self.f.set(Feature::CondVariant);

@@ -29,6 +29,7 @@ macro_rules! features {
 features! {
     MinPlayers1 = "game: players min 1",
     TurnOrderCounter = "game: turn_order counterclockwise",
+    TurnEffectsAction = "game: turn_effects_end action",
     Terms = "[terms]",
     AfterActionActive = "priority: after_action active_player",
     Bag = "priority: triggers bag",
@@ -97,6 +98,7 @@ features! {
     EffectStartPhase = "timing effect start_phase",
     Limit = "timing limit",
     LimitPerPlayer = "timing limit on per-player counter",
+    LimitRaisedBy = "timing limit raised_by",
     Require = "timing require",
     Cost = "timing cost (resource)",
     EndsPhase = "timing ends phase",
@@ -121,6 +123,7 @@ features! {
     CondTop = "cond: top.NAME",
     CondElected = "cond: elected.PHASE",
     CondExtraTurnNext = "cond: extra_turn_next",
+    CondExtraTurn = "cond: extra_turn",
     CondVariant = "cond: variant.ID",
     CondFact = "cond: fact.ID",
     CondCounter = "cond: counter.ID",
@@ -306,6 +309,13 @@ pub fn generate(seed: u64) -> Generated {
     }
     g.plan();
     g.write();
+    let uses = |f: Feature| g.f.0 >> (f as u8) & 1 != 0;
+    // "This turn" effects that end only at an action need one (the
+    // loader refuses the spec otherwise): without it, drop the key.
+    if uses(Feature::TurnEffectsAction) && !uses(Feature::EndsTurnEffects) {
+        g.out = g.out.replacen("turn_effects_end = \"action\"\n", "", 1);
+        g.f.0 &= !(1 << (Feature::TurnEffectsAction as u8));
+    }
     let uses = |f: Feature| g.f.0 >> (f as u8) & 1 != 0;
     if !(uses(Feature::Bag)
         || uses(Feature::ActsActive)

@@ -24,6 +24,10 @@ impl Gen<'_> {
             self.f.set(Feature::TurnOrderCounter);
             self.out.push_str("turn_order = \"counterclockwise\"\n");
         }
+        if self.chance(1, 4) {
+            self.f.set(Feature::TurnEffectsAction);
+            self.out.push_str("turn_effects_end = \"action\"\n");
+        }
         if self.chance(1, 5) {
             self.f.set(Feature::Terms);
             self.out.push_str(

@@ -291,8 +291,16 @@ impl Describe for TimingClass {
         // A restriction without a citation of its own cites the class's.
         let or_class = |x: &RuleRef| if x.is_none() { r } else { *x };
         let (limit, limit_rule) = match limit {
-            Some(Limit { counter, max, rule }) => {
-                (format!("{max} per {}", spec.id_of(*counter)), *rule)
+            Some(Limit {
+                counter,
+                max,
+                raised_by,
+                rule,
+            }) => {
+                let raised = raised_by
+                    .map(|c| format!(", raised by {}", spec.id_of(c)))
+                    .unwrap_or_default();
+                (format!("{max} per {}{raised}", spec.id_of(*counter)), *rule)
             }
             None => ("none".to_string(), RuleRef::NONE),
         };

@@ -14,11 +14,18 @@ impl Describe for GameInfo {
             min_players,
             max_players,
             turn_order,
+            turn_effects_end,
         } = self;
         let r = *rule;
         let order = match turn_order {
             TurnOrder::Clockwise => "clockwise",
             TurnOrder::Counterclockwise => "counterclockwise",
+        };
+        let turn_effects = match turn_effects_end {
+            TurnEffectsEnd::TurnEnd => {
+                "at an action that ends them, at the latest as the turn ends"
+            }
+            TurnEffectsEnd::Action => "only at an action that ends them, even in a later turn",
         };
         vec![
             Field::text("name", name, r),
@@ -27,6 +34,7 @@ impl Describe for GameInfo {
             Field::text("source", source, r),
             Field::text("players", format!("{min_players}–{max_players}"), r),
             Field::text("turn_order", order, r),
+            Field::text("turn_effects_end", turn_effects, r),
             Field::rule(r),
         ]
     }

@@ -38,6 +38,25 @@ impl Ctx {
             .help =
                 Some("remove `on_demand = true` from the phases that make up a normal turn".into());
         }
+        // `[game]` is lowered but not yet in the parts: read its key.
+        if let Some(key) = raw
+            .game
+            .as_ref()
+            .and_then(|g| g.get_ref().turn_effects_end.as_ref())
+            && key.get_ref() == "action"
+            && !parts.turn_actions.iter().any(|a| a.ends_turn_effects)
+        {
+            self.error(
+                "turnspec::missing",
+                span_of(key),
+                "\"until end of turn\" effects would never end",
+            )
+            .labelled("they end only at a turn-based action with `ends_turn_effects = true`")
+            .help = Some(
+                "give the action that ends them `ends_turn_effects = true`, or remove this key"
+                    .into(),
+            );
+        }
         // Phase graph: the turn start reaches every regular phase; a phase
         // reaches each on-demand phase an action usable in it starts.
         const START: u16 = u16::MAX;
@@ -181,6 +200,7 @@ impl Ctx {
             }
             if let Some(l) = t.limit
                 && l.max == 0
+                && l.raised_by.is_none()
             {
                 self.error(
                     "turnspec::unusable-timing",

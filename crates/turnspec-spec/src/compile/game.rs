@@ -61,6 +61,15 @@ impl Ctx {
             ],
             "turn order",
         );
+        let turn_effects_end = self.choice(
+            raw.turn_effects_end.as_ref(),
+            TurnEffectsEnd::TurnEnd,
+            &[
+                ("turn_end", TurnEffectsEnd::TurnEnd),
+                ("action", TurnEffectsEnd::Action),
+            ],
+            "`turn_effects_end`",
+        );
         let rule = self.rule(raw.rule.as_ref());
         let text = |t: &Option<Text>| text_or(t, "");
         ok.then(|| GameInfo {
@@ -72,6 +81,7 @@ impl Ctx {
             min_players: min as u8,
             max_players: max as u8,
             turn_order,
+            turn_effects_end,
         })
     }
 

@@ -148,10 +148,19 @@ impl Ctx {
                     format!("limit {max} is out of range"),
                 );
             }
+            let raised_by = raw.raised_by.as_ref().map(|r| self.counter_ref(r));
             let rule = self.rule(raw.rule.as_ref());
+            // An unknown `raised_by` was reported; the limit is left out
+            // with it, as with an unknown `counter`.
+            let raised_by = match raised_by {
+                Some(None) => return None,
+                Some(Some(c)) => Some(c),
+                None => None,
+            };
             counter.map(|counter| Limit {
                 counter,
                 max: max.clamp(0, u16::MAX as i64) as u16,
+                raised_by,
                 rule,
             })
         });
