@@ -199,6 +199,27 @@ impl Game {
         })
     }
 
+    /// A check inside the turn program ended the game at `at`: the state
+    /// as the interpreter has it at that point (the program keeps the
+    /// point, the stage and the turn position only where it needs them).
+    pub(crate) fn settle_at_check(&mut self, at: EndPoints) {
+        let s = &mut self.state;
+        if at == EndPoints::AFTER_ACTION {
+            s.point = Point::Stage;
+        } else if at == EndPoints::STEP_END {
+            s.point = Point::StepEnd;
+            s.stage = self
+                .spec
+                .step(s.step)
+                .map_or(0, |st| st.stages.len().min(u8::MAX as usize) as u8);
+        } else if at == EndPoints::TURN_END {
+            s.point = Point::TurnEnd;
+            s.turn_pos = self.spec.turn().len().min(u8::MAX as usize) as u8;
+        } else {
+            s.point = Point::TurnStart;
+        }
+    }
+
     /// After a check removed players at `at` inside the turn program: where
     /// the interpreter goes on (the same point again, or past the turn's
     /// beginning).

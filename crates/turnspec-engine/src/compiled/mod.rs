@@ -327,7 +327,10 @@ impl Game {
     ) -> bool {
         match self.check_endings(at, action, host, sink) {
             Checked::Nothing => false,
-            Checked::Stopped => true,
+            Checked::Stopped => {
+                self.settle_at_check(at);
+                true
+            }
             Checked::Left => {
                 self.resume_after_check(at);
                 self.run(host, sink);
