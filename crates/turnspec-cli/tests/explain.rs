@@ -25,7 +25,10 @@ fn explain_lists_each_elements_fields_with_their_rules() {
         "{out}"
     );
     assert!(out.contains("        priority: always  [503.1]\n"), "{out}");
-    assert!(out.contains("        allows: instant (derived)\n"), "{out}");
+    assert!(
+        out.contains("        allows: instant, tap_ability, once_each_turn (derived)\n"),
+        "{out}"
+    );
 }
 
 #[test]

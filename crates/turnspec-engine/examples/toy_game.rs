@@ -196,7 +196,7 @@ fn decide(game: &Game, host: &mut ToyHost<'_>) -> Action {
     let player = game.holder().unwrap_or_default();
     let ids = &host.ids;
     let (sorcery, instant, end_step) = (ids.sorcery, ids.instant, ids.end_step);
-    if player == game.active_player() && game.check_play(player, sorcery).is_ok() {
+    if player == game.active_player() && game.check_play(player, sorcery, BEARS).is_ok() {
         for card in [BEARS, DIVINATION] {
             if host.take(player, card) {
                 return Action::Play {
@@ -210,7 +210,7 @@ fn decide(game: &Game, host: &mut ToyHost<'_>) -> Action {
     if player != game.active_player()
         && game.step() == end_step
         && game.stack().is_empty()
-        && game.check_play(player, instant).is_ok()
+        && game.check_play(player, instant, BOLT).is_ok()
         && host.take(player, BOLT)
     {
         return Action::Play {

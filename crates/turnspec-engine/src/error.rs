@@ -78,6 +78,29 @@ pub enum RuleError {
     /// The host set a counter the spec does not have.
     #[error("unknown counter index")]
     NoSuchCounter,
+    /// The host reported an object, but the spec keeps none (it has no
+    /// `[objects]` table).
+    #[error("the spec keeps no objects")]
+    NoObjects,
+    /// The action named an object that is not in play.
+    #[error("object {object} is not in play")]
+    NoSuchObject {
+        /// The host's id of the object.
+        object: u32,
+    },
+    /// The host reported an object entering play that already is.
+    #[error("object {object} is already in play")]
+    ObjectInPlay {
+        /// The host's id of the object.
+        object: u32,
+    },
+    /// The host set an object fact the spec does not have.
+    #[error("unknown object fact index")]
+    NoSuchObjectFact,
+    /// The host reported more objects in play than the engine keeps
+    /// ([`crate::MAX_OBJECTS`]).
+    #[error("too many objects in play")]
+    TooManyObjects,
     /// The host declared an ending the spec does not have.
     #[error("unknown ending index")]
     NoSuchEnding,
@@ -124,6 +147,12 @@ pub enum TimingFailure {
     },
     /// The timing class's `require` entry with this index is false.
     Requirement(u8),
+    /// The play names an object in play that another player controls
+    /// (`by = "object"`).
+    NotController {
+        /// Who controls the object.
+        controller: PlayerId,
+    },
     /// The play costs more of a resource (`cost`) than the player has.
     CannotPay {
         /// What one play costs.
@@ -144,6 +173,9 @@ impl fmt::Display for TimingFailure {
             TimingFailure::WrongStep => f.write_str("not allowed in this phase or step"),
             TimingFailure::LimitReached { max } => write!(f, "limit of {max} reached"),
             TimingFailure::Requirement(i) => write!(f, "requirement #{i} is not met"),
+            TimingFailure::NotController { controller } => {
+                write!(f, "the object is {controller}'s")
+            }
             TimingFailure::CannotPay { need, have } => {
                 write!(f, "it costs {need} and only {have} is left")
             }
@@ -217,6 +249,7 @@ impl RuleError {
                 TimingFailure::LimitReached { .. } => "limit_reached",
                 TimingFailure::Requirement(_) => "requirement",
                 TimingFailure::CannotPay { .. } => "cannot_pay",
+                TimingFailure::NotController { .. } => "not_controller",
             },
             RuleError::NotInBag { .. } => "not_in_bag",
             RuleError::NoSuchPlayer { .. } => "no_such_player",
@@ -225,6 +258,11 @@ impl RuleError {
             RuleError::NoSuchEffect => "no_such_effect",
             RuleError::NoSuchEnding => "no_such_ending",
             RuleError::NoSuchCounter => "no_such_counter",
+            RuleError::NoObjects => "no_objects",
+            RuleError::NoSuchObject { .. } => "no_such_object",
+            RuleError::ObjectInPlay { .. } => "object_in_play",
+            RuleError::NoSuchObjectFact => "no_such_object_fact",
+            RuleError::TooManyObjects => "too_many_objects",
             RuleError::PassRefused { .. } => "pass_refused",
             RuleError::NoSuchPlace { .. } => "no_such_place",
         }
@@ -270,6 +308,16 @@ impl RuleError {
             RuleError::NoSuchEffect => "unknown effect".to_string(),
             RuleError::NoSuchEnding => "unknown ending".to_string(),
             RuleError::NoSuchCounter => "unknown counter".to_string(),
+            RuleError::NoObjects => {
+                "the spec keeps no objects (it has no `[objects]` table)".to_string()
+            }
+            RuleError::NoSuchObject { object } => format!("object {object} is not in play"),
+            RuleError::ObjectInPlay { object } => format!("object {object} is already in play"),
+            RuleError::NoSuchObjectFact => "unknown object fact".to_string(),
+            RuleError::TooManyObjects => format!(
+                "too many objects in play (the engine keeps {})",
+                crate::MAX_OBJECTS
+            ),
             RuleError::PassRefused { player, .. } => format!(
                 "{player} may not pass now: the window refuses it while its condition holds"
             ),
@@ -302,6 +350,9 @@ impl RuleError {
                         format!("not allowed now (only during {})", tc.during.join(", "))
                     }
                     TimingFailure::LimitReached { max } => format!("limit of {max} reached"),
+                    TimingFailure::NotController { controller } => {
+                        format!("the object is {controller}'s")
+                    }
                     TimingFailure::Requirement(i) => match tc.require.get(i as usize) {
                         Some(r) => r.explain.clone(),
                         None => failure.to_string(),

@@ -7,7 +7,7 @@
 use turnspec_model::{PhaseId, RuleRef, StepId, TimingId, TurnActionId, WindowId};
 
 use crate::state::{Outcome, PlayerId, StackObject};
-use turnspec_model::{CounterId, EffectId, EndingId};
+use turnspec_model::{CounterId, EffectId, EndingId, ObjectFactId};
 
 /// One thing that happened in the game, in the order it happened; the
 /// trace is the list of these (docs/trace-format.md describes each one).
@@ -140,6 +140,35 @@ pub enum Event {
         player: PlayerId,
         /// The new value.
         value: u16,
+    },
+    /// The host reported an object entering play (`Game::report_entered`).
+    EnteredPlay {
+        /// The host's id of the object.
+        object: u32,
+        /// Who controls it.
+        controller: PlayerId,
+    },
+    /// The host reported an object leaving play.
+    LeftPlay {
+        /// The host's id of the object.
+        object: u32,
+    },
+    /// The host reported an object changing control (continuous control
+    /// starts again, 302.6).
+    ControlChanged {
+        /// The host's id of the object.
+        object: u32,
+        /// Who controls it now.
+        controller: PlayerId,
+    },
+    /// The host set or cleared a fact on an object (`[objects.facts.ID]`).
+    ObjectFactSet {
+        /// The host's id of the object.
+        object: u32,
+        /// The fact.
+        fact: ObjectFactId,
+        /// Its new value.
+        value: bool,
     },
     /// An ending of the spec (`[endings.ID]`) was reached for a player:
     /// declared by the host or found by the spec's check. A player who

@@ -66,6 +66,7 @@ impl Features {
                     && t.require.is_empty()
                     && t.cost.is_none()
                     && t.limit.is_none()
+                    && !t.by_object
                     && t.enters.is_none()
                     && t.ends.is_none()
             })

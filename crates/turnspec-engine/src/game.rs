@@ -137,6 +137,9 @@ impl Game {
             stack: Vec::with_capacity(options.stack_capacity.min(MAX_STACK_RESERVE)),
             waiting: Vec::with_capacity(options.stack_capacity.min(MAX_STACK_RESERVE)),
             mods: None,
+            // Made when the first object is reported, so a game with none
+            // clones without allocating.
+            objects: None,
             between: false,
         };
         if state.has_teams {
@@ -160,6 +163,38 @@ impl Game {
         for (c, v) in &options.counters {
             let active = game.state.active;
             *game.counter_slot(*c, active) = *v;
+        }
+        if !options.in_play.is_empty() {
+            if !spec.objects().tracked {
+                return Err(SetupError::InPlay("the spec keeps no objects"));
+            }
+            let players = game.state.players;
+            let mut objects = Box::<crate::state::ObjectsInPlay>::default();
+            if let Some(at) = options.start_at {
+                // Each player's most recent turn, had turns gone round the
+                // table from the starting player; then this one (302.6).
+                let n = players.max(1) as u32;
+                let first = at.turn.saturating_sub(n).max(1);
+                let order = spec.game().turn_order;
+                let mut p = game.state.starting;
+                for _ in 0..(first - 1) % n {
+                    p = next_seat(order, players, p);
+                }
+                for turn in first..at.turn {
+                    objects.turn_began(p, turn);
+                    p = next_seat(order, players, p);
+                }
+                objects.turn_began(game.state.active, at.turn);
+            }
+            for &(object, controller) in &options.in_play {
+                if controller.0 >= players {
+                    return Err(SetupError::InPlay("a controller is not seated"));
+                }
+                if !objects.put_before_start(object, controller) {
+                    return Err(SetupError::InPlay("an object is given twice, or too many"));
+                }
+            }
+            game.state.objects = Some(objects);
         }
         Ok(game)
     }
@@ -257,6 +292,7 @@ impl Game {
         state.turn = at.turn;
         state.active = at.active;
         state.last_regular = at.active;
+        state.turn = at.turn;
         for earlier in &spec.turn()[..pos] {
             state.count_phase_kind(kind_of(spec, *earlier));
         }
@@ -507,7 +543,7 @@ impl Game {
                 timing,
                 label,
             } => {
-                self.check_play(player, timing)?;
+                self.check_play(player, timing, label)?;
                 self.play(player, timing, label, host, sink);
             }
             Action::Leave { player } => {
@@ -571,13 +607,21 @@ impl Game {
         Ok(())
     }
 
-    /// Whether `player` may play at `timing` right now, and if not, why.
+    /// Whether `player` may play at `timing` right now, with the host's
+    /// `label` for what is played, and if not, why. For a class with
+    /// `by = "object"` the label names the object in play that makes the
+    /// play; for every other class it does not matter.
     #[inline]
-    pub fn check_play(&self, player: PlayerId, timing: TimingId) -> Result<(), RuleError> {
+    pub fn check_play(
+        &self,
+        player: PlayerId,
+        timing: TimingId,
+        label: u32,
+    ) -> Result<(), RuleError> {
         if self.may_play_plainly(player, timing) || self.clearly_may_play(player, timing) {
             return Ok(());
         }
-        self.check_play_fully(player, timing)
+        self.check_play_fully(player, timing, label)
     }
 
     /// A plain play (`Features::plain_timings`: anyone, onto the stack,
@@ -625,6 +669,7 @@ impl Game {
             && (tc.stack != StackRequirement::Empty || s.stack.is_empty())
             && tc.require.is_empty()
             && tc.cost.is_none()
+            && !tc.by_object
             && tc.limit.is_none_or(|l| {
                 self.counter_of(l.counter, player).unwrap_or(0) < self.limit_max(&l, player)
             })
@@ -641,7 +686,12 @@ impl Game {
     }
 
     #[cold]
-    fn check_play_fully(&self, player: PlayerId, timing: TimingId) -> Result<(), RuleError> {
+    fn check_play_fully(
+        &self,
+        player: PlayerId,
+        timing: TimingId,
+        label: u32,
+    ) -> Result<(), RuleError> {
         if self.state.status != Status::Running {
             return Err(RuleError::NotRunning(self.state.status));
         }
@@ -686,9 +736,14 @@ impl Game {
                 return fail(TimingFailure::LimitReached { max }, limit.rule);
             }
         }
-        for (i, r) in tc.require.iter().enumerate() {
-            if !self.spec.conditions().eval(r.condition.cond, self) {
-                return fail(TimingFailure::Requirement(i as u8), r.condition.rule);
+        if tc.by_object {
+            // Made by the object the label names: objects.rs.
+            self.check_play_by_object(tc, player, timing, label)?;
+        } else {
+            for (i, r) in tc.require.iter().enumerate() {
+                if !self.spec.conditions().eval(r.condition.cond, self) {
+                    return fail(TimingFailure::Requirement(i as u8), r.condition.rule);
+                }
             }
         }
         if let Some((need, have)) = self.unpaid(player, tc) {
@@ -755,6 +810,8 @@ impl AtomSource for Game {
                 s.mods.as_ref().is_some_and(|m| !m.extra_turns.is_empty()) as i32
             }
             Atom::ExtraTurn => s.extra_turn as i32,
+            // Only a play by an object reads these (`objects::PlayBy`).
+            Atom::ObjectEnteredThisTurn | Atom::ObjectSinceTurnStart | Atom::ObjectFact(_) => 0,
         }
     }
 }

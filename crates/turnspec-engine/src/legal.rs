@@ -6,7 +6,8 @@ use crate::state::PlayerId;
 
 impl Game {
     /// Every action `player` could take now: pass first, then each timing
-    /// class they may use. Allocates nothing.
+    /// class they may use (a class made by an object once for each object
+    /// in play that may, labelled with its id). Allocates nothing.
     pub fn legal_actions(&self, player: PlayerId) -> LegalActions<'_> {
         LegalActions {
             game: self,
@@ -16,6 +17,7 @@ impl Game {
             } else {
                 u16::MAX
             },
+            object: 0,
         }
     }
 }
@@ -25,6 +27,8 @@ pub struct LegalActions<'g> {
     pub(crate) game: &'g Game,
     pub(crate) player: PlayerId,
     pub(crate) next: u16,
+    /// For a class with `by = "object"`: the next object in play to try.
+    pub(crate) object: usize,
 }
 
 impl Iterator for LegalActions<'_> {
@@ -46,7 +50,28 @@ impl Iterator for LegalActions<'_> {
             let Some(timing) = self.game.spec.timing().ids().nth(i as usize - 1) else {
                 break;
             };
-            if self.game.check_play(self.player, timing).is_ok() {
+            if self
+                .game
+                .spec
+                .timing_class(timing)
+                .is_some_and(|t| t.by_object)
+            {
+                // One play for each object that may make it.
+                while let Some(object) = self.game.object_at(self.object) {
+                    self.object += 1;
+                    if self.game.check_play(self.player, timing, object).is_ok() {
+                        self.next = i;
+                        return Some(Action::Play {
+                            player: self.player,
+                            timing,
+                            label: object,
+                        });
+                    }
+                }
+                self.object = 0;
+                continue;
+            }
+            if self.game.check_play(self.player, timing, 0).is_ok() {
                 return Some(Action::Play {
                     player: self.player,
                     timing,

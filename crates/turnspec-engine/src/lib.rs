@@ -26,6 +26,7 @@ mod flow;
 mod game;
 mod host;
 mod legal;
+mod objects;
 pub mod policy;
 mod priority;
 mod program;
@@ -50,3 +51,4 @@ pub use host::{
 pub use legal::LegalActions;
 pub use setup::{GameOptions, MAX_STACK_RESERVE, SetupError, StartAt};
 pub use state::{GameState, ObjectKind, Outcome, Place, PlayerId, Scope, StackObject, Status};
+pub use state::{MAX_OBJECTS, ObjectInfo};

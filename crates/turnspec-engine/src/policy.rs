@@ -366,7 +366,11 @@ impl BusyPolicy<'_> {
     #[inline(never)]
     fn play_if_legal(&mut self, game: &Game, player: crate::PlayerId) -> Action {
         match self.timing {
-            Some(timing) if game.check_play(player, timing).is_ok() => {
+            Some(timing)
+                if game
+                    .check_play(player, timing, self.next_label.wrapping_add(1))
+                    .is_ok() =>
+            {
                 self.played += 1;
                 labelled_play(&mut self.next_label, player, timing)
             }
@@ -379,9 +383,10 @@ impl BusyPolicy<'_> {
     /// the first of the active player's classes legal here.
     #[inline(never)]
     fn play_first_legal(&mut self, game: &Game, player: crate::PlayerId) -> Action {
-        let legal = self
-            .active_classes()
-            .find(|&t| game.check_play(player, t).is_ok());
+        let legal = self.active_classes().find(|&t| {
+            game.check_play(player, t, self.next_label.wrapping_add(1))
+                .is_ok()
+        });
         match legal {
             Some(timing) => {
                 self.played += 1;
@@ -400,6 +405,7 @@ fn active_player_class(t: &turnspec_model::TimingClass) -> bool {
         && !matches!(t.effect, Effect::StartPhase(_))
         && t.ends.is_none()
         && t.enters.is_none()
+        && !t.by_object
 }
 
 /// A play with the next of a policy's labels, so every object it puts on

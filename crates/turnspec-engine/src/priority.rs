@@ -254,16 +254,27 @@ impl Game {
     ) {
         // Copied out: the spec is the game's own (the class was checked),
         // and the game changes below.
-        let Some((limit, cost, enters, effect, ends)) = self
-            .spec
-            .timing_class(timing)
-            .map(|tc| (tc.limit, tc.cost, tc.enters, tc.effect, tc.ends))
+        let Some((limit, cost, enters, effect, ends, object_limit)) =
+            self.spec.timing_class(timing).map(|tc| {
+                let object_limit = tc.object_limit;
+                (
+                    tc.limit,
+                    tc.cost,
+                    tc.enters,
+                    tc.effect,
+                    tc.ends,
+                    object_limit,
+                )
+            })
         else {
             return;
         };
         if let Some(limit) = limit {
             let c = self.counter_slot(limit.counter, player);
             *c = c.saturating_add(1);
+        }
+        if let Some(limit) = object_limit {
+            self.count_object_use(label, &limit);
         }
         self.pay(player, cost);
         if let Some(phase) = enters {

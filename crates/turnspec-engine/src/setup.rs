@@ -34,6 +34,11 @@ pub struct GameOptions {
     /// Counter values at the start (a scenario starting in the declare
     /// blockers step says how many creatures attacked).
     pub counters: Vec<(turnspec_model::CounterId, u16)>,
+    /// Objects already in play when the game begins, with their
+    /// controllers (a spec with `[objects]` only): they entered before the
+    /// first turn, so a player has controlled them since the start of
+    /// their most recent turn once they have had one.
+    pub in_play: Vec<(u32, PlayerId)>,
     /// Room reserved for the stack, so pushing never allocates in practice.
     /// Only a reservation: more than [`MAX_STACK_RESERVE`] is reserved as
     /// that much, and the stack still grows past it when it must.
@@ -58,6 +63,7 @@ impl GameOptions {
             start_at: None,
             teams: Vec::new(),
             counters: Vec::new(),
+            in_play: Vec::new(),
             stack_capacity: 32,
             turn_program: true,
         }
@@ -96,6 +102,12 @@ impl GameOptions {
     /// Counter values at the start.
     pub fn with_counters(mut self, counters: Vec<(turnspec_model::CounterId, u16)>) -> Self {
         self.counters = counters;
+        self
+    }
+
+    /// Objects in play when the game begins, with their controllers.
+    pub fn with_in_play(mut self, in_play: Vec<(u32, PlayerId)>) -> Self {
+        self.in_play = in_play;
         self
     }
 
@@ -175,4 +187,8 @@ pub enum SetupError {
     /// does not have: the kind of element, and the index.
     #[error("no {0} #{1} in this spec")]
     Unknown(&'static str, usize),
+    /// Objects in play were given for a spec without `[objects]`, or one
+    /// twice, or under a player not seated: the text says which.
+    #[error("objects in play: {0}")]
+    InPlay(&'static str),
 }

@@ -390,7 +390,7 @@ fn library_misuse_a_game_refuses_ids_of_another_spec_and_changes_nothing() {
         Err(RuleError::NoSuchTiming { timing })
     );
     assert_eq!(
-        game.check_play(p1, timing),
+        game.check_play(p1, timing, 0),
         Err(RuleError::NoSuchTiming { timing })
     );
     assert!(game.legal_actions(p1).all(|a| a != play));

@@ -461,9 +461,11 @@ fn run(s: &Setup, ops: &[Op]) {
         let before = game.state().clone();
         let events = sink.0;
         let checked = match action {
-            Input::Move(Action::Play { player, timing, .. }) => {
-                Some(game.check_play(player, timing))
-            }
+            Input::Move(Action::Play {
+                player,
+                timing,
+                label,
+            }) => Some(game.check_play(player, timing, label)),
             _ => None,
         };
         match action.apply(&mut game, &mut host, &mut sink) {

@@ -355,7 +355,7 @@ fn usable(game: &Game) -> u32 {
     let mut bits = 0u32;
     for p in (0..game.players()).map(PlayerId) {
         for (i, t) in spec.timing().ids().enumerate() {
-            if game.check_play(p, t).is_ok() {
+            if game.check_play(p, t, 0).is_ok() {
                 bits |= 1 << (i & 31);
             }
         }

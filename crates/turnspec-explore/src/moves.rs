@@ -372,7 +372,7 @@ pub(crate) fn enumerate(
                 let legal = sides
                     .iter()
                     .zip(named.ids)
-                    .any(|(s, id)| id.is_some_and(|id| s.game.check_play(p, id).is_ok()));
+                    .any(|(s, id)| id.is_some_and(|id| s.game.check_play(p, id, 0).is_ok()));
                 if legal {
                     out.push(Move::Play(p, t as u16));
                 }

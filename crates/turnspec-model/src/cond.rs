@@ -5,7 +5,7 @@
 //! the engine evaluates them with [`Conditions::eval`], which never looks at
 //! a string.
 
-use crate::ids::{CondId, CounterId, FactId, PhaseId, TimingId, VariantId};
+use crate::ids::{CondId, CounterId, FactId, ObjectFactId, PhaseId, TimingId, VariantId};
 use crate::limits::{LimitError, MAX_CONDITION_DEPTH, MAX_CONDITION_NODES};
 
 /// Something the running game knows, named in a condition.
@@ -54,6 +54,25 @@ pub enum Atom {
     /// `extra_turn`: the current turn is an extra turn (500.7); in the
     /// between-turns phases, the turn that just ended.
     ExtraTurn,
+    /// `object.entered_this_turn`: the object a play is made by entered
+    /// play this turn.
+    ObjectEnteredThisTurn,
+    /// `object.since_turn_start`: its controller has controlled the object
+    /// continuously since the start of their most recent turn (302.6).
+    ObjectSinceTurnStart,
+    /// `object.NAME`: a fact the host set on the object.
+    ObjectFact(ObjectFactId),
+}
+
+impl Atom {
+    /// Whether the atom reads the object a play is made by: only the
+    /// conditions of a class with `by = "object"` may.
+    pub fn reads_object(self) -> bool {
+        matches!(
+            self,
+            Atom::ObjectEnteredThisTurn | Atom::ObjectSinceTurnStart | Atom::ObjectFact(_)
+        )
+    }
 }
 
 /// The names a condition may use apart from `variant.`, `fact.` and `counter.`.

@@ -101,6 +101,10 @@ index_type!(
     EndingId, u8, MAX_ENDINGS, "endings"
 );
 index_type!(
+    /// A yes/no fact the host sets on an object in play (`[objects.facts.ID]`).
+    ObjectFactId, u8, MAX_OBJECT_FACTS, "object facts"
+);
+index_type!(
     /// A yes/no fact the host sets.
     FactId, u8, MAX_FLAGS, "facts"
 );

@@ -175,6 +175,23 @@ pub(crate) fn check(p: &SpecParts) -> Vec<String> {
         }
         for r in &t.require {
             c.condition(&r.condition, &whose);
+            if !t.by_object
+                && p.conditions.contains(r.condition.cond)
+                && p.conditions
+                    .atoms(r.condition.cond)
+                    .iter()
+                    .any(|a| a.reads_object())
+            {
+                c.fail(format!(
+                    "{whose} reads an object but is not `by = \"object\"`"
+                ));
+            }
+        }
+        if let Some(l) = &t.object_limit {
+            c.rule(l.rule, &whose);
+            if !t.by_object || l.slot as usize >= MAX_OBJECT_LIMITS {
+                c.fail(format!("{whose} has object limit slot {}", l.slot));
+            }
         }
         if let Some(e) = &t.ends {
             c.rule(e.rule, &whose);
@@ -237,6 +254,11 @@ pub(crate) fn check(p: &SpecParts) -> Vec<String> {
     c.rule(p.leaving.rule, "[leaving]");
     c.rule(p.game_end.last_side_rule, "[game_end]");
     c.rule(p.game_end.leave_rule, "[game_end]");
+    c.rule(p.objects.rule, "[objects]");
+    c.rule(p.objects.control_rule, "[objects]");
+    for f in &p.object_facts {
+        c.rule(f.rule, &format!("object fact `{}`", f.id));
+    }
     for e in &p.endings {
         let whose = format!("ending `{}`", e.id);
         c.rule(e.rule, &whose);

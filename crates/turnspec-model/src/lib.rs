@@ -18,6 +18,7 @@ pub mod describe;
 mod ids;
 mod integrity;
 mod limits;
+mod objects;
 mod spec;
 
 pub use arena::{Arena, Id, Named};
@@ -27,8 +28,9 @@ pub use cond::{
 };
 pub use describe::Describe;
 pub use ids::{
-    CondId, CounterId, EffectId, EndingId, FactId, PhaseId, RuleRef, StepId, TimingId,
-    TurnActionId, VariantId, WindowId,
+    CondId, CounterId, EffectId, EndingId, FactId, ObjectFactId, PhaseId, RuleRef, StepId,
+    TimingId, TurnActionId, VariantId, WindowId,
 };
 pub use limits::*;
+pub use objects::*;
 pub use spec::*;

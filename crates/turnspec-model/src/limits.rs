@@ -19,6 +19,11 @@ pub const MAX_STAGES_PER_STEP: usize = 32;
 pub const MAX_EFFECTS: usize = 64;
 /// Ways a game can end (`[endings.ID]`).
 pub const MAX_ENDINGS: usize = 32;
+/// Facts the host sets on objects (`[objects.facts.ID]`, bits of a `u64`).
+pub const MAX_OBJECT_FACTS: usize = 64;
+/// Timing classes limited per object (`limit = { per = "object" }`): each
+/// object keeps this many use counts.
+pub const MAX_OBJECT_LIMITS: usize = 4;
 /// Counters kept per player (`per = "player"`), in fixed game state.
 pub const MAX_PLAYER_COUNTERS: usize = 2;
 /// Steps, implicit ones included (`u16` indices).

@@ -16,6 +16,7 @@ use crate::arena::{Arena, Id, Named};
 use crate::cond::{ConditionBuilder, Conditions};
 use crate::ids::*;
 use crate::limits::LimitError;
+use crate::objects::{ObjectFact, ObjectLimit, ObjectRules};
 
 /// A compiled, validated turn spec.
 ///
@@ -69,6 +70,10 @@ pub struct SpecParts {
     pub game_end: GameEndRules,
     /// `[endings.ID]`: the ways the game can end.
     pub endings: Arena<EndingId, Ending>,
+    /// `[objects]`.
+    pub objects: ObjectRules,
+    /// `[objects.facts.ID]`: facts the host sets on objects.
+    pub object_facts: Arena<ObjectFactId, ObjectFact>,
     /// Phase kinds (`counts_as`), for main-phase counting (505.1a).
     pub kinds: Vec<String>,
     /// Every condition of the spec.
@@ -132,6 +137,7 @@ parts! {
     VariantId => Flag = variants;
     EffectId => EffectDef = effects;
     EndingId => Ending = endings;
+    ObjectFactId => ObjectFact = object_facts;
     RuleRef => String = rules;
 }
 
@@ -301,6 +307,10 @@ impl Spec {
         part game_end -> GameEndRules = game_end;
         /// Every way the game can end.
         part endings -> Arena<EndingId, Ending> = endings;
+        /// `[objects]`.
+        part objects -> ObjectRules = objects;
+        /// Every fact the host sets on objects.
+        part object_facts -> Arena<ObjectFactId, ObjectFact> = object_facts;
         /// Phase kinds (`counts_as`), indexed by [`Phase::kind`].
         part kinds -> [String] = kinds;
         /// Every compiled condition.
@@ -358,6 +368,8 @@ impl Spec {
         element counter(CounterId) -> Counter = counters;
         /// A way the game ends; `None` for an id of another spec.
         element ending(EndingId) -> Ending = endings;
+        /// An object fact; `None` for an id of another spec.
+        element object_fact(ObjectFactId) -> ObjectFact = object_facts;
     }
 
     // Lookups by name: for hosts, scenarios and tools, never the hot path.
@@ -380,6 +392,8 @@ impl Spec {
         by_id variant_by_id -> VariantId = variants;
         /// A way the game ends, by id.
         by_id ending_by_id -> EndingId = endings;
+        /// An object fact by id.
+        by_id object_fact_by_id -> ObjectFactId = object_facts;
     }
 }
 
@@ -400,7 +414,8 @@ named!(
     Counter,
     Flag,
     EffectDef,
-    Ending
+    Ending,
+    ObjectFact
 );
 
 /// An element of the spec and the byte offset (in the load's combined
@@ -808,6 +823,12 @@ pub struct TimingClass {
     /// `attributes`: numbers conditions read through `top.NAME` while a
     /// play of this class is the top object of the stack (a speed).
     pub attributes: Vec<(u8, u16)>,
+    /// `by = "object"`: a play at this class is made by an object in play
+    /// its player controls, named by the play's label; `require` may read
+    /// the object (`object.since_turn_start`).
+    pub by_object: bool,
+    /// `limit = { per = "object" }`: plays counted for each object.
+    pub object_limit: Option<ObjectLimit>,
 }
 
 /// `ends = "turn"` or `"phase"`: what a play ends once made.

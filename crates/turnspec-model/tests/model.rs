@@ -161,6 +161,8 @@ fn specs_refuse_elements_past_their_limit() {
         enters: None,
         cost: None,
         attributes: Vec::new(),
+        by_object: false,
+        object_limit: None,
     };
     for _ in 0..MAX_TIMING_CLASSES {
         let _: TimingId = parts.add(class()).expect("within the limit");

@@ -355,6 +355,24 @@ impl Resolver<'_> {
                 options.counters.push((id, n as u16));
             }
         }
+        for (name, by) in &setup.in_play {
+            if let Some(controller) = self.player(by, players) {
+                let label = self.label(Some(&Spanned::new(by.span(), name.clone())));
+                options.in_play.push((label, controller));
+            }
+        }
+        if !spec.objects().tracked
+            && let Some(by) = setup.in_play.values().next()
+        {
+            self.diags.push(
+                Diagnostic::error(
+                    "scenario::setup",
+                    by.span(),
+                    "the spec keeps no objects: it has no `[objects]` table",
+                )
+                .help("remove `in_play`, or add `[objects]` to the spec"),
+            );
+        }
         if !setup.teams.is_empty() {
             if setup.teams.len() != players as usize {
                 self.diags.push(
@@ -443,13 +461,16 @@ impl Resolver<'_> {
             r.end_effect.is_some(),
             r.declare_ending.is_some(),
             r.set_counter.is_some(),
+            r.enter.is_some(),
+            r.leave_play.is_some(),
+            r.gain_control.is_some(),
         ];
         let count = verbs.iter().filter(|v| **v).count();
         if count != 1 {
             self.diags.push(
                 Diagnostic::error("scenario::entry", e.span(), format!("a script entry needs exactly one action or expectation, this one has {count}"))
                     .label("this entry")
-                    .help("verbs: pass, pass_until, play, trigger, set_fact, clear_fact, answer, on_begin, on_resolve, effect, end_effect, leave, declare_ending, set_counter, delay, until, add_mana, choose, expect, expect_illegal, expect_events, expect_includes, expect_trace"),
+                    .help("verbs: pass, pass_until, play, trigger, set_fact, clear_fact, answer, on_begin, on_resolve, effect, end_effect, leave, declare_ending, set_counter, enter, leave_play, gain_control, delay, until, add_mana, choose, expect, expect_illegal, expect_events, expect_includes, expect_trace"),
             );
             return None;
         }
@@ -719,13 +740,43 @@ impl Resolver<'_> {
                 .unwrap_or(1) as u16;
             return Some(Step::AddMana { player, amount });
         }
-        if let Some(f) = &r.set_fact {
-            return self.fact(f).map(|fact| Step::SetFact { fact, value: true });
+        for (name, value) in [(&r.set_fact, true), (&r.clear_fact, false)] {
+            let Some(f) = name else { continue };
+            if let Some(object) = &r.label {
+                // A fact of one object in play.
+                let spec = self.spec;
+                let fact = self.element(f, "object fact", spec.object_facts())?;
+                let object = self.label(Some(object));
+                return Some(Step::SetObjectFact {
+                    object,
+                    fact,
+                    value,
+                });
+            }
+            return self.fact(f).map(|fact| Step::SetFact { fact, value });
         }
-        if let Some(f) = &r.clear_fact {
-            return self
-                .fact(f)
-                .map(|fact| Step::SetFact { fact, value: false });
+        for (name, verb) in [(&r.enter, "enter"), (&r.gain_control, "gain_control")] {
+            let Some(o) = name else { continue };
+            let Some(controller) = by else {
+                self.diags.push(
+                    Diagnostic::error(
+                        "scenario::entry",
+                        o.span(),
+                        format!("`{verb}` needs `by = \"P1\"`"),
+                    )
+                    .label("who controls it?"),
+                );
+                return None;
+            };
+            let object = self.label(Some(o));
+            return Some(match verb {
+                "enter" => Step::Enter { object, controller },
+                _ => Step::GainControl { object, controller },
+            });
+        }
+        if let Some(o) = &r.leave_play {
+            let object = self.label(Some(o));
+            return Some(Step::LeavePlay { object });
         }
         if let Some(a) = &r.answer {
             let action = self.action(a)?;
@@ -771,7 +822,10 @@ impl Resolver<'_> {
                 },
             };
             let action = match (&x.play, &x.pass) {
-                (Some(t), _) => Illegal::Play(player, self.timing(t)?),
+                (Some(t), _) => {
+                    let timing = self.timing(t)?;
+                    Illegal::Play(player, timing, self.label(x.label.as_ref()))
+                }
                 (None, Some(_)) => Illegal::Pass(player),
                 (None, None) => {
                     self.diags.push(Diagnostic::error(
@@ -795,6 +849,9 @@ impl Resolver<'_> {
                 "cannot_pay",
                 "not_in_bag",
                 "pass_refused",
+                "not_controller",
+                "no_such_object",
+                "no_objects",
             ];
             if let Some(reason) = &x.reason
                 && !REASONS.contains(&reason.get_ref().as_str())

@@ -66,6 +66,11 @@ pub(crate) struct RawSetup {
     #[serde(default)]
     #[schemars(with = "BTreeMap<String, i64>")]
     pub counters: BTreeMap<String, Spanned<i64>>,
+    /// Objects in play before the game starts, by label, with their
+    /// controllers (`in_play = { "Mickey Mouse" = "P1" }`).
+    #[serde(default)]
+    #[schemars(with = "BTreeMap<String, String>")]
+    pub in_play: BTreeMap<String, Text>,
     /// Standing answers to turn-based action hooks, by action id.
     #[serde(default)]
     #[schemars(with = "BTreeMap<String, i64>")]
@@ -125,6 +130,16 @@ pub(crate) struct RawEntry {
     pub until: Option<Text>,
     #[schemars(with = "Option<String>")]
     pub add_mana: Option<Text>,
+    /// `enter = "label"` (with `by`): the host reports an object entering
+    /// play under `by`'s control.
+    #[schemars(with = "Option<String>")]
+    pub enter: Option<Text>,
+    /// `leave_play = "label"`: the host reports an object leaving play.
+    #[schemars(with = "Option<String>")]
+    pub leave_play: Option<Text>,
+    /// `gain_control = "label"` (with `by`): `by` gains control of it.
+    #[schemars(with = "Option<String>")]
+    pub gain_control: Option<Text>,
     /// `choose = "label"` (with `by`): resolve this trigger from the bag.
     #[schemars(with = "Option<String>")]
     pub choose: Option<Text>,
@@ -203,11 +218,14 @@ pub(crate) struct RawIllegal {
     pub play: Option<Text>,
     #[schemars(with = "Option<String>")]
     pub by: Option<Text>,
+    /// The play's label: for a class with `by = "object"`, the object.
+    #[schemars(with = "Option<String>")]
+    pub label: Option<Text>,
     /// The rule the refusal must cite.
     #[schemars(with = "Option<String>")]
     pub rule: Option<Text>,
     /// `not_holder`, `not_active_player`, `active_player`, `stack_not_empty`,
-    /// `wrong_step`, `limit_reached`, `requirement`.
+    /// `wrong_step`, `limit_reached`, `requirement`, `not_controller`...
     #[schemars(with = "Option<String>")]
     pub reason: Option<Text>,
 }

@@ -408,10 +408,10 @@ impl Runner<'_> {
                 let before = self.game.state().clone();
                 let action = match *action {
                     Illegal::Pass(p) => Action::Pass { player: p },
-                    Illegal::Play(p, t) => Action::Play {
+                    Illegal::Play(p, t, label) => Action::Play {
                         player: p,
                         timing: t,
-                        label: 0,
+                        label,
                     },
                 };
                 match self.apply(action) {
@@ -606,6 +606,18 @@ impl Runner<'_> {
             ),
             &Step::SetFact { fact, value } => {
                 self.command("", |g, _, e| g.set_fact(fact, value, e))
+            }
+            &Step::SetObjectFact {
+                object,
+                fact,
+                value,
+            } => self.command("", |g, _, e| g.set_object_fact(object, fact, value, e)),
+            &Step::Enter { object, controller } => {
+                self.command("", |g, _, e| g.report_entered(object, controller, e))
+            }
+            &Step::LeavePlay { object } => self.command("", |g, _, e| g.report_left(object, e)),
+            &Step::GainControl { object, controller } => {
+                self.command("", |g, _, e| g.report_control(object, controller, e))
             }
             Step::Answer { .. }
             | Step::OnBegin { .. }

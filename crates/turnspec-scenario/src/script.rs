@@ -6,7 +6,8 @@ use std::sync::Arc;
 
 use turnspec_engine::{GameOptions, PlayerId, Scope};
 use turnspec_spec::{
-    CounterId, EffectId, EndingId, FactId, PhaseId, Spec, StepId, TimingId, TurnActionId,
+    CounterId, EffectId, EndingId, FactId, ObjectFactId, PhaseId, Spec, StepId, TimingId,
+    TurnActionId,
 };
 
 /// Triggers a scripted hook reports: controller (default: the active
@@ -110,6 +111,34 @@ pub enum Step {
         fact: FactId,
         /// `true` for `set_fact`, `false` for `clear_fact`.
         value: bool,
+    },
+    /// `set_fact` or `clear_fact` with `label`: a fact of an object in play.
+    SetObjectFact {
+        /// The object (its label).
+        object: u32,
+        /// The fact.
+        fact: ObjectFactId,
+        /// `true` for `set_fact`, `false` for `clear_fact`.
+        value: bool,
+    },
+    /// `enter`: an object enters play under `by`'s control.
+    Enter {
+        /// The object (its label).
+        object: u32,
+        /// `by`: who controls it.
+        controller: PlayerId,
+    },
+    /// `leave_play`: an object leaves play.
+    LeavePlay {
+        /// The object (its label).
+        object: u32,
+    },
+    /// `gain_control`: `by` gains control of an object.
+    GainControl {
+        /// The object (its label).
+        object: u32,
+        /// `by`: who controls it now.
+        controller: PlayerId,
     },
     /// `effect`: one of the spec's structural effects is applied.
     Effect {
@@ -262,8 +291,9 @@ pub enum Place {
 pub enum Illegal {
     /// `pass = "P1"`: that player passes.
     Pass(PlayerId),
-    /// `play` with `by`: that player plays at that timing class.
-    Play(PlayerId, TimingId),
+    /// `play` with `by` (and `label`): that player plays at that timing
+    /// class, with that label (the object a play `by = "object"` names).
+    Play(PlayerId, TimingId, u32),
 }
 
 /// `expect`: the fields to check; `None` (or empty) is not checked.

@@ -521,7 +521,10 @@ impl Side {
                     .timing()
                     .iter_ids()
                     .map(|(t, tc)| {
-                        let refusal = g.check_play(p, t).err().map(|e| Refusal::engine(spec, &e));
+                        let refusal = g
+                            .check_play(p, t, 0)
+                            .err()
+                            .map(|e| Refusal::engine(spec, &e));
                         json!({
                             "id": tc.id,
                             "name": tc.name,

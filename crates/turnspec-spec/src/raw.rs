@@ -50,9 +50,42 @@ pub(crate) struct RawSpec {
     #[serde(default)]
     #[schemars(with = "BTreeMap<String, RawEnding>")]
     pub endings: BTreeMap<String, Spanned<RawEnding>>,
+    /// `[objects]`: the game keeps the objects the host reports in play.
+    #[schemars(with = "Option<RawObjects>")]
+    pub objects: Option<Spanned<RawObjects>>,
     #[serde(default)]
     #[schemars(with = "Vec<RawPhase>")]
     pub phase: Vec<Spanned<RawPhase>>,
+}
+
+/// `[objects]`: objects in play the host reports, and the facts it sets
+/// on them (`[objects.facts.ID]`).
+#[derive(Debug, Deserialize, schemars::JsonSchema)]
+#[schemars(deny_unknown_fields)]
+pub(crate) struct RawObjects {
+    #[schemars(with = "Option<String>")]
+    pub rule: Option<Text>,
+    /// Cited when a play names an object its player does not control.
+    #[schemars(with = "Option<String>")]
+    pub control_rule: Option<Text>,
+    #[serde(default)]
+    #[schemars(with = "BTreeMap<String, RawObjectFact>")]
+    pub facts: BTreeMap<String, Spanned<RawObjectFact>>,
+}
+
+/// `[objects.facts.ID]`: a yes/no the host sets on one object.
+#[derive(Debug, Deserialize, schemars::JsonSchema)]
+#[schemars(deny_unknown_fields)]
+pub(crate) struct RawObjectFact {
+    #[schemars(with = "Option<String>")]
+    pub name: Option<Text>,
+    #[schemars(with = "Option<String>")]
+    pub description: Option<Text>,
+    #[schemars(with = "Option<String>")]
+    pub rule: Option<Text>,
+    /// `"game"` (default: while the object is in play) or `"turn"`.
+    #[schemars(with = "Option<String>")]
+    pub reset: Option<Text>,
 }
 
 /// A structural effect a host or scenario can apply (an extra turn, an
@@ -346,6 +379,10 @@ pub(crate) struct RawTiming {
     #[serde(default)]
     #[schemars(with = "BTreeMap<String, i64>")]
     pub attributes: BTreeMap<String, Spanned<i64>>,
+    /// `by`: `"player"` (default) or `"object"`: a play is made by an
+    /// object in play, named by its label.
+    #[schemars(with = "Option<String>")]
+    pub by: Option<Text>,
 }
 
 #[derive(Debug, Deserialize, schemars::JsonSchema)]
@@ -361,8 +398,15 @@ pub(crate) struct RawCost {
 #[derive(Debug, Deserialize, schemars::JsonSchema)]
 #[schemars(deny_unknown_fields)]
 pub(crate) struct RawLimit {
-    #[schemars(with = "String")]
-    pub counter: Text,
+    /// The counter that counts the uses; not with `per = "object"`.
+    #[schemars(with = "Option<String>")]
+    pub counter: Option<Text>,
+    /// `"object"`: uses are counted for each object (with `reset`).
+    #[schemars(with = "Option<String>")]
+    pub per: Option<Text>,
+    /// With `per = "object"`: `"turn"` or `"game"` (while in play).
+    #[schemars(with = "Option<String>")]
+    pub reset: Option<Text>,
     #[schemars(with = "i64")]
     pub max: Spanned<i64>,
     #[schemars(with = "Option<String>")]

@@ -647,3 +647,62 @@ fn an_id_first_defined_in_a_base_spec_is_named_with_its_file() {
         "{help}"
     );
 }
+
+/// `object.` is read only by plays made by an object; a per-object limit
+/// needs such a class; `by = "object"` needs `[objects]`. All reported
+/// together.
+#[test]
+fn objects_are_read_only_where_a_play_has_one() {
+    let text = r#"
+[game]
+name = "t"
+players = { min = 2, max = 2 }
+
+[objects]
+
+[objects.facts.entered_this_turn]
+
+[timing.a]
+require = [{ if = "object.since_turn_start" }]
+
+[timing.b]
+limit = { per = "object", max = 1 }
+
+[timing.c]
+by = "object"
+require = [{ if = "object.since_turn_strat" }]
+
+[[phase]]
+id = "main"
+priority = "always"
+skip = [{ if = "object.entered_this_turn" }]
+"#;
+    let report = load_str("objects.toml", text).unwrap_err();
+    let messages: Vec<String> = report
+        .diagnostics
+        .iter()
+        .map(|d| format!("{} {}: {:?}", d.code, d.message, d.help))
+        .collect();
+    let has = |needle: &str| messages.iter().any(|m| m.contains(needle));
+    assert!(has("turnspec::reserved-name"), "{messages:#?}");
+    assert!(
+        has("only the `require` of a timing class with `by = \\\"object\\\"`"),
+        "{messages:#?}"
+    );
+    assert!(
+        has("counts uses per object but is not made by one"),
+        "{messages:#?}"
+    );
+    assert!(
+        has("did you mean `object.since_turn_start`?"),
+        "{messages:#?}"
+    );
+    assert_eq!(
+        messages
+            .iter()
+            .filter(|m| m.contains("only the `require`"))
+            .count(),
+        2,
+        "{messages:#?}"
+    );
+}

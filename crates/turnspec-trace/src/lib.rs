@@ -137,6 +137,8 @@ pub fn fits(spec: &Spec, event: &Event) -> bool {
         Event::FactChanged { fact, .. } => spec.facts().contains(*fact),
         Event::Ending { ending, .. } => spec.endings().contains(*ending),
         Event::CounterSet { counter, .. } => spec.counters().contains(*counter),
+        Event::ObjectFactSet { fact, .. } => spec.object_facts().contains(*fact),
+        Event::EnteredPlay { .. } | Event::LeftPlay { .. } | Event::ControlChanged { .. } => true,
         Event::GameOver { .. } => true,
         Event::EffectApplied { effect, .. } => spec.effects().contains(*effect),
         Event::TurnBegan { .. }
@@ -145,6 +147,21 @@ pub fn fits(spec: &Spec, event: &Event) -> bool {
         | Event::Left { .. }
         | Event::Expired { .. }
         | Event::ManaEmptied { .. } => true,
+    }
+}
+
+/// The host's name for an object (its label), or its number; recorded as
+/// the event's `object` field.
+fn in_play_name(labels: &dyn Labels, object: u32, f: &mut Map<String, Value>) -> String {
+    match labels.label(object) {
+        Some(name) => {
+            f.insert("object".into(), json!(name));
+            name.to_string()
+        }
+        None => {
+            f.insert("object".into(), json!(object));
+            format!("object {object}")
+        }
     }
 }
 
@@ -406,6 +423,51 @@ fn known(spec: &Spec, labels: &dyn Labels, event: &Event) -> Option<Described> {
                 format!("{} is now {value}", c.id)
             };
             ("counter", 3, text, RuleRef::NONE)
+        }
+        Event::EnteredPlay { object, controller } => {
+            let name = in_play_name(labels, object, &mut f);
+            f.insert("controller".into(), player(controller));
+            (
+                "entered_play",
+                3,
+                format!("{name} enters play under {controller}'s control"),
+                spec.objects().rule,
+            )
+        }
+        Event::LeftPlay { object } => {
+            let name = in_play_name(labels, object, &mut f);
+            (
+                "left_play",
+                3,
+                format!("{name} leaves play"),
+                spec.objects().rule,
+            )
+        }
+        Event::ControlChanged { object, controller } => {
+            let name = in_play_name(labels, object, &mut f);
+            f.insert("controller".into(), player(controller));
+            (
+                "control_changed",
+                3,
+                format!("{controller} gains control of {name}"),
+                spec.objects().rule,
+            )
+        }
+        Event::ObjectFactSet {
+            object,
+            fact,
+            value,
+        } => {
+            let d = spec.object_fact(fact)?;
+            let name = in_play_name(labels, object, &mut f);
+            f.insert("fact".into(), json!(d.id));
+            f.insert("value".into(), json!(value));
+            (
+                "object_fact",
+                3,
+                format!("{name}: {} = {value}", d.name),
+                d.rule,
+            )
         }
         Event::Ending { ending, player: p } => {
             let e = spec.ending(ending)?;
@@ -705,6 +767,22 @@ fn compact_known(spec: &Spec, labels: &dyn Labels, event: &Event) -> Option<Stri
         Event::Removed { object: o } => format!("removed {}", label(o.label)),
         Event::Left { player } => format!("left {player}"),
         Event::Ending { ending, player } => format!("ending {} {player}", spec.ending(ending)?.id),
+        Event::EnteredPlay { object, controller } => {
+            format!("enter {} {controller}", label(object))
+        }
+        Event::LeftPlay { object } => format!("leave_play {}", label(object)),
+        Event::ControlChanged { object, controller } => {
+            format!("control {} {controller}", label(object))
+        }
+        Event::ObjectFactSet {
+            object,
+            fact,
+            value,
+        } => format!(
+            "object_fact {} {} = {value}",
+            label(object),
+            spec.object_fact(fact)?.id
+        ),
         Event::CounterSet {
             counter,
             player,

@@ -83,7 +83,7 @@ fn busy_turn(spec: &Spec, first: &str, extra: &[&str]) -> Vec<Event> {
         let window = (game.step(), game.window());
         let action = if let Some(i) = extra
             .iter()
-            .position(|t| game.check_play(holder, *t).is_ok())
+            .position(|t| game.check_play(holder, *t, 0).is_ok())
         {
             label += 1;
             Action::Play {
@@ -94,7 +94,7 @@ fn busy_turn(spec: &Spec, first: &str, extra: &[&str]) -> Vec<Event> {
         } else if holder == game.active_player()
             && game.stack().is_empty()
             && cast_in_window != Some(window)
-            && game.check_play(holder, first).is_ok()
+            && game.check_play(holder, first, 0).is_ok()
         {
             cast_in_window = Some(window);
             label += 1;

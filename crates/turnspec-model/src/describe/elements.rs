@@ -254,8 +254,14 @@ impl Describe for TimingClass {
             enters,
             cost,
             attributes,
+            by_object,
+            object_limit,
         } = self;
         let r = *rule;
+        let by = match by_object {
+            true => "an object in play its player controls",
+            false => "the player",
+        };
         let (ends, ends_rule) = match ends {
             Some(PlayEnds { turn: true, rule }) => ("the turn", *rule),
             Some(PlayEnds { turn: false, rule }) => ("the phase", *rule),
@@ -304,6 +310,26 @@ impl Describe for TimingClass {
             }
             None => ("none".to_string(), RuleRef::NONE),
         };
+        let (limit, limit_rule) = match object_limit {
+            Some(ObjectLimit {
+                slot: _,
+                max,
+                each_turn,
+                rule,
+            }) => {
+                let period = if *each_turn {
+                    "per turn"
+                } else {
+                    "while in play"
+                };
+                let each = format!("{max} for each object {period}");
+                match limit_rule.is_none() {
+                    true => (each, *rule),
+                    false => (format!("{limit}; {each}"), limit_rule),
+                }
+            }
+            None => (limit, limit_rule),
+        };
         let require = Value::Set(
             require
                 .iter()
@@ -329,6 +355,7 @@ impl Describe for TimingClass {
             Field::cited("who", who_text(*who), or_class(who_rule)),
             Field::cited("stack", stack_text(*stack), or_class(stack_rule)),
             Field::cited("during", during_text(during), or_class(during_rule)),
+            Field::text("by", by, r),
             Field::cited("limit", limit, limit_rule),
             Field::of("require", require, r),
             Field::cited("cost", cost, cost_rule),

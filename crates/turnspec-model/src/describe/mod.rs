@@ -13,6 +13,7 @@
 //! not compared.
 
 use crate::ids::*;
+use crate::objects::*;
 use crate::spec::*;
 
 /// An element or settings struct that can list its fields.
@@ -325,6 +326,7 @@ pub fn every_element(spec: &Spec) -> Vec<(String, Vec<Field>)> {
         ("mana".to_string(), spec.mana().describe(spec)),
         ("leaving".to_string(), spec.leaving().describe(spec)),
         ("game_end".to_string(), spec.game_end().describe(spec)),
+        ("objects".to_string(), spec.objects().describe(spec)),
     ];
     fn each<'s, T: Describe + crate::Named + 's>(
         spec: &'s Spec,
@@ -341,6 +343,7 @@ pub fn every_element(spec: &Spec) -> Vec<(String, Vec<Field>)> {
     out.extend(each(spec, "timing", spec.timing()));
     out.extend(each(spec, "effect", spec.effects()));
     out.extend(each(spec, "ending", spec.endings()));
+    out.extend(each(spec, "object fact", spec.object_facts()));
     for p in spec.phases() {
         let fields = phase_with_body(spec, p, p.implicit_step);
         out.push((format!("phase {}", p.id), fields));

@@ -209,3 +209,49 @@ impl Describe for Ending {
         ]
     }
 }
+
+impl Describe for ObjectRules {
+    fn describe(&self, _spec: &Spec) -> Vec<Field> {
+        let ObjectRules {
+            tracked,
+            rule,
+            control_rule,
+        } = self;
+        let tracked = match tracked {
+            true => "the host reports objects entering and leaving play",
+            false => "not tracked",
+        };
+        vec![
+            Field::cited("objects", tracked, *rule),
+            Field::cited(
+                "control",
+                "a play by an object needs its controller",
+                *control_rule,
+            ),
+        ]
+    }
+}
+
+impl Describe for ObjectFact {
+    fn describe(&self, _spec: &Spec) -> Vec<Field> {
+        let ObjectFact {
+            id,
+            name,
+            description,
+            rule,
+            each_turn,
+        } = self;
+        let r = *rule;
+        let lasts = match each_turn {
+            true => "until the turn ends",
+            false => "while the object is in play",
+        };
+        vec![
+            Field::id(id),
+            Field::text("name", name, r),
+            Field::text("description", description, r),
+            Field::text("lasts", lasts, r),
+            Field::rule(r),
+        ]
+    }
+}

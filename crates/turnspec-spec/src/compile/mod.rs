@@ -8,6 +8,7 @@ mod checks;
 mod effects;
 mod endings;
 mod game;
+mod objects;
 mod origins;
 mod steps;
 mod timing;
@@ -41,6 +42,8 @@ const SPEC_FORMAT: Format = Format {
         ("[leaving]", &["leaving"]),
         ("[game_end]", &["game_end"]),
         ("[endings.*]", &["endings", "*"]),
+        ("[objects]", &["objects"]),
+        ("[objects.facts.*]", &["objects", "facts", "*"]),
         ("[variants.*] and [facts.*]", &["facts", "*"]),
         ("[counters.*]", &["counters", "*"]),
         ("[timing.*]", &["timing", "*"]),
@@ -67,6 +70,8 @@ fn spec_keys(tables: &[&str]) -> &'static [&'static str] {
         ["leaving"] => fields_of::<RawLeaving>(),
         ["game_end"] => fields_of::<RawGameEnd>(),
         ["endings", _] => fields_of::<RawEnding>(),
+        ["objects"] => fields_of::<RawObjects>(),
+        ["objects", "facts", _] => fields_of::<RawObjectFact>(),
         ["variants" | "facts", _] => fields_of::<RawFlag>(),
         ["counters", _] => fields_of::<RawCounter>(),
         ["timing", _] => fields_of::<RawTiming>(),
@@ -180,6 +185,11 @@ struct Ctx {
     source: std::sync::Arc<str>,
     /// Timing class ids in file order (their ids once compiled).
     timing_names: Vec<(String, TimingId)>,
+    /// Conditions compiled now may read `object.*`: the requirements of a
+    /// class with `by = "object"`.
+    objects_here: bool,
+    /// Use counts per object handed out to classes so far.
+    object_limit_slots: u8,
 }
 
 fn span_of<T>(s: &Spanned<T>) -> Range<usize> {
@@ -252,6 +262,7 @@ fn offset_in_literal(source: &str, literal: Range<usize>, index: usize) -> usize
 fn resolve_name(
     p: &SpecParts,
     timing_names: &[(String, TimingId)],
+    objects_here: bool,
     name: &str,
 ) -> Result<Atom, String> {
     let (variants, facts, counters) = (&p.variants, &p.facts, &p.counters);
@@ -285,6 +296,28 @@ fn resolve_name(
     }
     if let Some(rest) = name.strip_prefix("counter.") {
         return lookup(counters, rest, "counter", "counters").map(Atom::Counter);
+    }
+    if let Some(rest) = name.strip_prefix("object.") {
+        if !objects_here {
+            return Err(
+                "`object.` names the object a play is made by: only the `require` of a timing class with `by = \"object\"` can read it".into(),
+            );
+        }
+        if let Some((_, a)) = OBJECT_ATOMS.iter().find(|(n, _)| *n == rest) {
+            return Ok(*a);
+        }
+        let mut names: Vec<&str> = OBJECT_ATOMS.iter().map(|(n, _)| *n).collect();
+        names.extend(p.object_facts.iter().map(|f| f.id.as_str()));
+        if let Some(i) = p.object_facts.by_id(rest) {
+            return Ok(Atom::ObjectFact(i));
+        }
+        return Err(match suggest(rest, &names) {
+            Some(s) => format!("did you mean `object.{s}`?"),
+            None => format!(
+                "objects have {}; or declare `[objects.facts.{rest}]`",
+                names.join(", ")
+            ),
+        });
     }
     if let Some(rest) = name.strip_prefix("elected.") {
         let i = lookup(phases, rest, "elected", "phase")?;
@@ -413,8 +446,9 @@ impl Ctx {
 
     fn condition(&mut self, text: &Text) -> Option<CondId> {
         let timing_names = &self.timing_names;
+        let objects_here = self.objects_here;
         let parsed = self.parts.build_condition(|builder, p| {
-            let mut resolve = |name: &str| resolve_name(p, timing_names, name);
+            let mut resolve = |name: &str| resolve_name(p, timing_names, objects_here, name);
             crate::cond::parse(builder, text.get_ref(), &mut resolve)
         });
         match parsed {
@@ -514,6 +548,7 @@ impl Ctx {
         self.flags::<VariantId>(&raw.variants);
         self.flags::<FactId>(&raw.facts);
         self.counters(raw);
+        self.objects(raw);
         if !self.phases(raw) {
             return None;
         }

@@ -22,6 +22,8 @@ pub(super) fn unfinished_timing(id: &str) -> TimingClass {
         enters: None,
         cost: None,
         attributes: Vec::new(),
+        by_object: false,
+        object_limit: None,
     }
 }
 
@@ -137,9 +139,65 @@ impl Ctx {
                 "`phase` is only used with `effect = \"start_phase\"`",
             );
         }
-        let limit = t.limit.as_ref().and_then(|l| {
+        let by_object = self.choice(
+            t.by.as_ref(),
+            false,
+            &[("player", false), ("object", true)],
+            "`by`",
+        );
+        if by_object
+            && !self.parts.objects.tracked
+            && let Some(by) = &t.by
+        {
+            self.error(
+                "turnspec::objects",
+                span_of(by),
+                format!(
+                    "timing class `{}` is made by an object, but the spec keeps no objects",
+                    key.get_ref()
+                ),
+            )
+            .help = Some(
+                "add an `[objects]` table: the host then reports objects entering and leaving play"
+                    .into(),
+            );
+        }
+        let per_object = t
+            .limit
+            .as_ref()
+            .and_then(|l| l.get_ref().per.as_ref())
+            .map(|per| {
+                self.choice(
+                    Some(per),
+                    false,
+                    &[("player", false), ("object", true)],
+                    "`per`",
+                )
+            })
+            .unwrap_or(false);
+        let object_limit = match (&t.limit, per_object) {
+            (Some(l), true) => self.object_limit(key, l, by_object),
+            _ => None,
+        };
+        let limit = t.limit.as_ref().filter(|_| !per_object).and_then(|l| {
             let raw = l.get_ref();
-            let counter = self.counter_ref(&raw.counter);
+            if let Some(r) = &raw.reset {
+                self.error(
+                    "turnspec::unused-key",
+                    span_of(r),
+                    "`reset` is only used with `per = \"object\"`: a counter's own `reset` says when it starts afresh",
+                );
+            }
+            let Some(counter_key) = &raw.counter else {
+                self.error(
+                    "turnspec::missing",
+                    span_of(l),
+                    "this `limit` names no counter",
+                )
+                .help = Some("add `counter = \"<counter id>\"`, or `per = \"object\"` to count for each object".into());
+                return None;
+            };
+            let counter = self.counter_ref(counter_key);
             let max = *raw.max.get_ref();
             if !(0..=u16::MAX as i64).contains(&max) {
                 self.error(
@@ -165,6 +223,7 @@ impl Ctx {
             })
         });
         let mut require = Vec::new();
+        self.objects_here = by_object;
         for r in &t.require {
             let raw = r.get_ref();
             let rule = self.rule(raw.rule.as_ref());
@@ -175,6 +234,7 @@ impl Ctx {
                 });
             }
         }
+        self.objects_here = false;
         let ends = t.ends.as_ref().map(|e| {
             let turn = self.choice(Some(e), true, &[("turn", true), ("phase", false)], "`ends`");
             PlayEnds {
@@ -238,6 +298,8 @@ impl Ctx {
             effect,
             limit,
             require,
+            by_object,
+            object_limit,
         }
     }
 }

@@ -1,6 +1,11 @@
 //! Game state: small, fixed-size apart from the stack, cheap to clone.
 
+mod in_play;
+
 use std::fmt;
+
+pub use in_play::{MAX_OBJECTS, ObjectInfo};
+pub(crate) use in_play::{ObjectRecord, ObjectsInPlay};
 
 use turnspec_model::{
     MAX_COUNTERS, MAX_PHASE_KINDS, MAX_PLAYERS, PhaseId, RuleRef, SkipTarget, StepId, TimingId,
@@ -208,6 +213,9 @@ pub struct GameState {
     /// boxed and created on first use, so games that never use them keep a
     /// small state and allocate nothing for them.
     pub(crate) mods: Option<Box<Modifiers>>,
+    /// The objects in play the host reported: `Some` only for a spec with
+    /// `[objects]`.
+    pub(crate) objects: Option<Box<ObjectsInPlay>>,
     /// Play is in the between-turns phases (`between_turns`), after a turn
     /// ended and before the next player's turn begins.
     pub(crate) between: bool,
@@ -385,6 +393,23 @@ impl GameState {
         self.first_turn = self.mark_had_turn(self.active);
         self.kind_counts = [0; MAX_PHASE_KINDS];
         self.turn_pos = 0;
+        if self.objects.is_some() {
+            self.objects_turn_began();
+        }
+    }
+
+    /// For 302.6: the active player's turn (their team's, 805) began now.
+    #[cold]
+    fn objects_turn_began(&mut self) {
+        let (active, turn, players) = (self.active, self.turn, self.players);
+        let (has_teams, team_of, team) = (self.has_teams, self.team_of, self.team(active));
+        if let Some(o) = self.objects.as_deref_mut() {
+            for p in (0..players).map(PlayerId) {
+                if p == active || (has_teams && team_of[p.index() & 7] == team) {
+                    o.turn_began(p, turn);
+                }
+            }
+        }
     }
 
     /// One more phase of this kind began this turn (every way a phase
