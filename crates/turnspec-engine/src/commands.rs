@@ -159,20 +159,41 @@ impl Game {
         })
     }
 
-    /// An effect that lasts until the end of the step, phase or turn: the
-    /// engine reports `Expired` with `label` when it ends.
+    /// An effect that lasts until the end of the step, phase or turn, or
+    /// one bound to a player's turns (see [`Scope`]): the engine reports
+    /// `Expired` with `label` when it ends, and `EffectActive` when one
+    /// that does not always apply starts or stops applying.
     pub fn start_duration(&mut self, label: u32, scope: Scope) -> Result<(), RuleError> {
         self.command(|game| {
-            if let Scope::UntilNext { player, .. }
-            | Scope::EndOfNextTurn { player, .. }
-            | Scope::UntilTurnOf { player } = scope
-            {
+            if let Some(player) = scope.player() {
                 game.check_in_game(player)?;
             }
-            if let Scope::UntilNext { at, .. } | Scope::EndOfNextTurn { at, .. } = scope {
+            if let Some(at) = scope.place() {
                 game.check_place(at)?;
             }
             game.add_duration(label, scope);
+            Ok(())
+        })
+    }
+
+    /// The host ends an effect it started with [`Game::start_duration`]
+    /// (a "during your turn" ability whose card left play): `Expired`, or
+    /// `NoSuchDuration` if none with `label` is going on.
+    pub fn end_duration<S: EventSink>(
+        &mut self,
+        label: u32,
+        sink: &mut S,
+    ) -> Result<(), RuleError> {
+        self.command(|game| {
+            let going_on = game
+                .state
+                .mods
+                .as_ref()
+                .is_some_and(|m| m.durations.iter().any(|d| d.label == label));
+            if !going_on {
+                return Err(RuleError::NoSuchDuration { label });
+            }
+            game.expire(|d| d.label == label, sink);
             Ok(())
         })
     }

@@ -94,6 +94,12 @@ pub enum RuleError {
         /// The host's id of the object.
         object: u32,
     },
+    /// The host ended an effect with a label no going-on effect has.
+    #[error("no effect with label {label} is going on")]
+    NoSuchDuration {
+        /// The label the host gave.
+        label: u32,
+    },
     /// The host set an object fact the spec does not have.
     #[error("unknown object fact index")]
     NoSuchObjectFact,
@@ -259,6 +265,7 @@ impl RuleError {
             RuleError::NoSuchEnding => "no_such_ending",
             RuleError::NoSuchCounter => "no_such_counter",
             RuleError::NoObjects => "no_objects",
+            RuleError::NoSuchDuration { .. } => "no_such_duration",
             RuleError::NoSuchObject { .. } => "no_such_object",
             RuleError::ObjectInPlay { .. } => "object_in_play",
             RuleError::NoSuchObjectFact => "no_such_object_fact",
@@ -314,6 +321,9 @@ impl RuleError {
             RuleError::NoSuchObject { object } => format!("object {object} is not in play"),
             RuleError::ObjectInPlay { object } => format!("object {object} is already in play"),
             RuleError::NoSuchObjectFact => "unknown object fact".to_string(),
+            RuleError::NoSuchDuration { label } => {
+                format!("no effect with label {label} is going on")
+            }
             RuleError::TooManyObjects => format!(
                 "too many objects in play (the engine keeps {})",
                 crate::MAX_OBJECTS

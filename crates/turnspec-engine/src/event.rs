@@ -190,6 +190,14 @@ pub enum Event {
         /// Who left.
         player: PlayerId,
     },
+    /// An effect bound to a player's turns starts or stops applying
+    /// ("during your turn", "at the beginning of your next upkeep").
+    EffectActive {
+        /// The host's handle for the effect.
+        label: u32,
+        /// Whether it applies from now on.
+        active: bool,
+    },
     /// An effect with a duration ended (500.5, 514.2).
     Expired {
         /// The host's handle for the effect, given when it was registered.

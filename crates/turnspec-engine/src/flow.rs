@@ -397,7 +397,7 @@ impl Game {
             self.turn_action_play(id, t, sink);
         }
         if ends_turn_effects {
-            self.expire(|d| d.scope == Scope::Turn, sink);
+            self.end_turn_effects(sink);
         }
         if stack_triggers {
             self.put_waiting(sink);
@@ -518,24 +518,30 @@ impl Game {
                 // spec ends them only where an action says (a skipped
                 // place ends nothing, GA SKIP 1).
                 let turn_too = self.spec.game().turn_effects_end == TurnEffectsEnd::TurnEnd;
-                self.expire(
-                    |d| match d.scope {
-                        Scope::Step | Scope::Phase => true,
-                        Scope::Turn => turn_too,
-                        _ => false,
-                    },
-                    sink,
-                );
+                self.expire(|d| matches!(d.scope, Scope::Step | Scope::Phase), sink);
+                if turn_too {
+                    self.end_turn_effects(sink);
+                }
                 self.turn_ended_mods(sink);
             }
             // Bound to a player's turn: ended by the calls above.
-            Scope::UntilNext { .. } | Scope::EndOfNextTurn { .. } | Scope::UntilTurnOf { .. } => {}
+            Scope::UntilNext { .. }
+            | Scope::EndOfNextTurn { .. }
+            | Scope::UntilTurnOf { .. }
+            | Scope::ThroughNextTurn { .. }
+            | Scope::DuringTurnsOf { .. }
+            | Scope::FromNext { .. } => {}
         }
         let empties = match (scope, self.spec.mana().empties) {
             (Scope::Step, ManaEmpties::Step) | (Scope::Phase, _) => true,
             (Scope::Step, ManaEmpties::Phase) | (Scope::Turn, _) => false,
             (
-                Scope::UntilNext { .. } | Scope::EndOfNextTurn { .. } | Scope::UntilTurnOf { .. },
+                Scope::UntilNext { .. }
+                | Scope::EndOfNextTurn { .. }
+                | Scope::UntilTurnOf { .. }
+                | Scope::ThroughNextTurn { .. }
+                | Scope::DuringTurnsOf { .. }
+                | Scope::FromNext { .. },
                 _,
             ) => false,
         };
@@ -555,6 +561,22 @@ impl Game {
                 }
             }
         }
+    }
+
+    /// "This turn" effects end (514.2; Lorcana 3.4.1.2), and with them
+    /// those lasting until the end of the active player's next turn when
+    /// this is it. The one place both happen: an action with
+    /// `ends_turn_effects`, or the turn's end.
+    pub(crate) fn end_turn_effects<S: EventSink>(&mut self, sink: &mut S) {
+        let (active, turn) = (self.state.active, self.state.turn);
+        self.expire(
+            |d| match d.scope {
+                Scope::Turn => true,
+                Scope::ThroughNextTurn { player } => player == active && turn > d.made_on,
+                _ => false,
+            },
+            sink,
+        );
     }
 
     pub(crate) fn expire<S: EventSink>(&mut self, which: impl Fn(&Duration) -> bool, sink: &mut S) {

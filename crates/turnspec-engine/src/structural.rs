@@ -281,6 +281,7 @@ impl Game {
             |d| matches!(d.scope, Scope::UntilTurnOf { player } if player == active),
             sink,
         );
+        self.during_turn_effects(true, sink);
         let in_game = self.state.in_game;
         let Some(mods) = self.state.mods.as_mut() else {
             return;
@@ -299,11 +300,42 @@ impl Game {
     /// trigger, and "until your next ..." durations end (500.5).
     pub(crate) fn began_mods<S: EventSink>(&mut self, place: Place, sink: &mut S) {
         self.fire_delayed(place);
-        let active = self.state.active;
+        let (active, turn) = (self.state.active, self.state.turn);
         self.expire(
             |d| matches!(d.scope, Scope::UntilNext { at, player } if at == place && player == active),
             sink,
         );
+        // "At the beginning of your next X, ... until end of turn": from
+        // here it is a "this turn" effect of this turn.
+        if let Some(mods) = self.state.mods.as_mut() {
+            for d in &mut mods.durations {
+                if matches!(d.scope, Scope::FromNext { at, player } if at == place && player == active)
+                {
+                    d.scope = Scope::Turn;
+                    d.made_on = turn;
+                    sink.event(Event::EffectActive {
+                        label: d.label,
+                        active: true,
+                    });
+                }
+            }
+        }
+    }
+
+    /// "During your turn" effects of `active` start or stop applying.
+    fn during_turn_effects<S: EventSink>(&mut self, active: bool, sink: &mut S) {
+        let player = self.state.active;
+        let Some(mods) = self.state.mods.as_ref() else {
+            return;
+        };
+        for d in &mods.durations {
+            if d.scope == (Scope::DuringTurnsOf { player }) {
+                sink.event(Event::EffectActive {
+                    label: d.label,
+                    active,
+                });
+            }
+        }
     }
 
     /// At the end of a phase or step: "until end of X on your next turn"
@@ -323,6 +355,7 @@ impl Game {
     /// turn" end with it at the latest, and delayed triggers for it that
     /// never triggered are gone (603.7, 723.1).
     pub(crate) fn turn_ended_mods<S: EventSink>(&mut self, sink: &mut S) {
+        self.during_turn_effects(false, sink);
         let (active, turn) = (self.state.active, self.state.turn);
         self.expire(
             |d| {

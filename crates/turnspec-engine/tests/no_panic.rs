@@ -306,6 +306,16 @@ fn scope() -> impl Strategy<Value = Scope> {
         (0u8..9).prop_map(|p| Scope::UntilTurnOf {
             player: PlayerId(p)
         }),
+        (0u8..9).prop_map(|p| Scope::ThroughNextTurn {
+            player: PlayerId(p)
+        }),
+        (0u8..9).prop_map(|p| Scope::DuringTurnsOf {
+            player: PlayerId(p)
+        }),
+        (place(), 0u8..9).prop_map(|(at, p)| Scope::FromNext {
+            at,
+            player: PlayerId(p)
+        }),
     ]
 }
 

@@ -428,12 +428,15 @@ pub fn random_action(rng: &mut SplitMix64, game: &Game, from: &Spec) -> Input {
                     Some(step) if rng.below(2) == 0 => Some(Place::Step(step)),
                     _ => nth(from.phases().ids(), rng).map(Place::Phase),
                 };
-                let scope = match (rng.below(6), place) {
+                let scope = match (rng.below(9), place) {
                     (0, _) => Scope::Step,
                     (1, _) => Scope::Phase,
                     (3, _) => Scope::UntilTurnOf { player: anyone },
                     (4, Some(at)) => Scope::EndOfNextTurn { at, player },
                     (5, Some(at)) => Scope::UntilNext { at, player },
+                    (6, _) => Scope::ThroughNextTurn { player: anyone },
+                    (7, _) => Scope::DuringTurnsOf { player: anyone },
+                    (8, Some(at)) => Scope::FromNext { at, player },
                     _ => Scope::Turn,
                 };
                 Input::Until { label, scope }

@@ -464,13 +464,14 @@ impl Resolver<'_> {
             r.enter.is_some(),
             r.leave_play.is_some(),
             r.gain_control.is_some(),
+            r.end_until.is_some(),
         ];
         let count = verbs.iter().filter(|v| **v).count();
         if count != 1 {
             self.diags.push(
                 Diagnostic::error("scenario::entry", e.span(), format!("a script entry needs exactly one action or expectation, this one has {count}"))
                     .label("this entry")
-                    .help("verbs: pass, pass_until, play, trigger, set_fact, clear_fact, answer, on_begin, on_resolve, effect, end_effect, leave, declare_ending, set_counter, enter, leave_play, gain_control, delay, until, add_mana, choose, expect, expect_illegal, expect_events, expect_includes, expect_trace"),
+                    .help("verbs: pass, pass_until, play, trigger, set_fact, clear_fact, answer, on_begin, on_resolve, effect, end_effect, leave, declare_ending, set_counter, enter, leave_play, gain_control, delay, until, end_until, add_mana, choose, expect, expect_illegal, expect_events, expect_includes, expect_trace"),
             );
             return None;
         }
@@ -650,19 +651,22 @@ impl Resolver<'_> {
                 Some("until_next") => Some(BoundScope::UntilNext),
                 Some("end_of_next_turn") => Some(BoundScope::EndOfNextTurn),
                 Some("until_turn_of") => Some(BoundScope::UntilTurnOf),
+                Some("through_next_turn") => Some(BoundScope::ThroughNextTurn),
+                Some("during_turns_of") => Some(BoundScope::DuringTurnsOf),
+                Some("from_next") => Some(BoundScope::FromNext),
                 _ => None,
             };
             if let Some(scope) = bound {
-                let at = match (&r.at, scope) {
-                    (None, BoundScope::UntilTurnOf) => None,
-                    (Some(at), BoundScope::UntilTurnOf) => {
+                let at = match (&r.at, scope.has_place()) {
+                    (None, false) => None,
+                    (Some(at), false) => {
                         self.diags.push(
-                            Diagnostic::error("scenario::entry", at.span(), "scope `until_turn_of` takes no `at`: it ends as the player's next turn begins")
-                                .help("remove `at`, or use scope `until_next` or `end_of_next_turn`"),
+                            Diagnostic::error("scenario::entry", at.span(), "this scope takes no `at`: it is bound to the player's turns, not to a phase or step")
+                                .help("remove `at`, or use scope `until_next`, `end_of_next_turn` or `from_next`"),
                         );
                         return None;
                     }
-                    (None, _) => {
+                    (None, true) => {
                         let span = r.scope.as_ref().map(|s| s.span()).unwrap_or(label.span());
                         self.diags.push(
                             Diagnostic::error(
@@ -695,7 +699,7 @@ impl Resolver<'_> {
                         at.span(),
                         "`at` is only for scopes bound to a player's turn",
                     )
-                    .help("scopes with `at`: until_next, end_of_next_turn"),
+                    .help("scopes with `at`: until_next, end_of_next_turn, from_next"),
                 );
                 return None;
             }
@@ -711,13 +715,17 @@ impl Resolver<'_> {
                             span,
                             format!("unknown scope `{other}`"),
                         )
-                        .help("scopes: step, phase, turn, until_next, end_of_next_turn, until_turn_of"),
+                        .help("scopes: step, phase, turn, until_next, end_of_next_turn, until_turn_of, through_next_turn, during_turns_of, from_next"),
                     );
                     return None;
                 }
             };
             let label = self.label(Some(label));
             return Some(Step::Until { label, scope });
+        }
+        if let Some(l) = &r.end_until {
+            let label = self.label(Some(l));
+            return Some(Step::EndUntil { label });
         }
         if let Some(l) = &r.choose {
             let Some(by) = &r.by else {

@@ -130,6 +130,9 @@ pub(crate) struct RawEntry {
     pub until: Option<Text>,
     #[schemars(with = "Option<String>")]
     pub add_mana: Option<Text>,
+    /// `end_until = "label"`: the host ends an effect started with `until`.
+    #[schemars(with = "Option<String>")]
+    pub end_until: Option<Text>,
     /// `enter = "label"` (with `by`): the host reports an object entering
     /// play under `by`'s control.
     #[schemars(with = "Option<String>")]

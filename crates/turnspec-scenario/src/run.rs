@@ -564,11 +564,18 @@ impl Runner<'_> {
                         at: engine_place(at),
                         player,
                     },
+                    (BoundScope::FromNext, Some(at)) => Scope::FromNext {
+                        at: engine_place(at),
+                        player,
+                    },
+                    (BoundScope::ThroughNextTurn, _) => Scope::ThroughNextTurn { player },
+                    (BoundScope::DuringTurnsOf, _) => Scope::DuringTurnsOf { player },
                     _ => Scope::UntilTurnOf { player },
                 };
                 let label = *label;
                 self.command("", |g, _, _| g.start_duration(label, scope))
             }
+            &Step::EndUntil { label } => self.command("", |g, _, e| g.end_duration(label, e)),
             Step::Leave(player) => self.act(Action::Leave { player: *player }, ""),
             &Step::DeclareEnding { ending, player } => {
                 let player = or_active(&player);

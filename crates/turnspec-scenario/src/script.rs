@@ -23,6 +23,24 @@ pub enum BoundScope {
     EndOfNextTurn,
     /// `until_turn_of`: until the player's next turn (or they leave).
     UntilTurnOf,
+    /// `through_next_turn`: until the end of the player's next turn, with
+    /// its "this turn" effects.
+    ThroughNextTurn,
+    /// `during_turns_of`: only during the player's turns.
+    DuringTurnsOf,
+    /// `from_next`: from the next beginning of `at` in the player's turn
+    /// until the end of that turn.
+    FromNext,
+}
+
+impl BoundScope {
+    /// Whether the scope names a phase or step (`at`).
+    pub fn has_place(self) -> bool {
+        matches!(
+            self,
+            BoundScope::UntilNext | BoundScope::EndOfNextTurn | BoundScope::FromNext
+        )
+    }
 }
 
 /// Finds a spec by the path a scenario names; returns it and the path used.
@@ -178,6 +196,11 @@ pub enum Step {
         at: Option<Place>,
         /// `by`: whose turn (default: the active player).
         player: Option<PlayerId>,
+    },
+    /// `end_until`: the host ends an effect it started with `until`.
+    EndUntil {
+        /// The effect's label.
+        label: u32,
     },
     /// `leave`: a player leaves the game.
     Leave(PlayerId),

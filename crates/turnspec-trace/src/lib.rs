@@ -146,6 +146,7 @@ pub fn fits(spec: &Spec, event: &Event) -> bool {
         | Event::Passed { .. }
         | Event::Left { .. }
         | Event::Expired { .. }
+        | Event::EffectActive { .. }
         | Event::ManaEmptied { .. } => true,
     }
 }
@@ -549,6 +550,22 @@ fn known(spec: &Spec, labels: &dyn Labels, event: &Event) -> Option<Described> {
                 .unwrap_or_else(|| format!("#{label}"));
             ("expired", 3, format!("{name} ends"), RuleRef::NONE)
         }
+        Event::EffectActive { label, active } => {
+            match labels.label(label) {
+                Some(name) => f.insert("label".into(), json!(name)),
+                None => f.insert("label".into(), json!(label)),
+            };
+            f.insert("active".into(), json!(active));
+            let name = labels
+                .label(label)
+                .map(str::to_string)
+                .unwrap_or_else(|| format!("#{label}"));
+            let text = match active {
+                true => format!("{name} applies"),
+                false => format!("{name} stops applying"),
+            };
+            ("effect_active", 3, text, RuleRef::NONE)
+        }
         Event::ManaEmptied {
             player: p,
             amount,
@@ -803,6 +820,10 @@ fn compact_known(spec: &Spec, labels: &dyn Labels, event: &Event) -> Option<Stri
         Event::TurnControlled { player, by } => format!("controlled {player} by {by}"),
         Event::DecidedBy { player, by } => format!("decides {by} for {player}"),
         Event::Expired { label: l } => format!("expired {}", label(l)),
+        Event::EffectActive { label: l, active } => match active {
+            true => format!("applies {}", label(l)),
+            false => format!("stops {}", label(l)),
+        },
         Event::ManaEmptied {
             player,
             amount,

@@ -14,7 +14,7 @@ use crate::flow::STALL_BUDGET;
 use crate::game::Game;
 use crate::host::{Host, TurnActionHook};
 use crate::program::{EndCheckAt, FusedBegin, MAX_HOP_SKIPS, Op, Program, Skips, Test, Then};
-use crate::state::{Point, Scope, Status};
+use crate::state::{Point, Status};
 
 /// What happened at a turn's beginning.
 enum TurnBegin {
@@ -94,7 +94,7 @@ impl Game {
         }
         sink.event(Event::TurnAction { action: id, answer });
         if expires && self.state.mods.is_some() {
-            self.expire(|d| d.scope == Scope::Turn, sink);
+            self.end_turn_effects(sink);
         }
     }
 

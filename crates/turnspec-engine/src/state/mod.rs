@@ -265,6 +265,56 @@ pub enum Scope {
         /// The player whose next turn ends the effect.
         player: PlayerId,
     },
+    /// Until the end of `player`'s next turn ("until the end of their next
+    /// turn"): it ends where that turn's "this turn" effects end (Lorcana
+    /// 3.4.1.2; Magic 514.2), not later.
+    ThroughNextTurn {
+        /// Whose next turn.
+        player: PlayerId,
+    },
+    /// Only during `player`'s turns ("during your turn", Lorcana 3.2.1.2):
+    /// the engine reports it applying (`EffectActive`) as each of their
+    /// turns begins and stopping as it ends, until the host ends it
+    /// (`Game::end_duration`).
+    DuringTurnsOf {
+        /// Whose turns.
+        player: PlayerId,
+    },
+    /// From the next beginning of `at` in `player`'s turn until the end of
+    /// that turn ("at the beginning of your next upkeep, ... until end of
+    /// turn"): it applies from there (`EffectActive`), then ends with that
+    /// turn's "this turn" effects.
+    FromNext {
+        /// The phase or step whose beginning starts the effect.
+        at: Place,
+        /// Whose turn it must be.
+        player: PlayerId,
+    },
+}
+
+impl Scope {
+    /// The player whose turns the scope is bound to, if any.
+    pub fn player(self) -> Option<PlayerId> {
+        match self {
+            Scope::Step | Scope::Phase | Scope::Turn => None,
+            Scope::UntilNext { player, .. }
+            | Scope::EndOfNextTurn { player, .. }
+            | Scope::UntilTurnOf { player }
+            | Scope::ThroughNextTurn { player }
+            | Scope::DuringTurnsOf { player }
+            | Scope::FromNext { player, .. } => Some(player),
+        }
+    }
+
+    /// The phase or step the scope names, if any.
+    pub fn place(self) -> Option<Place> {
+        match self {
+            Scope::UntilNext { at, .. }
+            | Scope::EndOfNextTurn { at, .. }
+            | Scope::FromNext { at, .. } => Some(at),
+            _ => None,
+        }
+    }
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
