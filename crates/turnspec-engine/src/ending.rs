@@ -73,40 +73,33 @@ impl Game {
     }
 
     /// `ending` is reached for `player`, who is in the game: a win or a
-    /// draw ends the game; a loss removes the player (through `leave`
-    /// when `whole_leave`, else only from the game, as inside the run).
-    #[allow(clippy::too_many_arguments)] // the host and sink go through to `leave`
-    fn reach<H: Host, S: EventSink>(
-        &mut self,
-        ending: EndingId,
-        player: PlayerId,
-        whole_leave: bool,
-        host: &mut H,
-        sink: &mut S,
-    ) -> Checked {
+    /// draw ends the game (true). A loss is left to the caller (false),
+    /// which removes the player as fits where it is: [`Game::leave`] for a
+    /// host's command, [`Game::lose_inside_run`] inside the run.
+    fn reach<S: EventSink>(&mut self, ending: EndingId, player: PlayerId, sink: &mut S) -> bool {
         let Some((result, rule)) = self.spec.ending(ending).map(|e| (e.result, e.rule)) else {
-            return Checked::Nothing;
+            return false;
         };
         sink.event(Event::Ending { ending, player });
         let winners = match result {
             EndResult::Wins => self.side_of(player),
             EndResult::Draw => 0,
-            EndResult::Loses if whole_leave => {
-                self.leave(player, host, sink);
-                return Checked::Left;
-            }
-            EndResult::Loses => {
-                if self.remove_from_game(player, sink) {
-                    return Checked::Stopped;
-                }
-                if self.active_left(player, sink) {
-                    return Checked::Moved;
-                }
-                return Checked::Left;
-            }
+            EndResult::Loses => return false,
         };
         self.game_over(Outcome::new(winners, rule), sink);
-        Checked::Stopped
+        true
+    }
+
+    /// A player lost at a check inside the run: out of the game, and the
+    /// turn moves on if it was theirs.
+    fn lose_inside_run<S: EventSink>(&mut self, player: PlayerId, sink: &mut S) -> Checked {
+        if self.remove_from_game(player, sink) {
+            return Checked::Stopped;
+        }
+        if self.active_left(player, sink) {
+            return Checked::Moved;
+        }
+        Checked::Left
     }
 
     /// Runs the spec's endings checked at `at`, in file order, each for the
@@ -156,10 +149,21 @@ impl Game {
                         spec.conditions().eval(check.cond, self)
                     };
                 if reached {
-                    match self.reach(id, player, whole_leave, host, sink) {
-                        Checked::Nothing => {}
-                        Checked::Left => checked = Checked::Left,
-                        done => return done,
+                    if self.reach(id, player, sink) {
+                        return Checked::Stopped;
+                    }
+                    if whole_leave {
+                        // Between moves, as a host's command: a whole leave.
+                        self.leave(player, host, sink);
+                        if self.state.status != Status::Running {
+                            return Checked::Stopped;
+                        }
+                        checked = Checked::Left;
+                    } else {
+                        match self.lose_inside_run(player, sink) {
+                            Checked::Left => checked = Checked::Left,
+                            done => return done,
+                        }
                     }
                 }
                 if !check.each_player {
@@ -194,7 +198,9 @@ impl Game {
             if game.spec.ending(ending).is_none() {
                 return Err(crate::RuleError::NoSuchEnding);
             }
-            game.reach(ending, player, true, host, sink);
+            if !game.reach(ending, player, sink) {
+                game.leave(player, host, sink);
+            }
             Ok(())
         })
     }
@@ -224,19 +230,10 @@ impl Game {
     /// the interpreter goes on (the same point again, or past the turn's
     /// beginning).
     pub(crate) fn resume_after_check(&mut self, at: EndPoints) {
-        let s = &mut self.state;
-        if at == EndPoints::AFTER_ACTION {
-            // The action's op set the stage past it.
-            s.point = Point::Stage;
-        } else if at == EndPoints::STEP_END {
-            s.point = Point::StepEnd;
-            s.stage = self
-                .spec
-                .step(s.step)
-                .map_or(0, |st| st.stages.len().min(u8::MAX as usize) as u8);
-        } else if at == EndPoints::TURN_END {
-            s.point = Point::TurnEnd;
-        } else {
+        self.settle_at_check(at);
+        if self.state.point == Point::TurnStart {
+            // The turn has begun: the interpreter goes on at its first phase.
+            let s = &mut self.state;
             match self.spec.turn().first() {
                 Some(p) => {
                     s.phase = *p;

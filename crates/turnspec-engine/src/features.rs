@@ -38,9 +38,6 @@ pub(crate) struct Features {
     /// `[priority] after_action = "actor"` and `after_resolve = "actor"`.
     pub actor_after_action: bool,
     pub actor_after_resolve: bool,
-    /// Some window has `refuse_pass`: its passes take the shaped path,
-    /// which asks the window first.
-    pub refused_passes: bool,
     /// Where the spec's endings are checked (ending.rs).
     pub end_checks: EndPoints,
 }
@@ -74,6 +71,7 @@ impl Features {
         let bag = spec.priority().triggers == TriggerOrder::Bag;
         let closes_when_stack_empty = spec.windows().iter().any(|w| w.close_when_stack_empty);
         let solo = spec.windows().iter().any(|w| w.solo);
+        // A window with `refuse_pass` asks first (Program::refusals_possible).
         let refused_passes = spec.windows().iter().any(|w| !w.refuse_pass.is_empty());
         let shaped_pass = bag || solo || refused_passes;
         Features {
@@ -91,7 +89,6 @@ impl Features {
             starts,
             closes_when_stack_empty,
             end_checks: spec.end_check_points(),
-            refused_passes,
         }
     }
 

@@ -25,6 +25,17 @@ use crate::state::{
 /// rather than loop for ever on a spec whose conditions skip every window.
 pub(crate) const STALL_BUDGET: u32 = 1_000_000;
 
+/// Where the interpreter goes after a check of the endings at a point it
+/// can run again: on (`None`) when nothing was reached, else stop, or run
+/// the point again for the players left (a check finds nothing twice).
+fn then(checked: Checked) -> Option<Next> {
+    match checked {
+        Checked::Nothing => None,
+        Checked::Stopped => Some(Next::Stop),
+        Checked::Left | Checked::Moved => Some(Next::Go),
+    }
+}
+
 /// Where the interpreter goes after one point of the turn.
 enum Next {
     /// On to the next point.
@@ -141,10 +152,11 @@ impl Game {
             return Next::Go;
         }
         self.turn_began::<true, S>(sink);
+        // The one point not run again: the turn has begun, and players who
+        // left are simply gone from it.
         match self.check_endings(EndPoints::TURN_START, None, host, sink) {
             Checked::Nothing | Checked::Left => {}
-            Checked::Stopped => return Next::Stop,
-            Checked::Moved => return Next::Go,
+            other => return then(other).unwrap_or(Next::Go),
         }
         match spec.turn().first() {
             Some(p) => {
@@ -244,9 +256,11 @@ impl Game {
             Stage::Action(id) => {
                 self.turn_action(id, host, sink);
                 self.state.stage += 1;
-                match self.check_endings(EndPoints::AFTER_ACTION, Some(id), host, sink) {
-                    Checked::Nothing | Checked::Left | Checked::Moved => {}
-                    Checked::Stopped => return Next::Stop,
+                // The stage is already past the action: running on is
+                // running the point again.
+                let checked = self.check_endings(EndPoints::AFTER_ACTION, Some(id), host, sink);
+                if let Some(next) = then(checked) {
+                    return next;
                 }
             }
             Stage::Window(w) => {
@@ -274,10 +288,8 @@ impl Game {
         host: &mut H,
         sink: &mut S,
     ) -> Next {
-        match self.check_endings(EndPoints::STEP_END, None, host, sink) {
-            Checked::Nothing => {}
-            Checked::Stopped => return Next::Stop,
-            Checked::Left | Checked::Moved => return Next::Go,
+        if let Some(next) = then(self.check_endings(EndPoints::STEP_END, None, host, sink)) {
+            return next;
         }
         let step = spec.step(self.state.step);
         let again = match step.and_then(|s| s.repeat) {
@@ -324,10 +336,8 @@ impl Game {
     /// player's turn is chosen.
     fn at_turn_end<H: Host, S: EventSink>(&mut self, host: &mut H, sink: &mut S) -> Next {
         if !self.state.between {
-            match self.check_endings(EndPoints::TURN_END, None, host, sink) {
-                Checked::Nothing => {}
-                Checked::Stopped => return Next::Stop,
-                Checked::Left | Checked::Moved => return Next::Go,
+            if let Some(next) = then(self.check_endings(EndPoints::TURN_END, None, host, sink)) {
+                return next;
             }
             self.turn_ended::<true, S>(sink);
             if self.enter_between_turns() {

@@ -175,7 +175,9 @@ impl Game {
     /// bag, which the bag path takes first).
     #[inline]
     pub(crate) fn pass_refused(&self) -> Option<RuleRef> {
-        if !self.cached.features().refused_passes || !self.cached.program().refusals_possible {
+        // One owner for the question: the program, rebuilt when a fact
+        // changes (false in a spec without `refuse_pass`).
+        if !self.cached.program().refusals_possible {
             return None;
         }
         self.pass_refused_by_window()

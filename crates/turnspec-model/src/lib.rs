@@ -15,6 +15,7 @@
 mod arena;
 mod cond;
 pub mod describe;
+mod endings;
 mod ids;
 mod integrity;
 mod limits;
@@ -31,6 +32,7 @@ pub use ids::{
     CondId, CounterId, EffectId, EndingId, FactId, ObjectFactId, PhaseId, RuleRef, StepId,
     TimingId, TurnActionId, VariantId, WindowId,
 };
+pub use endings::*;
 pub use limits::*;
 pub use objects::*;
 pub use spec::*;

@@ -13,6 +13,7 @@
 //! not compared.
 
 use crate::ids::*;
+use crate::endings::*;
 use crate::objects::*;
 use crate::spec::*;
 
