@@ -241,6 +241,12 @@ impl SpecEntry {
             .iter()
             .map(|f| json!({ "id": f.id, "name": f.name, "rule": spec.rule(f.rule) }))
             .collect();
+        v["counters"] = spec
+            .counters()
+            .iter()
+            .map(|c| json!({ "id": c.id, "per_player": c.per_player, "rule": spec.rule(c.rule) }))
+            .collect();
+        v["endings"] = endings(spec).into();
         v["diagram"] = diagram(spec);
         v
     }
