@@ -193,6 +193,30 @@ test("Grand Archive: no attack on the first turn, an attack starts combat, saved
   await saveAndTest("scenarios/grand-archive-turn.toml");
 });
 
+test("Lorcana: the host sets lore, 20 wins; an ending declared; saved and run", async () => {
+  await open("games/lorcana.toml");
+  await page.selectOption("#counter", "lore");
+  await page.selectOption("#counter-by", "P2");
+  await page.fill("#counter-value", "7");
+  await click("#set-counter");
+  assert.match(await text('#counters [data-counter="lore"]'), /P1: 0, P2: 7/);
+  assert.match(await text("#state-status"), /^running/);
+  await page.selectOption("#counter-by", "P1");
+  await page.fill("#counter-value", "20");
+  await click("#set-counter");
+  assert.match(await text("#state-status"), /^over: P1 won \(rule 1\.8\.1\.1\)/);
+  assert.match(await text('.trace[data-side="0"]'), /twenty_lore|20 lore|lore/i);
+  await saveAndTest("scenarios/lorcana-lore.toml");
+
+  // Undo the win; P2 draws from an empty deck instead: P1 wins (1.8.1.3).
+  await click("#undo");
+  assert.match(await text("#state-status"), /^running/);
+  await page.selectOption("#ending", "empty_deck");
+  await page.selectOption("#ending-by", "P2");
+  await click("#declare-ending");
+  assert.match(await text("#state-status"), /^over: P1 won/);
+});
+
 test("two specs side by side: the first diverging event is marked", async () => {
   await open("games/mtg.toml", "games/mtg-classic.toml");
   assert.equal(await page.$$eval(".trace", (ts) => ts.length), 2);

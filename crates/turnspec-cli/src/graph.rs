@@ -1,6 +1,7 @@
 //! `turnspec graph`: the turn as a diagram (Mermaid or Graphviz dot), for
 //! designers checking a spec at a glance: phases in order, their steps,
-//! which steps give priority, skips, repeats, and phases started by plays.
+//! which steps give priority, skips, repeats, phases started by plays, and
+//! how the game ends (each ending, with edges from where it is checked).
 //! What a label says about a phase or a step comes from its description
 //! (`turnspec_model::Describe`); the edges are the turn's structure.
 
@@ -9,7 +10,7 @@ use std::process::ExitCode;
 
 use clap::ValueEnum;
 use turnspec_spec::describe::{Field, Item, Value, field, words};
-use turnspec_spec::{Describe, Effect, Phase, Spec, Stage, StepId};
+use turnspec_spec::{Describe, Effect, EndPoints, Phase, Spec, Stage, StepId};
 
 use crate::load;
 
@@ -64,6 +65,13 @@ const PHASE_SHOWN: &[&str] = &["name", "rule", "skip", "only_if", "occurs"];
 /// The fields of a phase a diagram leaves out: its steps are the boxes
 /// inside it; `counts_as` and tags are for `check --explain`.
 const PHASE_LEFT_OUT: &[&str] = &["id", "counts_as", "tags", "steps", "step_ids"];
+
+/// The fields of an ending a diagram shows: `ending: name [rule]`, what
+/// it does (`result`) and where it is checked (`check`; its `after` and
+/// `turn_end`/`turn_start` points are edges too).
+const ENDING_SHOWN: &[&str] = &["name", "rule", "result", "check"];
+/// The fields of an ending a diagram leaves out: its id is the host's.
+const ENDING_LEFT_OUT: &[&str] = &["id"];
 
 /// The text of a described field, if it is there at all.
 fn text_of(fields: &[Field], name: &str) -> Option<String> {
@@ -366,6 +374,53 @@ pub(crate) fn render(spec: &Spec, format: GraphFormat) -> String {
         }
         edges.push((last.clone(), "next_turn".into(), String::new(), true));
     }
+    // How the game ends: a box per ending below the turn, with a dashed
+    // edge from each place it is checked that is one box (the step of the
+    // action it follows, the turn's last step, the next turn's start);
+    // `step_end` and `counter_set` are in its label.
+    for (i, ending) in spec.endings().iter().enumerate() {
+        let fields = ending.describe(spec);
+        let mut lines = vec![format!("ending: {}", title(spec, &fields))];
+        lines.extend(text_of(&fields, "result"));
+        lines.extend(text_of(&fields, "check"));
+        lines.extend(undecided(&fields, ENDING_SHOWN, ENDING_LEFT_OUT));
+        let id = format!("end{i}");
+        match format {
+            GraphFormat::Mermaid | GraphFormat::Svg | GraphFormat::Json => {
+                out.push_str(&format!("  {id}{{{{\"{}\"}}}}\n", label(format, &lines)))
+            }
+            GraphFormat::Dot => out.push_str(&format!(
+                "  {id} [label=\"{}\", shape=hexagon{}];\n",
+                label(format, &lines),
+                if ending.check.is_some() {
+                    ", style=dashed"
+                } else {
+                    ""
+                }
+            )),
+        }
+        let Some(check) = ending.check else {
+            continue;
+        };
+        if let Some(action) = check.after
+            && let Some((si, _)) = spec
+                .steps()
+                .iter()
+                .enumerate()
+                .find(|(_, s)| s.stages.contains(&Stage::Action(action)))
+        {
+            let name = spec.turn_action(action).map_or("?", |a| a.id.as_str());
+            edges.push((format!("s{si}"), id.clone(), format!("after {name}"), true));
+        }
+        if check.at.contains(EndPoints::TURN_END)
+            && let Some(last) = &previous_last
+        {
+            edges.push((last.clone(), id.clone(), "turn end".into(), true));
+        }
+        if check.at.contains(EndPoints::TURN_START) && previous_last.is_some() {
+            edges.push(("next_turn".into(), id.clone(), "turn start".into(), true));
+        }
+    }
     for (from, to, label, dashed) in edges {
         match format {
             GraphFormat::Mermaid | GraphFormat::Svg | GraphFormat::Json => {
@@ -421,13 +476,18 @@ mod tests {
 
     fn reference_specs() -> Vec<Spec> {
         let games = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../games");
-        ["mtg.toml", "grand-archive.toml"]
-            .iter()
-            .map(|f| {
-                let text = std::fs::read_to_string(games.join(f)).expect("a reference spec");
-                turnspec_spec::load_str(f, &text).expect("it loads").0
-            })
-            .collect()
+        [
+            "mtg.toml",
+            "grand-archive.toml",
+            "lorcana.toml",
+            "pokemon-tcg.toml",
+        ]
+        .iter()
+        .map(|f| {
+            let text = std::fs::read_to_string(games.join(f)).expect("a reference spec");
+            turnspec_spec::load_str(f, &text).expect("it loads").0
+        })
+        .collect()
     }
 
     /// A field added to a step or a phase must be shown in diagrams or
@@ -444,6 +504,13 @@ mod tests {
             }
         }
         for spec in reference_specs() {
+            for ending in spec.endings() {
+                placed(
+                    ending.describe(&spec),
+                    (ENDING_SHOWN, ENDING_LEFT_OUT),
+                    "ending",
+                );
+            }
             for step in spec.steps() {
                 placed(step.describe(&spec), (STEP_SHOWN, STEP_LEFT_OUT), "step");
             }

@@ -96,3 +96,84 @@ fn the_svgs_in_docs_are_up_to_date() {
         );
     }
 }
+
+#[test]
+fn endings_are_shown_with_where_they_are_checked() {
+    // Pokémon: a loss checked after the draw, and one the host declares.
+    for format in ["mermaid", "dot"] {
+        let text = graph("games/pokemon-tcg.toml", format);
+        assert!(
+            text.contains("ending: could_not_draw [R-XY p.10]"),
+            "{format}"
+        );
+        assert!(text.contains("the player loses"), "{format}");
+        assert!(text.contains("declared by the host"), "{format}");
+        assert!(
+            text.contains("after draw"),
+            "{format}: the edge from the draw step"
+        );
+    }
+    let mermaid = graph("games/pokemon-tcg.toml", "mermaid");
+    assert!(mermaid.contains("-.->|\"after draw\"| end0"), "{mermaid}");
+    let dot = graph("games/lorcana.toml", "dot");
+    assert!(
+        dot.contains("checked at counter_set for each player: counter.lore >= 20"),
+        "{dot}"
+    );
+    let v: Value = serde_json::from_str(&graph("games/pokemon-tcg.toml", "json")).unwrap();
+    let e = &v["endings"][0];
+    assert_eq!(e["id"], "could_not_draw");
+    assert_eq!(e["result"], "loses");
+    assert_eq!(e["check"]["after"], "draw");
+    assert_eq!(e["check"]["if"], "counter.could_not_draw == 1");
+    assert_eq!(v["endings"][1]["check"], Value::Null);
+    let svg = graph("games/lorcana.toml", "svg");
+    assert!(svg.contains("How the game ends") && svg.contains("the player wins"));
+}
+
+#[test]
+fn endings_checked_at_the_turn_end_and_start_have_edges() {
+    let dir = std::env::temp_dir().join(format!("turnspec-graph-endings-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let spec = dir.join("endings.toml");
+    std::fs::write(
+        &spec,
+        r#"[game]
+name = "Endings"
+players = { min = 2, max = 2 }
+
+[counters.score]
+per = "player"
+
+[[phase]]
+id = "main"
+priority = "always"
+
+[[phase]]
+id = "end"
+priority = "always"
+
+[endings.high]
+result = "wins"
+if = "counter.score >= 10"
+for = "each_player"
+at = ["turn_start", "turn_end"]
+rule = "R 1"
+"#,
+    )
+    .unwrap();
+    let path = spec.to_str().unwrap();
+    let mermaid = graph(path, "mermaid");
+    assert!(mermaid.contains("s1 -.->|\"turn end\"| end0"), "{mermaid}");
+    assert!(
+        mermaid.contains("next_turn -.->|\"turn start\"| end0"),
+        "{mermaid}"
+    );
+    let dot = graph(path, "dot");
+    assert!(dot.contains("end0 [label=\"ending: high [R 1]\\nthe player wins\\nchecked at turn_start, turn_end for each player: counter.score >= 10\", shape=hexagon, style=dashed];"), "{dot}");
+    assert!(
+        dot.contains("s1 -> end0 [label=\"turn end\", style=dashed];"),
+        "{dot}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}

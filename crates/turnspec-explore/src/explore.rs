@@ -218,7 +218,7 @@ impl Report {
             ("turn-based action", "turn-based actions (performed)"),
             (
                 "game end",
-                "how the game ends (the endings the spec checks, and the last side left)",
+                "how the game ends (the endings the spec checks, those the host declares with `--with ending`, and the last side left)",
             ),
         ] {
             let items: Vec<&CoverageItem> =
@@ -330,7 +330,7 @@ struct Single<'a, 's> {
 }
 
 fn reach_of(events: &[Event], out: &mut Vec<Reach>) {
-    for e in events {
+    for (i, e) in events.iter().enumerate() {
         match *e {
             Event::PhaseBegan { phase, .. } => out.push(Reach::Phase(phase)),
             Event::StepBegan { step, .. } => out.push(Reach::Step(step)),
@@ -341,8 +341,15 @@ fn reach_of(events: &[Event], out: &mut Vec<Reach>) {
             } => out.push(Reach::Window(w)),
             Event::TurnAction { action, .. } => out.push(Reach::Action(action)),
             Event::Ending { ending, .. } => out.push(Reach::Ending(ending)),
-            // A game over with no ending just before it: the last side won.
-            Event::GameOver { .. } if !matches!(out.last(), Some(Reach::Ending(_))) => {
+            // A game over right after an ending is that ending's (a win or
+            // a draw); any other, the last side won (players left, by
+            // their own move or by an ending that makes them lose).
+            Event::GameOver { .. }
+                if !matches!(
+                    i.checked_sub(1).map(|p| &events[p]),
+                    Some(Event::Ending { .. })
+                ) =>
+            {
                 out.push(Reach::LastSide)
             }
             _ => {}
@@ -636,8 +643,15 @@ pub fn explore(spec: &Spec, options: &Options) -> Result<Report, String> {
         });
     }
     // How games can end: each ending the spec checks itself (those the
-    // host declares can happen at any moment), and the last side left.
-    for (id, e) in spec.endings().iter_ids().filter(|(_, e)| e.check.is_some()) {
+    // host declares can happen at any moment, so they are listed only
+    // when the search declares them: `--with ending`), and the last side
+    // left.
+    let declared = options.families.ending;
+    for (id, e) in spec
+        .endings()
+        .iter_ids()
+        .filter(|(_, e)| e.check.is_some() || declared)
+    {
         coverage.push(CoverageItem {
             kind: "game end",
             id: e.id.clone(),

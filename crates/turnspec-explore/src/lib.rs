@@ -62,6 +62,9 @@ pub struct Families {
     pub mana: bool,
     /// A player leaves the game (off by default).
     pub leave: bool,
+    /// The host declares one of the spec's endings for a player (off by
+    /// default): a win or a draw ends the game, a loss makes them leave.
+    pub ending: bool,
 }
 
 impl Default for Families {
@@ -75,14 +78,15 @@ impl Default for Families {
             fact: true,
             mana: true,
             leave: false,
+            ending: false,
         }
     }
 }
 
 impl Families {
     /// The family names, as the command line spells them.
-    pub const NAMES: [&'static str; 8] = [
-        "pass", "play", "answer", "trigger", "effect", "fact", "mana", "leave",
+    pub const NAMES: [&'static str; 9] = [
+        "pass", "play", "answer", "trigger", "effect", "fact", "mana", "leave", "ending",
     ];
 
     /// Switches the family `name` on or off; an unknown name is an error
@@ -97,6 +101,7 @@ impl Families {
             "fact" => &mut self.fact,
             "mana" => &mut self.mana,
             "leave" => &mut self.leave,
+            "ending" => &mut self.ending,
             _ => {
                 return Err(format!(
                     "unknown move family `{name}` (families: {})",
@@ -119,6 +124,7 @@ impl Families {
             self.fact,
             self.mana,
             self.leave,
+            self.ending,
         ];
         Self::NAMES
             .iter()

@@ -3,7 +3,7 @@
 
 use turnspec_engine::TurnActionHook;
 use turnspec_engine::{Action, EventSink, Game, Host, PlayerId, RuleError};
-use turnspec_model::{EffectId, FactId, Id, Spec, TimingId, TurnActionId};
+use turnspec_model::{EffectId, EndingId, FactId, Id, Spec, TimingId, TurnActionId};
 
 use crate::Families;
 
@@ -40,6 +40,9 @@ pub enum Move {
     Mana(PlayerId),
     /// A player leaves the game.
     Leave(PlayerId),
+    /// The host declares an ending of the spec (table index) for a player:
+    /// a win or a draw ends the game, a loss makes the player leave.
+    Ending(u16, PlayerId),
 }
 
 impl Move {
@@ -65,6 +68,8 @@ pub struct Table {
     pub(crate) timing: Vec<Named<TimingId>>,
     pub(crate) effects: Vec<Named<EffectId>>,
     pub(crate) facts: Vec<Named<FactId>>,
+    /// Every `[endings.ID]`, for the host to declare.
+    pub(crate) endings: Vec<Named<EndingId>>,
     /// Every turn-based action, with the largest answer the search tries
     /// (0 for one that takes no answer).
     pub(crate) actions: Vec<(Named<TurnActionId>, u16)>,
@@ -128,6 +133,16 @@ impl Table {
             },
             |_, _| true,
         );
+        let endings = union(
+            specs,
+            |s| {
+                s.endings()
+                    .iter_ids()
+                    .map(|(i, e)| (i, e.id.clone()))
+                    .collect()
+            },
+            |_, _| true,
+        );
         let actions = union(
             specs,
             |s| {
@@ -157,6 +172,7 @@ impl Table {
             timing,
             effects,
             facts,
+            endings,
             actions,
             mana,
         }
@@ -180,6 +196,9 @@ impl Table {
             }
             Move::Mana(p) => format!("add 1 mana to {p}'s pool"),
             Move::Leave(p) => format!("{p} leaves"),
+            Move::Ending(e, p) => {
+                format!("declare ending {} for {p}", self.endings[e as usize].name)
+            }
         }
     }
 
@@ -193,6 +212,7 @@ impl Table {
             }
             Move::Effect(e, _) => ("effect", &self.effects[e as usize].name),
             Move::Fact(f, _) => ("fact", &self.facts[f as usize].name),
+            Move::Ending(e, _) => ("ending", &self.endings[e as usize].name),
             _ => return None,
         })
     }
@@ -224,6 +244,10 @@ impl Table {
             }
             Move::Mana(p) => format!("add_mana = \"{p}\"\nvalue = 1\n"),
             Move::Leave(p) => format!("leave = \"{p}\"\n"),
+            Move::Ending(e, p) => format!(
+                "declare_ending = \"{}\"\nby = \"{p}\"\n",
+                self.endings[e as usize].name
+            ),
         }
     }
 }
@@ -320,6 +344,11 @@ impl Side {
             }
             Move::Mana(player) => game.add_mana_to_pool(player, 1),
             Move::Leave(player) => game.apply(Action::Leave { player }, &mut host, events),
+            Move::Ending(e, player) => {
+                let ending =
+                    table.endings[e as usize].ids[side].ok_or(Refusal::Missing("ending"))?;
+                game.declare_ending(ending, player, &mut host, events)
+            }
         };
         result.map_err(Refusal::Rule)
     }
@@ -424,5 +453,10 @@ pub(crate) fn enumerate(
     }
     if families.leave {
         out.extend(seated().map(Move::Leave));
+    }
+    if families.ending {
+        for e in 0..table.endings.len() {
+            out.extend(seated().map(|p| Move::Ending(e as u16, p)));
+        }
     }
 }

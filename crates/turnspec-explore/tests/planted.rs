@@ -20,6 +20,12 @@ fn load(text: &str) -> Arc<Spec> {
     }
 }
 
+fn options3(families: &[&str], depth: usize) -> Options {
+    let mut o = options(families, depth);
+    o.players = 3;
+    o
+}
+
 fn options(families: &[&str], depth: usize) -> Options {
     let mut o = Options::default();
     o.depth = depth;
@@ -32,6 +38,7 @@ fn options(families: &[&str], depth: usize) -> Options {
         fact: false,
         mana: false,
         leave: false,
+        ending: false,
     };
     for f in families {
         o.families.set(f, true).unwrap();
@@ -313,4 +320,132 @@ fn a_start_point_is_explored_and_written_like_a_scenario_setup() {
         "{text}"
     );
     assert!(passes(&text, &stuck));
+}
+
+/// Two endings the host declares and one the engine checks: 3 points wins.
+const ENDINGS: &str = r#"
+[game]
+name = "Planted endings"
+players = { min = 3, max = 3 }
+
+[counters.points]
+per = "player"
+reset = "game"
+
+[game_end]
+last_side_rule = "G 1"
+
+[endings.conceded]
+result = "loses"
+rule = "G 2"
+
+[endings.truce]
+result = "draw"
+rule = "G 3"
+
+[endings.three_points]
+result = "wins"
+if = "counter.points >= 3"
+for = "each_player"
+at = ["counter_set"]
+rule = "G 4"
+
+[[phase]]
+id = "main"
+rule = "M 1"
+priority = "always"
+"#;
+
+#[test]
+fn declared_endings_are_host_moves_reached_and_counted() {
+    let spec = load(ENDINGS);
+    // Without the family, only the checked ending and the last side left
+    // are listed, and neither is reached by passing.
+    let report = explore(&spec, &options3(&["pass"], 3)).unwrap();
+    let ends: Vec<&str> = report
+        .coverage
+        .iter()
+        .filter(|c| c.kind == "game end")
+        .map(|c| c.id.as_str())
+        .collect();
+    assert_eq!(ends, ["three_points", "last side left"]);
+    // With it: a draw after one move, a loss after one, the last side
+    // left after two (two players conceded), each with its rule.
+    let mut o = options3(&["pass", "ending"], 3);
+    o.host_moves = 2;
+    let report = explore(&spec, &o).unwrap();
+    let reached = |id: &str| {
+        report
+            .coverage
+            .iter()
+            .find(|c| c.kind == "game end" && c.id == id)
+            .unwrap_or_else(|| panic!("{id} listed:\n{}", report.to_text()))
+            .clone()
+    };
+    assert_eq!(reached("conceded").reached, Some(1));
+    assert_eq!(reached("conceded").rule.as_deref(), Some("G 2"));
+    assert_eq!(reached("truce").reached, Some(1));
+    assert_eq!(reached("last side left").reached, Some(2));
+    // The host may declare a checked ending too.
+    assert_eq!(reached("three_points").reached, Some(1));
+    let text = report.to_text();
+    assert!(text.contains("how the game ends"), "{text}");
+    assert!(report.complete(), "{text}");
+    // A game over is a normal end, not a dead end.
+    assert!(
+        report
+            .findings
+            .iter()
+            .all(|f| !matches!(f.kind, FindingKind::DeadEnd { .. })),
+        "{text}"
+    );
+}
+
+#[test]
+fn against_finds_an_ending_declared_differently_and_one_only_a_has() {
+    let a = load(ENDINGS);
+    // B: conceding is a draw, and there is no truce.
+    let b_text = ENDINGS
+        .replace(
+            "[endings.conceded]\nresult = \"loses\"",
+            "[endings.conceded]\nresult = \"draw\"",
+        )
+        .replace("[endings.truce]\nresult = \"draw\"\nrule = \"G 3\"\n", "");
+    let b = load(&b_text);
+    let report = explore_against(&a, &b, &options3(&["pass", "ending"], 2)).unwrap();
+    let text = report.to_text();
+    assert!(
+        report
+            .unmatched
+            .iter()
+            .any(|u| u == "ending `truce`: only in A"),
+        "{text}"
+    );
+    let d = report
+        .differences
+        .iter()
+        .position(|d| d.moves.len() == 1)
+        .unwrap_or_else(|| panic!("{text}"));
+    let diff = &report.differences[d];
+    let moves: Vec<String> = diff
+        .moves
+        .iter()
+        .map(|m| report.describe_move(*m))
+        .collect();
+    assert_eq!(moves, ["declare ending conceded for P1"], "{text}");
+    assert!(diff.refused.is_none());
+    // A: P1 leaves and the game goes on; B: the game is a draw.
+    assert!(
+        diff.only_b
+            .iter()
+            .any(|l| l.contains("game_over") || l.contains("over")),
+        "{text}"
+    );
+    let scenario = report.scenario(&a, d, "a.toml").unwrap().unwrap();
+    assert!(
+        scenario.contains("declare_ending = \"conceded\""),
+        "{scenario}"
+    );
+    assert!(passes(&scenario, &a), "{scenario}");
+    assert!(!passes(&scenario, &b), "{scenario}");
 }

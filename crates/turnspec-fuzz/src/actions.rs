@@ -10,7 +10,7 @@ use turnspec_engine::policy::{RandomPolicy, SplitMix64};
 use turnspec_engine::{
     Action, Event, EventSink, Game, GameOptions, Host, Place, PlayerId, RuleError, Scope, Status,
 };
-use turnspec_spec::{EffectId, FactId, Spec};
+use turnspec_spec::{CounterId, EffectId, EndingId, FactId, Spec};
 
 /// How many actions one run tries at the most.
 const ACTIONS_PER_RUN: usize = 200;
@@ -90,6 +90,15 @@ pub enum Input {
         controller: PlayerId,
         label: u32,
     },
+    SetCounter {
+        counter: CounterId,
+        player: PlayerId,
+        value: u16,
+    },
+    DeclareEnding {
+        ending: EndingId,
+        player: PlayerId,
+    },
 }
 
 impl Input {
@@ -128,6 +137,14 @@ impl Input {
             Input::Until { label, scope } => game.start_duration(label, scope),
             Input::AddMana { player, amount } => game.add_mana_to_pool(player, amount),
             Input::Pending { controller, label } => game.report_pending_trigger(controller, label),
+            Input::SetCounter {
+                counter,
+                player,
+                value,
+            } => game.set_counter(counter, player, value, host, sink),
+            Input::DeclareEnding { ending, player } => {
+                game.declare_ending(ending, player, host, sink)
+            }
         }
     }
 }
@@ -377,7 +394,7 @@ pub fn random_action(rng: &mut SplitMix64, game: &Game, from: &Spec) -> Input {
     let player = if rng.below(4) == 0 { anyone } else { holder };
     let label = rng.next_u64() as u32;
     let fallback = Input::Move(Action::Pass { player });
-    match rng.below(16) {
+    match rng.below(17) {
         0..=7 => Input::Move(Action::Pass { player }),
         8..=10 => match nth(from.timing().ids(), rng) {
             Some(timing) => Input::Move(Action::Play {
@@ -418,6 +435,25 @@ pub fn random_action(rng: &mut SplitMix64, game: &Game, from: &Spec) -> Input {
                 None => fallback,
             }
         }
+        // Host commands of how the game ends: counters now and then (a
+        // check `at = ["counter_set"]` runs each time), an ending rarely,
+        // so that most games go on.
+        16 => match (rng.below(8), nth(from.counters().ids(), rng)) {
+            (0, _) => match nth(from.endings().ids(), rng) {
+                Some(ending) => Input::DeclareEnding { ending, player },
+                None => fallback,
+            },
+            (_, Some(counter)) => Input::SetCounter {
+                counter,
+                player,
+                value: match rng.below(8) {
+                    0 => u16::MAX,
+                    1 => rng.next_u64() as u16,
+                    n => (n % 4) as u16,
+                },
+            },
+            (_, None) => fallback,
+        },
         _ => match rng.below(8) {
             0 => Input::Move(Action::Leave { player }),
             1 => {

@@ -81,6 +81,13 @@ async function loadSpec() {
     el("option", { value: a.id }, `${a.name} (${a.id})${a.takes_answer ? `, answer ≤ ${a.answer_max}` : ""}`)));
   $("effect").replaceChildren(...d.effects.map((e) => el("option", { value: e.id }, `${e.name} (${e.id})`)));
   $("apply-effect").disabled = d.effects.length === 0;
+  const results = { wins: "wins", loses: "loses", draw: "a draw" };
+  $("ending").replaceChildren(...d.endings.map((e) =>
+    el("option", { value: e.id }, `${e.name} (${results[e.result]}${e.rule ? `, ${e.rule}` : ""})`)));
+  $("declare-ending").disabled = d.endings.length === 0;
+  $("counter").replaceChildren(...d.counters.map((c) =>
+    el("option", { value: c.id }, `${c.id}${c.per_player ? " (per player)" : ""}`)));
+  $("set-counter").disabled = d.counters.length === 0;
   $("stack-title").textContent = d.terms.stack;
   $("save").disabled = !d.savable;
   $("save").title = d.savable ? "" : "this spec is built into turnspec: start turnspec serve with a spec file to save";
@@ -197,6 +204,8 @@ function render(data) {
   fillPlayers($("actor"), list, s.holder);
   fillPlayers($("trigger-by"), list, s.active);
   fillPlayers($("effect-by"), list, s.active);
+  fillPlayers($("ending-by"), list, s.active);
+  fillPlayers($("counter-by"), list, s.active);
   renderMoves();
   // Top first, marked; an empty stack says so without a number.
   const top = s.stack.length - 1;
@@ -205,7 +214,9 @@ function render(data) {
     : el("ol", { reversed: "" }, ...s.stack.map((o, i) => el("li", { class: i === top ? "top" : null },
       `${o.label} (${o.controller}, ${o.kind})`, i === top ? el("span", { class: "top-mark" }, " ← top") : null)).reverse()));
   $("counters").replaceChildren(el("table", {},
-    ...s.counters.map((c) => el("tr", {}, el("td", {}, c.id), el("td", {}, String(c.value)), el("td", {}, rule(c.rule)))),
+    ...s.counters.map((c) => el("tr", { "data-counter": c.id }, el("td", {}, c.id),
+      el("td", {}, c.per_player ? c.per_player.map((v, i) => `P${i + 1}: ${v}`).join(", ") : String(c.value)),
+      el("td", {}, rule(c.rule)))),
     ...s.facts.map((f) => el("tr", {}, el("td", {}, f.id), el("td", {}, String(f.value)), el("td", {}, rule(f.rule))))));
   $("fact-buttons").replaceChildren(...s.facts.map((f) => el("button", {
     "data-fact": f.id,
@@ -267,6 +278,8 @@ function describeMove(m) {
     case "answer": return `answer ${m.action} = ${m.value}${m.triggers.length ? `, triggers ${m.triggers.join(", ")}` : ""}`;
     case "set_fact": return `set fact ${m.fact}`;
     case "clear_fact": return `clear fact ${m.fact}`;
+    case "declare_ending": return `ending ${m.ending} declared for ${m.by}`;
+    case "set_counter": return `counter ${m.counter} = ${m.value} for ${m.by}`;
     default: return m.kind;
   }
 }
@@ -357,6 +370,13 @@ async function init() {
     }));
     $("apply-effect").addEventListener("click", () =>
       act({ kind: "effect", effect: $("effect").value, by: $("effect-by").value }));
+    $("declare-ending").addEventListener("click", () =>
+      act({ kind: "declare_ending", ending: $("ending").value, by: $("ending-by").value }));
+    // A counter holds 0 to 65535: anything else is brought into range.
+    $("set-counter").addEventListener("click", () => act({
+      kind: "set_counter", counter: $("counter").value, by: $("counter-by").value,
+      value: Math.min(65535, Math.max(0, Math.trunc(Number($("counter-value").value)) || 0)),
+    }));
     $("save").addEventListener("click", save);
     await newGame();
   } catch (e) {

@@ -142,7 +142,48 @@ pub fn diagram(spec: &Spec) -> Value {
         "title": spec.title(),
         "phases": phases,
         "next_turn": spec.turn().first().map(|p| spec.id_of(*p)),
+        "endings": endings(spec),
     })
+}
+
+/// How the game ends: each `[endings.ID]` with its result, its rule and,
+/// for one the engine checks, where (`at`: the points of the turn;
+/// `after`: a turn-based action and the step it is in), for whom and on
+/// what condition.
+pub fn endings(spec: &Spec) -> Vec<Value> {
+    use turnspec_spec::EndResult;
+    spec.endings()
+        .iter()
+        .map(|e| {
+            let check = e.check.map(|c| {
+                let after = c.after.and_then(|a| spec.turn_action(a));
+                let step = c.after.and_then(|a| {
+                    spec.steps()
+                        .iter()
+                        .find(|s| s.stages.contains(&Stage::Action(a)))
+                        .map(|s| s.id.as_str())
+                });
+                json!({
+                    "at": c.at.names().collect::<Vec<_>>(),
+                    "after": after.map(|a| a.id.as_str()),
+                    "after_step": step,
+                    "each_player": c.each_player,
+                    "if": turnspec_spec::describe::cond_text(spec, c.cond),
+                })
+            });
+            json!({
+                "id": e.id,
+                "name": e.name,
+                "rule": spec.rule(e.rule),
+                "result": match e.result {
+                    EndResult::Wins => "wins",
+                    EndResult::Loses => "loses",
+                    EndResult::Draw => "draw",
+                },
+                "check": check,
+            })
+        })
+        .collect()
 }
 
 impl SpecEntry {
@@ -200,6 +241,12 @@ impl SpecEntry {
             .iter()
             .map(|f| json!({ "id": f.id, "name": f.name, "rule": spec.rule(f.rule) }))
             .collect();
+        v["counters"] = spec
+            .counters()
+            .iter()
+            .map(|c| json!({ "id": c.id, "per_player": c.per_player, "rule": spec.rule(c.rule) }))
+            .collect();
+        v["endings"] = endings(spec).into();
         v["diagram"] = diagram(spec);
         v
     }

@@ -297,6 +297,8 @@ pub fn describe_move(m: &Move) -> String {
         Move::Answer { action, value, .. } => format!("answer {action} = {value}"),
         Move::SetFact { fact } => format!("set fact {fact}"),
         Move::ClearFact { fact } => format!("clear fact {fact}"),
+        Move::DeclareEnding { ending, by } => format!("ending {ending} declared for {by}"),
+        Move::SetCounter { counter, by, value } => format!("counter {counter} = {value} for {by}"),
     }
 }
 

@@ -84,6 +84,14 @@ fn entry(m: &Move) -> String {
         }
         Move::SetFact { fact } => format!("set_fact = {}\n", quoted(fact)),
         Move::ClearFact { fact } => format!("clear_fact = {}\n", quoted(fact)),
+        Move::DeclareEnding { ending, by } => {
+            format!("declare_ending = {}\nby = {}\n", quoted(ending), quoted(by))
+        }
+        Move::SetCounter { counter, by, value } => format!(
+            "set_counter = {}\nby = {}\nvalue = {value}\n",
+            quoted(counter),
+            quoted(by)
+        ),
     }
 }
 

@@ -73,6 +73,25 @@ pub enum Move {
         /// The fact id.
         fact: String,
     },
+    /// `declare_ending = ID`: the host declares one of the spec's endings
+    /// for a player (a win, a loss or a draw).
+    DeclareEnding {
+        /// The ending id (`[endings.ID]`).
+        ending: String,
+        /// The player it is reached for.
+        by: String,
+    },
+    /// `set_counter = ID`: the host sets a counter (for a player, if it is
+    /// per player); the spec's checks at `counter_set` follow.
+    SetCounter {
+        /// The counter id.
+        counter: String,
+        /// The player (whose value, for a per-player counter).
+        by: String,
+        /// The new value.
+        #[serde(default)]
+        value: u16,
+    },
 }
 
 impl Move {
@@ -428,6 +447,21 @@ impl Side {
                 let value = matches!(m, Move::SetFact { .. });
                 self.command(index, |g, _, e| g.set_fact(id, value, e))
             }
+            Move::DeclareEnding { ending, by } => {
+                let player = player(by, n)?;
+                let id = spec.ending_by_id(ending).ok_or_else(|| {
+                    Refusal::unknown(format!("this spec has no ending `{ending}`"))
+                })?;
+                self.command(index, |g, h, e| g.declare_ending(id, player, h, e))
+            }
+            Move::SetCounter { counter, by, value } => {
+                let player = player(by, n)?;
+                let id = spec.counter_by_id(counter).ok_or_else(|| {
+                    Refusal::unknown(format!("this spec has no counter `{counter}`"))
+                })?;
+                let value = *value;
+                self.command(index, |g, h, e| g.set_counter(id, player, value, h, e))
+            }
         }
     }
 
@@ -460,7 +494,18 @@ impl Side {
         let counters: Vec<Value> = spec
             .counters()
             .iter_ids()
-            .map(|(id, c)| json!({ "id": c.id, "value": g.counter(id), "rule": spec.rule(c.rule) }))
+            .map(|(id, c)| {
+                // A per-player counter: each player's value, in seat order.
+                let each: Option<Vec<u16>> = c.per_player.then(|| {
+                    (0..g.players())
+                        .map(|p| g.counter_of(id, PlayerId(p)).unwrap_or(0))
+                        .collect()
+                });
+                json!({
+                    "id": c.id, "value": g.counter(id), "rule": spec.rule(c.rule),
+                    "per_player": each,
+                })
+            })
             .collect();
         let facts: Vec<Value> = spec
             .facts()

@@ -175,7 +175,7 @@ impl Canvas {
         self.y += 24;
         self.text(20, self.y + 12, "Legend", "heading");
         self.y += 20;
-        let rows: [(&str, String); 4] = [
+        let rows: [(&str, String); 5] = [
             (
                 "phase",
                 "a phase of every turn, in turn order (arrows)".into(),
@@ -192,6 +192,10 @@ impl Canvas {
                 ),
             ),
             ("next", "where the next turn begins".into()),
+            (
+                "ending",
+                "how the game ends: declared by the host, or checked by the engine (dashed) where it says".into(),
+            ),
         ];
         for (class, text) in rows {
             let top = self.y;
@@ -227,6 +231,61 @@ fn next_turn_box(c: &mut Canvas, diagram: &Value, phases: &[Value], previous_bot
         &[format!("next turn: {name}")],
         "next",
     );
+}
+
+/// An ending's lines: `name [rule]`, what it does, and where the engine
+/// checks it (or that the host declares it).
+pub(crate) fn ending_lines(e: &Value) -> Vec<String> {
+    let result = match str_of(e, "result") {
+        "wins" => "the player wins",
+        "loses" => "the player loses",
+        _ => "the game is a draw",
+    };
+    let mut lines = vec![titled(e), result.to_string()];
+    let c = &e["check"];
+    if c.is_null() {
+        lines.push("declared by the host".into());
+    } else {
+        let mut at: Vec<String> = names(&c["at"], "")
+            .into_iter()
+            .map(|p| p.replace('_', " "))
+            .collect();
+        if let Some(a) = c["after"].as_str() {
+            let step = c["after_step"].as_str().unwrap_or("?");
+            at.push(format!("after {a} (in {step})"));
+        }
+        let whom = if c["each_player"] == true {
+            "each player"
+        } else {
+            "the active player"
+        };
+        lines.push(format!(
+            "checked at {} for {whom}: {}",
+            at.join(", "),
+            str_of(c, "if")
+        ));
+    }
+    lines
+}
+
+/// The spec's endings, below the turn: one box each.
+fn endings(c: &mut Canvas, diagram: &Value) {
+    let list = diagram["endings"].as_array().cloned().unwrap_or_default();
+    if list.is_empty() {
+        return;
+    }
+    c.y += 24;
+    c.text(20, c.y + 12, "How the game ends", "heading");
+    c.y += 20;
+    for e in &list {
+        let class = if e["check"].is_null() {
+            "ending"
+        } else {
+            "ending dashed"
+        };
+        c.boxed(20, WIDTH - 40, &ending_lines(e), class);
+        c.y += 6;
+    }
 }
 
 /// The diagram of `spec` as an SVG document.
@@ -307,6 +366,7 @@ pub fn render(spec: &Spec) -> String {
     if !on_demand_started {
         next_turn_box(&mut c, &diagram, &phases, previous_bottom);
     }
+    endings(&mut c, &diagram);
     c.legend(&priority);
     let height = c.y + 16;
     format!(
@@ -315,6 +375,7 @@ pub fn render(spec: &Spec) -> String {
 .phase {{ fill: #f4f6fb; stroke: #667; }}
 .step {{ fill: #ffffff; stroke: #99a; }}
 .next {{ fill: #ffffff; stroke: #667; stroke-dasharray: 4 3; }}
+.ending {{ fill: #fbf6ee; stroke: #876; }}
 .dashed {{ stroke-dasharray: 5 3; }}
 .title {{ font-weight: bold; fill: #222; }}
 .line {{ fill: #444; }}

@@ -705,3 +705,89 @@ fn saving_never_leaves_the_folder_nor_follows_links() {
         "[notes]\n"
     );
 }
+
+#[test]
+fn the_host_declares_an_ending_and_sets_a_counter() {
+    let w = workbench(scratch("endings"));
+    let details = w.spec_details(0).unwrap();
+    let endings: Vec<&str> = details["endings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| e["id"].as_str().unwrap())
+        .collect();
+    assert!(endings.contains(&"no_life"), "{endings:?}");
+    // P2 at 0 life loses (704.5a): P1 is the last player left and wins.
+    let declare = |ending: &str, by: &str| Move::DeclareEnding {
+        ending: ending.into(),
+        by: by.into(),
+    };
+    let r = w
+        .play(&request(
+            0,
+            None,
+            vec![pass_all(), declare("no_life", "P2"), pass_all()],
+        ))
+        .unwrap();
+    let side = &r["sides"][0];
+    assert_eq!(side["state"]["status"], "over");
+    assert_eq!(side["state"]["outcome"]["winners"], json!(["P1"]));
+    assert_eq!(side["state"]["outcome"]["draw"], false);
+    let trace = lines(side);
+    assert!(trace.iter().any(|l| l.contains("no_life")), "{trace:?}");
+    // Nothing moves once the game is over.
+    assert_eq!(side["refused"][0]["move"], 2);
+    assert_eq!(side["refused"][0]["refusal"]["reason"], "not_running");
+    // A draw; an ending or player the game does not have.
+    let r = w
+        .play(&request(0, None, vec![declare("draw", "P1")]))
+        .unwrap();
+    assert_eq!(r["sides"][0]["state"]["outcome"]["draw"], true);
+    let r = w
+        .play(&request(
+            0,
+            None,
+            vec![declare("teleported", "P1"), declare("no_life", "P3")],
+        ))
+        .unwrap();
+    let refused = r["sides"][0]["refused"].as_array().unwrap();
+    assert_eq!(refused.len(), 2);
+    assert!(refused.iter().all(|x| x["refusal"]["reason"] == "unknown"));
+    assert_eq!(r["sides"][0]["state"]["status"], "running");
+
+    // Lorcana: 20 lore wins, checked whenever the host sets lore.
+    let w = Workbench::new(vec![entry("lorcana.toml")], scratch("lore"));
+    let lore = |by: &str, value: u16| Move::SetCounter {
+        counter: "lore".into(),
+        by: by.into(),
+        value,
+    };
+    let r = w.play(&request(0, None, vec![lore("P2", 7)])).unwrap();
+    let counter = r["sides"][0]["state"]["counters"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| c["id"] == "lore")
+        .cloned()
+        .unwrap();
+    assert_eq!(counter["per_player"], json!([0, 7]));
+    assert_eq!(r["sides"][0]["state"]["status"], "running");
+    let moves = vec![lore("P2", 7), lore("P1", 20)];
+    let r = w.play(&request(0, None, moves.clone())).unwrap();
+    assert_eq!(r["sides"][0]["state"]["outcome"]["winners"], json!(["P1"]));
+    assert!(
+        lines(&r["sides"][0])
+            .iter()
+            .any(|l| l.contains("twenty_lore"))
+    );
+    // Saved, both are host commands of the scenario format, and it passes.
+    let saved = w
+        .save(&SaveRequest {
+            session: request(0, None, moves),
+            name: "lore".into(),
+            path: Some("lore.toml".into()),
+            overwrite: false,
+        })
+        .unwrap();
+    assert_eq!(saved["passes"], true, "{}", saved["failure"]);
+}

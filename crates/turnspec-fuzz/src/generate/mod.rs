@@ -148,6 +148,26 @@ features! {
     Reverse = "effect reverse_turn_order",
     ControlTurn = "effect control_turn",
     OwnTurnOnly = "effect own_turn_only",
+    GameEnd = "[game_end]",
+    Ending = "[endings]",
+    EndingDeclared = "ending without if (host declares it)",
+    EndingWins = "ending result wins",
+    EndingLoses = "ending result loses",
+    EndingDraw = "ending result draw",
+    EndingIfCounter = "ending if on a counter",
+    EndingIfFact = "ending if on a fact",
+    EndingIfOther = "ending if on other names",
+    EndingEachPlayer = "ending for each_player",
+    EndingAtOmitted = "ending at omitted (step_end)",
+    EndingAtTurnStart = "ending at turn_start",
+    EndingAtStepEnd = "ending at step_end",
+    EndingAtTurnEnd = "ending at turn_end",
+    EndingAtCounterSet = "ending at counter_set",
+    EndingAfter = "ending after ACTION",
+    EndingAfterOnly = "ending after ACTION without at",
+    EndingAfterAnswer = "ending after ACTION reading its answer",
+    RefusePass = "window refuse_pass",
+    RefusePassTwo = "window refuse_pass, two conditions",
     // Set when the game is set up (see generated.rs), not by the text.
     Players2 = "set-up: 2 players",
     Players3To4 = "set-up: 3-4 players",
@@ -160,17 +180,30 @@ features! {
     StartCounters = "set-up: counter values",
 }
 
-/// A set of [`Feature`]s.
+/// A set of [`Feature`]s, one bit each (room for 256).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub struct Features(pub u128);
+pub struct Features(pub [u128; 2]);
+
+// Every feature has a bit.
+const _: () = assert!(FEATURE_NAMES.len() <= 256);
 
 impl Features {
     pub fn set(&mut self, f: Feature) {
-        self.0 |= 1u128 << (f as u8);
+        let i = f as usize;
+        self.0[i / 128] |= 1u128 << (i % 128);
+    }
+
+    pub fn unset(&mut self, f: Feature) {
+        let i = f as usize;
+        self.0[i / 128] &= !(1u128 << (i % 128));
+    }
+
+    pub fn uses(&self, f: Feature) -> bool {
+        self.has(f as usize)
     }
 
     pub fn has(&self, i: usize) -> bool {
-        self.0 >> i & 1 != 0
+        i < 256 && self.0[i / 128] >> (i % 128) & 1 != 0
     }
 }
 
@@ -282,6 +315,9 @@ struct Gen<'r> {
     /// `Features::need_interpreter`), and mostly plain timing classes, so
     /// the compiled program and its fast paths run often.
     plain: bool,
+    /// Turn-based actions written so far, with the counter each answers
+    /// (for endings checked `after` one).
+    actions: Vec<(String, Option<String>)>,
 }
 
 /// Writes the spec for `seed`.
@@ -302,6 +338,7 @@ pub fn generate(seed: u64) -> Generated {
         rule_n: 0,
         cur_phase: None,
         plain: false,
+        actions: Vec::new(),
     };
     g.plain = g.chance(1, 2);
     if g.plain {
@@ -309,14 +346,14 @@ pub fn generate(seed: u64) -> Generated {
     }
     g.plan();
     g.write();
-    let uses = |f: Feature| g.f.0 >> (f as u8) & 1 != 0;
+    let uses = |f: Feature| g.f.uses(f);
     // "This turn" effects that end only at an action need one (the
     // loader refuses the spec otherwise): without it, drop the key.
     if uses(Feature::TurnEffectsAction) && !uses(Feature::EndsTurnEffects) {
         g.out = g.out.replacen("turn_effects_end = \"action\"\n", "", 1);
-        g.f.0 &= !(1 << (Feature::TurnEffectsAction as u8));
+        g.f.unset(Feature::TurnEffectsAction);
     }
-    let uses = |f: Feature| g.f.0 >> (f as u8) & 1 != 0;
+    let uses = |f: Feature| g.f.uses(f);
     if !(uses(Feature::Bag)
         || uses(Feature::ActsActive)
         || uses(Feature::Optional)
@@ -334,6 +371,7 @@ pub fn generate(seed: u64) -> Generated {
 mod classes;
 mod conditions;
 mod effects;
+mod endings;
 mod phases;
 mod plan;
 

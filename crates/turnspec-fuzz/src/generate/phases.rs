@@ -139,6 +139,8 @@ impl Gen<'_> {
         for i in 0..self.phases.len() {
             self.write_phase(i);
         }
+        self.cur_phase = None;
+        self.write_endings();
     }
 
     /// Step ids (the hidden step's id for a step-less phase) of phases of
@@ -335,6 +337,10 @@ impl Gen<'_> {
                             self.f.set(Feature::ActsAll);
                             t.push_str(", acts = \"all\"");
                         }
+                        if self.chance(1, 6) {
+                            let r = self.refuse_pass();
+                            t.push_str(&r);
+                        }
                         if self.chance(1, 3) {
                             self.f.set(Feature::WindowName);
                             let r = self.rule();
@@ -430,6 +436,7 @@ impl Gen<'_> {
             .filter(|c| !matches!(c.role, Role::StartPhase(_)))
             .map(|c| c.id.clone())
             .collect();
+        let mut answers = None;
         if self.chance(1, 3) {
             let mut parts = Vec::new();
             let with_counter = !self.counters.is_empty() && self.chance(3, 4);
@@ -438,6 +445,7 @@ impl Gen<'_> {
                 let c = self.below(self.counters.len() as u64) as usize;
                 let id = self.counters[c].id.clone();
                 parts.push(format!("counter = \"{id}\""));
+                answers = Some(id.clone());
                 answered.push(id);
             }
             if self.chance(1, 2) {
@@ -482,6 +490,7 @@ impl Gen<'_> {
             t.push_str(", stack_triggers = true");
         }
         t.push_str(" }");
+        self.actions.push((id.to_string(), answers));
         t
     }
 }
