@@ -254,13 +254,15 @@ impl Game {
         };
         match stage {
             Stage::Action(id) => {
-                self.turn_action(id, host, sink);
+                let happened = self.turn_action(id, host, sink);
                 self.state.stage += 1;
-                // The stage is already past the action: running on is
-                // running the point again.
-                let checked = self.check_endings(EndPoints::AFTER_ACTION, Some(id), host, sink);
-                if let Some(next) = then(checked) {
-                    return next;
+                // Checked only after an action that happened. The stage is
+                // already past it: running on is running the point again.
+                if happened {
+                    let checked = self.check_endings(EndPoints::AFTER_ACTION, Some(id), host, sink);
+                    if let Some(next) = then(checked) {
+                        return next;
+                    }
                 }
             }
             Stage::Window(w) => {
@@ -354,17 +356,18 @@ impl Game {
         id: TurnActionId,
         host: &mut H,
         sink: &mut S,
-    ) {
+    ) -> bool {
         let spec = self.spec.clone();
         let Some(action) = spec.turn_action(id) else {
-            return;
+            return false;
         };
         if let Some(c) = action.condition
             && !spec.conditions().eval(c, self)
         {
-            return;
+            return false;
         }
         self.answer_turn_action(id, host, sink);
+        true
     }
 
     /// A turn-based action whose condition holds: the host answers it.

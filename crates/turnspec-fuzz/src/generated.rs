@@ -29,57 +29,7 @@ pub struct Known {
 /// `tests/differential.rs` replays on both tiers). The first one the
 /// fuzzer found (a play that ends the turn under the program) was fixed
 /// in the engine.
-pub const KNOWN: &[Known] = &[
-    Known {
-        case: "a player who loses at a turn_end check: the program leaves turn_pos one short (docs/reliability.md)",
-        shows: loses_at_turn_end,
-    },
-    Known {
-        case: "a check after a turn-based action ends the game: the program leaves stage one short (docs/reliability.md)",
-        shows: over_after_action,
-    },
-];
-
-/// The spec has an ending that makes a player lose at `turn_end`, and the
-/// two states differ in `turn_pos` alone.
-fn loses_at_turn_end(spec: &Spec, _: Features, message: &str) -> bool {
-    use turnspec_spec::{EndPoints, EndResult};
-    let has = spec.endings().iter().any(|e| {
-        e.result == EndResult::Loses && e.check.is_some_and(|c| c.at.contains(EndPoints::TURN_END))
-    });
-    has && states_differ_only_in(message, "turn_pos")
-}
-
-/// The spec has an ending checked after a turn-based action, the game is
-/// over, and the two states differ in `stage` alone.
-fn over_after_action(spec: &Spec, _: Features, message: &str) -> bool {
-    let has = spec
-        .endings()
-        .iter()
-        .any(|e| e.check.is_some_and(|c| c.after.is_some()));
-    has && message.contains("status: Over") && states_differ_only_in(message, "stage")
-}
-
-/// The failure is two states that differ, and only in the field `name`.
-fn states_differ_only_in(message: &str, name: &str) -> bool {
-    let prefix = format!("{name}: ");
-    let state = |tier: &str| {
-        message
-            .lines()
-            .filter_map(|l| l.trim_start().strip_prefix(tier))
-            .map(str::trim_start)
-            .find(|l| l.starts_with("GameState"))
-            .map(|l| {
-                l.split(", ")
-                    .filter(|f| !f.starts_with(&prefix))
-                    .collect::<Vec<_>>()
-            })
-    };
-    message.contains("reach different states")
-        && message.contains(&prefix)
-        && state("program ").is_some()
-        && state("program ") == state("interpreter ")
-}
+pub const KNOWN: &[Known] = &[];
 
 /// What one run came to.
 pub enum Outcome {

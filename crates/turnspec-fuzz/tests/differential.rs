@@ -1,9 +1,10 @@
 //! Differences between the compiled turn program and the interpreter that
 //! the generated-spec fuzzer found, minimised: each file in
 //! `tests/specs/differential/` is a spec whose `# act:` comment lines list
-//! actions (`play P1 CLASS`, `pass P2`), and a `# turn_limit: N` line may
-//! set the game's turn limit and `# players: N` the number of players. The test plays them on both tiers and
-//! compares results, events and states after each.
+//! actions (`play P1 CLASS`, `pass P2`, the host's `set_fact FACT`), and
+//! a `# turn_limit: N` line may set the game's turn limit, `# players: N`
+//! the number of players and `# teams: 0 0` their teams. The test plays
+//! them on both tiers and compares results, events and states after each.
 //!
 //! Both cases differed before the engine forgot the program's resume
 //! point when a play ends the turn; they agree now, and stay here.
@@ -12,13 +13,21 @@ use std::path::Path;
 
 use turnspec_engine::{Action, Game, GameOptions, NoHost, PlayerId};
 
-fn actions(text: &str, spec: &turnspec_spec::Spec) -> Vec<Action> {
+enum Act {
+    Move(Action),
+    SetFact(turnspec_spec::FactId),
+}
+
+fn actions(text: &str, spec: &turnspec_spec::Spec) -> Vec<Act> {
     text.lines()
         .filter_map(|l| l.strip_prefix("# act: "))
         .map(|l| {
             let words: Vec<&str> = l.split_whitespace().collect();
+            if words[0] == "set_fact" {
+                return Act::SetFact(spec.fact_by_id(words[1]).expect("a fact"));
+            }
             let player = PlayerId(words[1][1..].parse::<u8>().expect("a seat") - 1);
-            match words[0] {
+            Act::Move(match words[0] {
                 "pass" => Action::Pass { player },
                 "play" => Action::Play {
                     player,
@@ -26,7 +35,7 @@ fn actions(text: &str, spec: &turnspec_spec::Spec) -> Vec<Action> {
                     label: 1,
                 },
                 v => panic!("unknown verb {v}"),
-            }
+            })
         })
         .collect()
 }
@@ -41,7 +50,11 @@ fn first_difference(path: &Path) -> Option<String> {
         .find_map(|l| l.strip_prefix("# players: "))
         .and_then(|n| n.trim().parse().ok())
         .unwrap_or(spec.game().min_players);
-    let options = GameOptions::players(players);
+    let mut options = GameOptions::players(players);
+    if let Some(teams) = text.lines().find_map(|l| l.strip_prefix("# teams: ")) {
+        let teams = teams.split_whitespace().map(|t| t.parse().expect("a team"));
+        options = options.with_teams(teams.collect());
+    }
     let mut game = Game::new(&spec, &options.clone().with_turn_program(true)).expect("set-up");
     let mut twin = Game::new(&spec, &options.with_turn_program(false)).expect("set-up");
     if let Some(limit) = text
@@ -60,13 +73,23 @@ fn first_difference(path: &Path) -> Option<String> {
             "at the start:\n  program     {a:?}\n  interpreter {b:?}"
         ));
     }
-    for action in actions(&text, &spec) {
+    for act in actions(&text, &spec) {
         let (mut a, mut b) = (Vec::new(), Vec::new());
-        let ra = game.apply(action, &mut NoHost, &mut a);
-        let rb = twin.apply(action, &mut NoHost, &mut b);
+        let (ra, rb, action) = match act {
+            Act::Move(action) => (
+                game.apply(action, &mut NoHost, &mut a),
+                twin.apply(action, &mut NoHost, &mut b),
+                format!("{action:?}"),
+            ),
+            Act::SetFact(fact) => (
+                game.set_fact(fact, true, &mut a),
+                twin.set_fact(fact, true, &mut b),
+                format!("set_fact {fact:?}"),
+            ),
+        };
         if ra != rb || a != b || game.state() != twin.state() {
             return Some(format!(
-                "after {action:?}:\n  program     {ra:?} {a:?}\n  interpreter {rb:?} {b:?}"
+                "after {action}:\n  program     {ra:?} {a:?}\n  interpreter {rb:?} {b:?}"
             ));
         }
     }

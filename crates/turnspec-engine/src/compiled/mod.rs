@@ -454,6 +454,7 @@ impl Game {
                     answer_max,
                     counter,
                     expires,
+                    then_check,
                 } => {
                     // Nothing a turn-based action does reads the stage.
                     if self.holds(test) {
@@ -462,6 +463,9 @@ impl Game {
                         } else {
                             self.answer_turn_action(id, host, sink);
                         }
+                    } else if then_check {
+                        // It did not happen: nothing to check after it.
+                        pc += 1;
                     }
                     self.state.stage = stage;
                 }

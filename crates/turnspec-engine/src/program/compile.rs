@@ -332,11 +332,17 @@ impl<'a> Compiler<'a> {
         for (i, &stage) in step.stages.iter().enumerate() {
             let pc = self.program.ops.len() as u16;
             self.program.entries.stage_pc.push(pc);
-            if let Some(op) = self.stage(stage, i as u8) {
-                self.program.ops.push(op);
-            }
-            if let Stage::Action(id) = stage {
-                self.check_end(EndPoints::AFTER_ACTION, Some(id));
+            let Some(op) = self.stage(stage, i as u8) else {
+                // An action ruled out never happens: nothing to check after it.
+                continue;
+            };
+            let at = self.program.ops.len();
+            self.program.ops.push(op);
+            if let Stage::Action(id) = stage
+                && self.check_end(EndPoints::AFTER_ACTION, Some(id))
+                && let Some(Op::Action { then_check, .. }) = self.program.ops.get_mut(at)
+            {
+                *then_check = true;
             }
         }
         let repeat = self.test(step.repeat.map(|r| r.cond));
@@ -366,7 +372,8 @@ impl<'a> Compiler<'a> {
     /// condition the set-up rules out.
     /// The spec's endings checked at `at` (after `action`), if it has any
     /// there.
-    fn check_end(&mut self, at: EndPoints, action: Option<TurnActionId>) {
+    /// True if it added a check.
+    fn check_end(&mut self, at: EndPoints, action: Option<TurnActionId>) -> bool {
         let checks: Vec<EndCheck> = self
             .spec
             .endings()
@@ -375,15 +382,17 @@ impl<'a> Compiler<'a> {
             .filter(|c| c.at.contains(at) && (at != EndPoints::AFTER_ACTION || c.after == action))
             .collect();
         let test = match checks.as_slice() {
-            [] => return,
+            [] => return false,
             [one] if !one.each_player => self.test(Some(one.cond)),
             _ => Test::Always,
         };
-        if test != Test::Never {
-            self.program
-                .ops
-                .push(Op::CheckEnd(EndCheckAt { at, action, test }));
+        if test == Test::Never {
+            return false;
         }
+        self.program
+            .ops
+            .push(Op::CheckEnd(EndCheckAt { at, action, test }));
+        true
     }
 
     fn stage(&mut self, stage: Stage, i: u8) -> Option<Op> {
@@ -416,6 +425,7 @@ impl<'a> Compiler<'a> {
                     answer_max: a.answer_max,
                     counter: global_counter.map(|c| c.index() as u8),
                     expires: a.ends_turn_effects,
+                    then_check: false,
                 }
             }
             Stage::Window(w) => {

@@ -114,6 +114,9 @@ pub(crate) enum Op {
         /// goes to, and whether "until end of turn" effects end.
         counter: Option<u8>,
         expires: bool,
+        /// An `Op::CheckEnd` for this action follows: it runs only if the
+        /// action happened, so a failed `test` steps over it.
+        then_check: bool,
     },
     /// A priority window (stage `stage`).
     Window {
@@ -576,6 +579,7 @@ impl Op {
                 answer_max,
                 counter,
                 expires,
+                then_check: _,
             } => Op::ActionPlain {
                 id,
                 stage,
