@@ -205,25 +205,37 @@ impl Game {
         })
     }
 
-    /// A check inside the turn program ended the game at `at`: the state
-    /// as the interpreter has it at that point (the program keeps the
-    /// point, the stage and the turn position only where it needs them).
-    pub(crate) fn settle_at_check(&mut self, at: EndPoints) {
+    /// Before a check inside the turn program at `at`: the parts of the
+    /// state the program keeps only where it needs them, as the
+    /// interpreter has them there (the stage past the step's last, the turn
+    /// position past its last phase), so whatever the check does (end the
+    /// game, move the turn to `[leaving]`'s step) starts from the same
+    /// state on both tiers.
+    pub(crate) fn sync_for_check(&mut self, at: EndPoints) {
         let s = &mut self.state;
-        if at == EndPoints::AFTER_ACTION {
-            s.point = Point::Stage;
-        } else if at == EndPoints::STEP_END {
-            s.point = Point::StepEnd;
+        if at == EndPoints::STEP_END {
             s.stage = self
                 .spec
                 .step(s.step)
                 .map_or(0, |st| st.stages.len().min(u8::MAX as usize) as u8);
         } else if at == EndPoints::TURN_END {
-            s.point = Point::TurnEnd;
             s.turn_pos = self.spec.turn().len().min(u8::MAX as usize) as u8;
-        } else {
-            s.point = Point::TurnStart;
         }
+    }
+
+    /// A check inside the turn program ended the game at `at`: the point
+    /// as the interpreter has it there (the rest was synced before).
+    pub(crate) fn settle_at_check(&mut self, at: EndPoints) {
+        let s = &mut self.state;
+        s.point = if at == EndPoints::AFTER_ACTION {
+            Point::Stage
+        } else if at == EndPoints::STEP_END {
+            Point::StepEnd
+        } else if at == EndPoints::TURN_END {
+            Point::TurnEnd
+        } else {
+            Point::TurnStart
+        };
     }
 
     /// After a check removed players at `at` inside the turn program: where

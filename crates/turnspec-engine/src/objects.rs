@@ -20,14 +20,17 @@ use crate::state::PlayerId;
 use crate::state::{MAX_OBJECTS, ObjectInfo, ObjectRecord, ObjectsInPlay};
 
 impl Game {
-    /// The objects in play, or `Err(NoObjects)` for a spec that keeps
-    /// none. Made on first use: the turns before it do not matter, since
-    /// every object's control begins after them.
-    fn objects_mut(&mut self) -> Result<&mut ObjectsInPlay, RuleError> {
+    /// The objects in play, for a report about `object`: `NoObjects` for a
+    /// spec that keeps none, `NoSuchObject` while none was ever reported.
+    /// Never makes the store, so a refused report changes nothing.
+    fn objects_with(&mut self, object: u32) -> Result<&mut ObjectsInPlay, RuleError> {
         if !self.spec.objects().tracked {
             return Err(RuleError::NoObjects);
         }
-        Ok(self.state.objects.get_or_insert_with(Box::default))
+        self.state
+            .objects
+            .as_deref_mut()
+            .ok_or(RuleError::NoSuchObject { object })
     }
 
     /// The host reports an object entering play under `controller`'s
@@ -41,15 +44,24 @@ impl Game {
     ) -> Result<(), RuleError> {
         self.command(|game| {
             game.check_in_game(controller)?;
-            let turn = game.state.turn;
-            let objects = game.objects_mut()?;
-            let at = match objects.find(object) {
-                Ok(_) => return Err(RuleError::ObjectInPlay { object }),
-                Err(at) => at,
-            };
-            if objects.records.len() >= MAX_OBJECTS {
-                return Err(RuleError::TooManyObjects);
+            if !game.spec.objects().tracked {
+                return Err(RuleError::NoObjects);
             }
+            let turn = game.state.turn;
+            if let Some(objects) = game.state.objects.as_deref() {
+                if objects.find(object).is_ok() {
+                    return Err(RuleError::ObjectInPlay { object });
+                }
+                if objects.records.len() >= MAX_OBJECTS {
+                    return Err(RuleError::TooManyObjects);
+                }
+            }
+            // Made on the first report: the turns before it do not matter,
+            // since every object's control begins after them.
+            let objects = game.state.objects.get_or_insert_with(Box::default);
+            let Err(at) = objects.find(object) else {
+                return Err(RuleError::ObjectInPlay { object });
+            };
             objects
                 .records
                 .insert(at, ObjectRecord::new(object, controller, turn));
@@ -66,7 +78,7 @@ impl Game {
         sink: &mut S,
     ) -> Result<(), RuleError> {
         self.command(|game| {
-            let objects = game.objects_mut()?;
+            let objects = game.objects_with(object)?;
             let at = objects
                 .find(object)
                 .map_err(|_| RuleError::NoSuchObject { object })?;
@@ -88,7 +100,7 @@ impl Game {
         self.command(|game| {
             game.check_in_game(controller)?;
             let turn = game.state.turn;
-            let objects = game.objects_mut()?;
+            let objects = game.objects_with(object)?;
             let at = objects
                 .find(object)
                 .map_err(|_| RuleError::NoSuchObject { object })?;
@@ -116,7 +128,7 @@ impl Game {
                 .ok_or(RuleError::NoSuchObjectFact)?
                 .each_turn;
             let turn = game.state.turn;
-            let objects = game.objects_mut()?;
+            let objects = game.objects_with(object)?;
             let at = objects
                 .find(object)
                 .map_err(|_| RuleError::NoSuchObject { object })?;

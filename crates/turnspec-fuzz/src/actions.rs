@@ -10,7 +10,7 @@ use turnspec_engine::policy::{RandomPolicy, SplitMix64};
 use turnspec_engine::{
     Action, Event, EventSink, Game, GameOptions, Host, Place, PlayerId, RuleError, Scope, Status,
 };
-use turnspec_spec::{CounterId, EffectId, EndingId, FactId, Spec};
+use turnspec_spec::{CounterId, EffectId, EndingId, FactId, ObjectFactId, Spec};
 
 /// How many actions one run tries at the most.
 const ACTIONS_PER_RUN: usize = 200;
@@ -99,6 +99,25 @@ pub enum Input {
         ending: EndingId,
         player: PlayerId,
     },
+    Entered {
+        object: u32,
+        controller: PlayerId,
+    },
+    LeftPlay {
+        object: u32,
+    },
+    Control {
+        object: u32,
+        controller: PlayerId,
+    },
+    ObjectFact {
+        object: u32,
+        fact: ObjectFactId,
+        value: bool,
+    },
+    EndDuration {
+        label: u32,
+    },
 }
 
 impl Input {
@@ -145,6 +164,15 @@ impl Input {
             Input::DeclareEnding { ending, player } => {
                 game.declare_ending(ending, player, host, sink)
             }
+            Input::Entered { object, controller } => game.report_entered(object, controller, sink),
+            Input::LeftPlay { object } => game.report_left(object, sink),
+            Input::Control { object, controller } => game.report_control(object, controller, sink),
+            Input::ObjectFact {
+                object,
+                fact,
+                value,
+            } => game.set_object_fact(object, fact, value, sink),
+            Input::EndDuration { label } => game.end_duration(label, sink),
         }
     }
 }
@@ -394,15 +422,37 @@ pub fn random_action(rng: &mut SplitMix64, game: &Game, from: &Spec) -> Input {
     let player = if rng.below(4) == 0 { anyone } else { holder };
     let label = rng.next_u64() as u32;
     let fallback = Input::Move(Action::Pass { player });
-    match rng.below(17) {
+    // Objects are named from a small pool, so reports and plays meet.
+    let object = 1 + rng.below(3) as u32;
+    match rng.below(18) {
         0..=7 => Input::Move(Action::Pass { player }),
         8..=10 => match nth(from.timing().ids(), rng) {
             Some(timing) => Input::Move(Action::Play {
                 player,
                 timing,
-                label,
+                label: if rng.below(4) == 0 { label } else { object },
             }),
             None => fallback,
+        },
+        17 => match rng.below(6) {
+            0 | 1 => Input::Entered {
+                object,
+                controller: player,
+            },
+            2 => Input::LeftPlay { object },
+            3 => Input::Control {
+                object,
+                controller: anyone,
+            },
+            4 => match nth(from.object_facts().ids(), rng) {
+                Some(fact) => Input::ObjectFact {
+                    object,
+                    fact,
+                    value: rng.below(3) != 0,
+                },
+                None => fallback,
+            },
+            _ => Input::EndDuration { label },
         },
         11 => Input::Trigger {
             controller: player,

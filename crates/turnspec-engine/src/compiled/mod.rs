@@ -325,8 +325,15 @@ impl Game {
         host: &mut H,
         sink: &mut S,
     ) -> bool {
+        // As the interpreter has the state at this point, for whatever the
+        // check does; if it does nothing, the program goes on as it was.
+        let kept = (self.state.stage, self.state.turn_pos);
+        self.sync_for_check(at);
         match self.check_endings(at, action, host, sink) {
-            Checked::Nothing => false,
+            Checked::Nothing => {
+                (self.state.stage, self.state.turn_pos) = kept;
+                false
+            }
             Checked::Stopped => {
                 self.settle_at_check(at);
                 true

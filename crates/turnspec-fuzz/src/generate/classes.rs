@@ -161,7 +161,27 @@ impl Gen<'_> {
                 let _ = writeln!(self.out, "ends = \"turn\"\nends_rule = \"{r}\"");
             }
         }
-        self.write_limit();
+        // Made by an object now and then: its limit may count per object,
+        // and its requirements read the object.
+        let by_object = self.chance(1, 4);
+        if by_object {
+            self.start_objects();
+            self.f.set(Feature::ByObject);
+            self.out.push_str("by = \"object\"\n");
+        }
+        if by_object && self.object_limits < 4 && self.chance(1, 2) {
+            self.object_limits += 1;
+            self.f.set(Feature::ObjectLimit);
+            let max = 1 + self.below(2);
+            let reset = if self.chance(2, 3) { "turn" } else { "game" };
+            let r = self.rule();
+            let _ = writeln!(
+                self.out,
+                "limit = {{ per = \"object\", max = {max}, reset = \"{reset}\", rule = \"{r}\" }}"
+            );
+        } else {
+            self.write_limit();
+        }
         let resources: Vec<usize> = (0..self.counters.len())
             .filter(|c| self.counters[*c].resource)
             .collect();
@@ -191,6 +211,16 @@ impl Gen<'_> {
                 let _ = writeln!(self.out, "attributes = {{ {} }}", list.join(", "));
             }
         }
+        if by_object {
+            self.f.set(Feature::Require);
+            self.f.set(Feature::CondObject);
+            let c = self.object_cond();
+            let r = self.rule();
+            let _ = writeln!(
+                self.out,
+                "\n  [[timing.{id}.require]]\n  if = \"{c}\"\n  rule = \"{r}\""
+            );
+        }
         if self.chance(1, 4) {
             self.f.set(Feature::Require);
             for _ in 0..1 + self.below(2) {
@@ -205,6 +235,61 @@ impl Gen<'_> {
                     self.out
                         .push_str("  explain = \"a generated requirement\"\n");
                 }
+            }
+        }
+    }
+
+    /// The first class made by an object decides the object facts.
+    fn start_objects(&mut self) {
+        if self.objects {
+            return;
+        }
+        self.objects = true;
+        for i in 0..self.below(3) {
+            let each_turn = self.chance(1, 3);
+            self.object_facts.push((format!("of{i}"), each_turn));
+        }
+    }
+
+    /// A condition on the object a play is made by.
+    fn object_cond(&mut self) -> String {
+        let mut names = vec![
+            "object.since_turn_start".to_string(),
+            "object.entered_this_turn".to_string(),
+        ];
+        names.extend(self.object_facts.iter().map(|(f, _)| format!("object.{f}")));
+        let a = self.pick(&names).clone();
+        let a = if self.chance(1, 3) {
+            format!("not {a}")
+        } else {
+            a
+        };
+        match self.below(3) {
+            0 => {
+                let b = self.pick(&names).clone();
+                format!("{a} or {b}")
+            }
+            _ => a,
+        }
+    }
+
+    /// `[objects]` and its facts, for a spec with a class made by an object.
+    pub(super) fn write_objects(&mut self) {
+        if !self.objects {
+            return;
+        }
+        self.f.set(Feature::Objects);
+        self.out.push_str("\n[objects]\n");
+        if self.chance(1, 2) {
+            let (a, b) = (self.rule(), self.rule());
+            let _ = writeln!(self.out, "rule = \"{a}\"\ncontrol_rule = \"{b}\"");
+        }
+        for (f, each_turn) in self.object_facts.clone() {
+            self.f.set(Feature::ObjectFacts);
+            let _ = writeln!(self.out, "\n[objects.facts.{f}]");
+            if each_turn {
+                self.f.set(Feature::ObjectFactTurn);
+                self.out.push_str("reset = \"turn\"\n");
             }
         }
     }

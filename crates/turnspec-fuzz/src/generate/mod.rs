@@ -138,6 +138,12 @@ features! {
     ExtraStepPhase = "effect extra_step this_phase",
     SkipStep = "effect skip step",
     SkipPhase = "effect skip phase",
+    Objects = "[objects]",
+    ObjectFacts = "[objects.facts]",
+    ObjectFactTurn = "object fact reset turn",
+    ByObject = "timing by object",
+    ObjectLimit = "timing limit per object",
+    CondObject = "cond: object.*",
     SkipTurn = "effect skip turn",
     SkipLasting = "effect skip lasting",
     SkipLastingEach = "effect skip lasting for each_player",
@@ -318,6 +324,12 @@ struct Gen<'r> {
     /// Turn-based actions written so far, with the counter each answers
     /// (for endings checked `after` one).
     actions: Vec<(String, Option<String>)>,
+    /// Some class is made by an object: `[objects]` is written, with these
+    /// facts.
+    objects: bool,
+    object_facts: Vec<(String, bool)>,
+    /// Classes limited per object so far (the model keeps 4).
+    object_limits: u8,
 }
 
 /// Writes the spec for `seed`.
@@ -339,6 +351,9 @@ pub fn generate(seed: u64) -> Generated {
         cur_phase: None,
         plain: false,
         actions: Vec::new(),
+        objects: false,
+        object_facts: Vec::new(),
+        object_limits: 0,
     };
     g.plain = g.chance(1, 2);
     if g.plain {

@@ -141,6 +141,7 @@ impl Gen<'_> {
         }
         self.cur_phase = None;
         self.write_endings();
+        self.write_objects();
     }
 
     /// Step ids (the hidden step's id for a step-less phase) of phases of
