@@ -52,11 +52,19 @@ pub enum Section {
     Facts,
     /// Rule variants chosen at set-up.
     Variants,
+    /// `[game_end]`: the rules cited when the game ends by itself.
+    GameEnd,
+    /// The ways the game can end (`[endings.ID]`).
+    Endings,
+    /// `[objects]`: whether objects in play are kept.
+    Objects,
+    /// Facts the host sets on objects (`[objects.facts.ID]`).
+    ObjectFacts,
 }
 
 impl Section {
     /// Every section, in the order the text form lists them.
-    pub const ALL: [Section; 13] = [
+    pub const ALL: [Section; 17] = [
         Section::Game,
         Section::Terms,
         Section::Priority,
@@ -70,6 +78,10 @@ impl Section {
         Section::Counters,
         Section::Facts,
         Section::Variants,
+        Section::GameEnd,
+        Section::Endings,
+        Section::Objects,
+        Section::ObjectFacts,
     ];
 
     /// The JSON name.
@@ -88,6 +100,10 @@ impl Section {
             Section::Counters => "counters",
             Section::Facts => "facts",
             Section::Variants => "variants",
+            Section::GameEnd => "game_end",
+            Section::Endings => "endings",
+            Section::Objects => "objects",
+            Section::ObjectFacts => "object_facts",
         }
     }
 
@@ -107,6 +123,10 @@ impl Section {
             Section::Counters => "counters",
             Section::Facts => "facts",
             Section::Variants => "variants",
+            Section::GameEnd => "how the game ends by itself",
+            Section::Endings => "endings",
+            Section::Objects => "objects in play",
+            Section::ObjectFacts => "object facts",
         }
     }
 }
@@ -419,6 +439,38 @@ pub fn diff(left: &Spec, right: &Spec) -> SpecDiff {
     d.elements((Section::Facts, "fact"), lf, rf, flag);
     let (lv, rv) = (l.variants().as_slice(), r.variants().as_slice());
     d.elements((Section::Variants, "variant"), lv, rv, flag);
+    d.settings(
+        Section::GameEnd,
+        "game_end",
+        left.game_end(),
+        right.game_end(),
+    );
+    let (ln, rn) = (l.endings().as_slice(), r.endings().as_slice());
+    d.elements((Section::Endings, "ending"), ln, rn, |_, e| {
+        let result = match e.result {
+            turnspec_spec::EndResult::Wins => "wins",
+            turnspec_spec::EndResult::Loses => "loses",
+            turnspec_spec::EndResult::Draw => "draw",
+        };
+        let how = if e.check.is_some() {
+            "checked by the engine"
+        } else {
+            "declared by the host"
+        };
+        match e.name == e.id {
+            true => format!("{result}, {how}"),
+            false => format!("{}: {result}, {how}", e.name),
+        }
+    });
+    d.settings(Section::Objects, "objects", left.objects(), right.objects());
+    let (lo, ro) = (l.object_facts().as_slice(), r.object_facts().as_slice());
+    d.elements((Section::ObjectFacts, "object fact"), lo, ro, |_, f| {
+        if f.description.is_empty() {
+            f.name.clone()
+        } else {
+            f.description.clone()
+        }
+    });
     let mut entries = d.out;
     // A renumbered element rule says nothing new when the element has other
     // differences: their lines already show both citations.
@@ -933,6 +985,10 @@ fn timing_summary(spec: &Spec, t: &TimingClass) -> String {
     ) + &match t.effect {
         Effect::Stack => String::new(),
         e => format!(", {}", effect_text(spec, e)),
+    } + if t.by_object {
+        ", made by an object in play"
+    } else {
+        ""
     }
 }
 
