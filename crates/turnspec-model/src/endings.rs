@@ -122,4 +122,3 @@ impl Spec {
             .fold(EndPoints::NONE, |a, c| a.with(c.at))
     }
 }
-

@@ -28,11 +28,11 @@ pub use cond::{
     Residual,
 };
 pub use describe::Describe;
+pub use endings::*;
 pub use ids::{
     CondId, CounterId, EffectId, EndingId, FactId, ObjectFactId, PhaseId, RuleRef, StepId,
     TimingId, TurnActionId, VariantId, WindowId,
 };
-pub use endings::*;
 pub use limits::*;
 pub use objects::*;
 pub use spec::*;

@@ -14,9 +14,9 @@
 
 use crate::arena::{Arena, Id, Named};
 use crate::cond::{ConditionBuilder, Conditions};
+use crate::endings::{Ending, GameEndRules};
 use crate::ids::*;
 use crate::limits::LimitError;
-use crate::endings::{Ending, GameEndRules};
 use crate::objects::{ObjectFact, ObjectLimit, ObjectRules};
 
 /// A compiled, validated turn spec.

@@ -12,8 +12,8 @@
 //! here, as a value, or as bookkeeping that is derived from other fields and
 //! not compared.
 
-use crate::ids::*;
 use crate::endings::*;
+use crate::ids::*;
 use crate::objects::*;
 use crate::spec::*;
 
