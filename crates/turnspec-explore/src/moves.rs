@@ -262,6 +262,7 @@ impl Table {
             Move::Fact(f, _) => ("fact", &self.facts[f as usize].name),
             Move::Ending(e, _) => ("ending", &self.endings[e as usize].name),
             Move::ObjectFact(_, f, _) => ("object fact", &self.object_facts[f as usize].name),
+            Move::Enter(..) | Move::LeavePlay(_) => ("table", "[objects]"),
             _ => return None,
         })
     }
@@ -379,6 +380,12 @@ impl Side {
         m: Move,
         events: &mut impl EventSink,
     ) -> Result<(), Refusal> {
+        // Objects in one spec only: unmatched, like an element only one
+        // spec has, not a refusal to compare.
+        if matches!(m, Move::Enter(..) | Move::LeavePlay(_)) && !self.game.spec().objects().tracked
+        {
+            return Err(Refusal::Missing("table"));
+        }
         let mut host = QueuedHost {
             pending: &mut self.pending,
         };

@@ -534,3 +534,34 @@ fn with_objects_explore_plays_by_each_object_and_writes_scenarios_that_pass() {
         assert!(passes(&s, &spec), "{s}");
     }
 }
+
+/// A spec that keeps objects in play, and nothing else.
+const OBJECTS: &str = r#"
+[game]
+name = "Objects"
+players = { min = 2, max = 2 }
+
+[objects]
+rule = "O 1"
+
+[[phase]]
+id = "main"
+rule = "M 1"
+priority = "always"
+"#;
+
+#[test]
+fn with_objects_a_spec_without_them_is_unmatched_not_different() {
+    let a = load(OBJECTS);
+    let b = load(&OBJECTS.replace("[objects]\nrule = \"O 1\"\n", ""));
+    let report = explore_against(&a, &b, &options(&["pass", "objects"], 2)).unwrap();
+    let text = report.to_text();
+    assert!(
+        report
+            .unmatched
+            .iter()
+            .any(|u| u == "table `[objects]`: only in A"),
+        "{text}"
+    );
+    assert!(report.differences.is_empty(), "{text}");
+}
