@@ -263,3 +263,59 @@ test("a narrow window (400 px): one column, nothing cut off", async () => {
     await page.setViewportSize({ width: 1500, height: 1000 });
   }
 });
+
+test("MTG objects: summoning sickness by the chosen object, control, facts, saved and run", async () => {
+  await open("games/mtg.toml");
+  assert.ok(await page.isVisible("#object-host"));
+  assert.match(await text("#objects"), /none/);
+  // A by-object class with nothing in play says so.
+  assert.match(await text('#timing [data-timing="tap_ability"]'), /no object in play/);
+
+  await page.fill("#object-name", "Llanowar Elves");
+  await page.selectOption("#object-by", "P1");
+  await click("#enter-object");
+  await page.selectOption("#object-fact", "creature");
+  await click("#set-object-fact");
+  const row = '#objects [data-object="Llanowar Elves"]';
+  assert.match(await text(row), /Llanowar Elves.*P1.*turn 1.*turn 1.*creature/);
+
+  await page.fill("#object-name", "Forest");
+  await click("#enter-object");
+  // The elves are summoning sick: refused, citing 302.6, for them only.
+  await page.selectOption("#play-object", "Llanowar Elves");
+  assert.equal(await page.getAttribute('#timing [data-timing="tap_ability"]', "class"), "refused");
+  assert.match(await page.getAttribute('#timing [data-timing="tap_ability"]', "title"), /302\.6/);
+  await click('#timing [data-timing="tap_ability"]');
+  assert.match(await text("#refusal"), /rule 302\.6/);
+  await page.selectOption("#play-object", "Forest");
+  assert.equal(await page.getAttribute('#timing [data-timing="tap_ability"]', "class"), "legal");
+  await click('#timing [data-timing="tap_ability"]');
+  assert.match(await text("#stack"), /Forest \(P1, tap_ability\)/);
+  await click("#pass-all");
+
+  // P2 gains control of the elves; the fact is cleared; the Forest leaves.
+  await page.selectOption("#object-pick", "Llanowar Elves");
+  await page.selectOption("#control-by", "P2");
+  await click("#gain-control");
+  assert.match(await text(row), /P2/);
+  await click("#clear-object-fact");
+  assert.match(await text(row), /none$/);
+  await page.selectOption("#object-pick", "Forest");
+  await click("#leave-object");
+  assert.equal(await page.$$eval("#objects [data-object]", (rs) => rs.length), 1);
+  assert.match(await text('.trace[data-side="0"]'), /Llanowar Elves/);
+
+  await saveAndTest("scenarios/mtg-objects.toml");
+  const toml = await text("#save-toml");
+  for (const verb of ["enter = \"Llanowar Elves\"", "gain_control = \"Llanowar Elves\"",
+    "leave_play = \"Forest\"", "set_fact = \"creature\"", "clear_fact = \"creature\"", "label = \"Forest\""]) {
+    assert.ok(toml.includes(verb), verb);
+  }
+});
+
+test("a spec without [objects] shows no object controls", async () => {
+  await open("games/grand-archive.toml");
+  assert.ok(await page.isHidden("#object-host"));
+  assert.ok(await page.isHidden("#objects-panel"));
+  assert.ok(await page.isHidden("#play-object-row"));
+});

@@ -39,17 +39,22 @@ pub struct ExploreArgs {
     #[arg(long, default_value_t = 1_000_000)]
     pub max_states: usize,
     /// The most host moves (answers, triggers, effects, facts, mana,
-    /// leaving) in one sequence.
+    /// leaving, endings, objects entering or leaving play and their facts)
+    /// in one sequence.
     #[arg(long, default_value_t = 1)]
     pub host_moves: u8,
     /// The largest answer tried for a turn-based action that takes one.
     #[arg(long, default_value_t = 1)]
     pub max_answer: u16,
     /// Move families to leave out, comma-separated: pass, play, answer,
-    /// trigger, effect, fact, mana, leave.
+    /// trigger, effect, fact, mana, leave, ending, objects.
     #[arg(long, value_delimiter = ',')]
     pub without: Vec<String>,
-    /// Move families to add (`leave` is off by default).
+    /// Move families to add (`leave`, `ending` and `objects` are off by
+    /// default). `objects` (specs with `[objects]`): the host reports
+    /// objects O1 and O2 entering play under a player, leaving play, and
+    /// sets or clears their object facts; plays at classes with
+    /// `by = "object"` name each object in play (`label = "O1"`).
     #[arg(long, value_delimiter = ',')]
     pub with: Vec<String>,
     /// Worker threads (0: one per core). The findings do not depend on it.

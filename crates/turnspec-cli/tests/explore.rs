@@ -105,3 +105,46 @@ fn json_report_of_every_new_reference_spec_has_no_error_finding() {
         }
     }
 }
+
+#[test]
+fn with_objects_against_writes_summoning_sickness_as_a_scenario_that_passes() {
+    let dir = TempDir::new("objects");
+    let out = dir.0.join("found");
+    let mtg = std::fs::read_to_string(common::root().join("games/mtg.toml")).unwrap();
+    let start = mtg.find("  [[timing.tap_ability.require]]").unwrap();
+    let len = mtg[start..].find("\n\n").unwrap();
+    let b = dir.0.join("mtg-no-302-6.toml");
+    std::fs::write(&b, format!("{}{}", &mtg[..start], &mtg[start + len..])).unwrap();
+    let o = turnspec(&[
+        "explore",
+        "games/mtg.toml",
+        "--against",
+        b.to_str().unwrap(),
+        "--depth",
+        "3",
+        "--host-moves",
+        "2",
+        "--without",
+        "answer,trigger,effect,fact,mana",
+        "--with",
+        "objects",
+        "--write",
+        out.to_str().unwrap(),
+    ]);
+    assert_exit(&o, 0);
+    let text = stdout(&o);
+    assert!(
+        text.contains("O1 enters play under P1, set object fact creature on O1, play tap_ability by P1 with O1"),
+        "{text}"
+    );
+    let files: Vec<_> = std::fs::read_dir(&out).unwrap().collect();
+    assert_eq!(files.len(), 1, "{text}");
+    let path = files[0].as_ref().unwrap().path();
+    let scenario = std::fs::read_to_string(&path).unwrap();
+    assert!(scenario.contains("enter = \"O1\""), "{scenario}");
+    let o = turnspec(&["test", path.to_str().unwrap()]);
+    assert_exit(&o, 0);
+    // `explore --help` names the family.
+    let help = stdout(&turnspec(&["explore", "--help"]));
+    assert!(help.contains("objects"), "{help}");
+}

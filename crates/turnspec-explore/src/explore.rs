@@ -362,7 +362,7 @@ fn usable(game: &Game) -> u32 {
     let mut bits = 0u32;
     for p in (0..game.players()).map(PlayerId) {
         for (i, t) in spec.timing().ids().enumerate() {
-            if game.check_play(p, t, 0).is_ok() {
+            if crate::moves::may_play(game, p, t) {
                 bits |= 1 << (i & 31);
             }
         }
@@ -711,7 +711,7 @@ pub fn explore(spec: &Spec, options: &Options) -> Result<Report, String> {
         }
         seen_cycles.push(cycle_moves.clone());
         let through_stack = cycle_moves.iter().any(|m| match m {
-            Move::Play(_, t) => table.timing[*t as usize].ids[0].is_some_and(|id| {
+            Move::Play(_, t, _) => table.timing[*t as usize].ids[0].is_some_and(|id| {
                 matches!(
                     spec.timing_class(id).map(|t| t.effect),
                     Some(turnspec_model::Effect::Stack)

@@ -30,7 +30,7 @@ mod search;
 
 pub use against::{DiffReport, Difference, Side as DiffSide, explore_against};
 pub use explore::{CoverageItem, Finding, FindingKind, Report, explore};
-pub use moves::{Move, Table};
+pub use moves::{Move, OBJECTS, Table};
 pub use scenario::run_scenario;
 pub use search::Stop;
 pub use turnspec_engine::Status;
@@ -65,6 +65,11 @@ pub struct Families {
     /// The host declares one of the spec's endings for a player (off by
     /// default): a win or a draw ends the game, a loss makes them leave.
     pub ending: bool,
+    /// The host reports objects entering and leaving play (up to
+    /// [`moves::OBJECTS`] of them, `O1`, `O2`) and sets their facts, and
+    /// plays at classes with `by = "object"` name each object in play (off
+    /// by default; specs with `[objects]`).
+    pub objects: bool,
 }
 
 impl Default for Families {
@@ -79,14 +84,15 @@ impl Default for Families {
             mana: true,
             leave: false,
             ending: false,
+            objects: false,
         }
     }
 }
 
 impl Families {
     /// The family names, as the command line spells them.
-    pub const NAMES: [&'static str; 9] = [
-        "pass", "play", "answer", "trigger", "effect", "fact", "mana", "leave", "ending",
+    pub const NAMES: [&'static str; 10] = [
+        "pass", "play", "answer", "trigger", "effect", "fact", "mana", "leave", "ending", "objects",
     ];
 
     /// Switches the family `name` on or off; an unknown name is an error
@@ -102,6 +108,7 @@ impl Families {
             "mana" => &mut self.mana,
             "leave" => &mut self.leave,
             "ending" => &mut self.ending,
+            "objects" => &mut self.objects,
             _ => {
                 return Err(format!(
                     "unknown move family `{name}` (families: {})",
@@ -125,6 +132,7 @@ impl Families {
             self.mana,
             self.leave,
             self.ending,
+            self.objects,
         ];
         Self::NAMES
             .iter()

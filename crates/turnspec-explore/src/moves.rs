@@ -3,16 +3,25 @@
 
 use turnspec_engine::TurnActionHook;
 use turnspec_engine::{Action, EventSink, Game, Host, PlayerId, RuleError};
-use turnspec_model::{EffectId, EndingId, FactId, Id, Spec, TimingId, TurnActionId};
+use turnspec_model::{EffectId, EndingId, FactId, Id, ObjectFactId, Spec, TimingId, TurnActionId};
 
 use crate::Families;
 
 /// The label of every trigger the search reports; scenarios call it `T`.
 pub(crate) const TRIGGER_LABEL: u32 = 1;
+/// Objects the host may report in play (`--with objects`): `O1`, `O2`.
+pub const OBJECTS: u8 = 2;
+/// The host's id of object `n` (1 to [`OBJECTS`]): its label, so traces and
+/// scenarios name it `On`.
+pub(crate) fn object_id(n: u8) -> u32 {
+    TRIGGER_LABEL + u32::from(n)
+}
 /// Label names as the search and its scenarios show them: plays are
-/// unlabelled (`#0`), reported triggers are `T`.
+/// unlabelled (`#0`), reported triggers are `T`, objects `O1`, `O2`.
 pub(crate) fn labels() -> Vec<String> {
-    vec![String::new(), "T".to_string()]
+    let mut names = vec![String::new(), "T".to_string()];
+    names.extend((1..=OBJECTS).map(|n| format!("O{n}")));
+    names
 }
 
 /// One move of the search. Numbers index the explorer's [`Table`] of names,
@@ -21,8 +30,10 @@ pub(crate) fn labels() -> Vec<String> {
 pub enum Move {
     /// The player holding priority passes.
     Pass(PlayerId),
-    /// A player plays at a timing class (table index), unlabelled.
-    Play(PlayerId, u16),
+    /// A player plays at a timing class (table index): unlabelled (object
+    /// 0), or, at a class with `by = "object"`, by object `n` (1 to
+    /// [`OBJECTS`], labelled `On`).
+    Play(PlayerId, u16, u8),
     /// The host will answer the next time this turn-based action (table
     /// index) happens with this value (a queued `answer` in a scenario).
     Answer(u16, u16),
@@ -43,6 +54,14 @@ pub enum Move {
     /// The host declares an ending of the spec (table index) for a player:
     /// a win or a draw ends the game, a loss makes the player leave.
     Ending(u16, PlayerId),
+    /// The host reports object `n` (1 to [`OBJECTS`]) entering play under
+    /// a player's control (specs with `[objects]`).
+    Enter(u8, PlayerId),
+    /// The host reports object `n` leaving play.
+    LeavePlay(u8),
+    /// The host sets (true) or clears (false) an object fact (table index)
+    /// on object `n`.
+    ObjectFact(u8, u16, bool),
 }
 
 impl Move {
@@ -70,6 +89,10 @@ pub struct Table {
     pub(crate) facts: Vec<Named<FactId>>,
     /// Every `[endings.ID]`, for the host to declare.
     pub(crate) endings: Vec<Named<EndingId>>,
+    /// Every `[objects.facts.ID]`, for the host to set on an object.
+    pub(crate) object_facts: Vec<Named<ObjectFactId>>,
+    /// Whether any side keeps objects in play (`[objects]`).
+    pub(crate) objects: bool,
     /// Every turn-based action, with the largest answer the search tries
     /// (0 for one that takes no answer).
     pub(crate) actions: Vec<(Named<TurnActionId>, u16)>,
@@ -143,6 +166,17 @@ impl Table {
             },
             |_, _| true,
         );
+        let object_facts = union(
+            specs,
+            |s| {
+                s.object_facts()
+                    .iter_ids()
+                    .map(|(i, f)| (i, f.id.clone()))
+                    .collect()
+            },
+            |_, _| true,
+        );
+        let objects = specs.iter().any(|s| s.objects().tracked);
         let actions = union(
             specs,
             |s| {
@@ -173,6 +207,8 @@ impl Table {
             effects,
             facts,
             endings,
+            object_facts,
+            objects,
             actions,
             mana,
         }
@@ -183,7 +219,10 @@ impl Table {
     pub fn describe(&self, m: Move) -> String {
         match m {
             Move::Pass(p) => format!("pass {p}"),
-            Move::Play(p, t) => format!("play {} by {p}", self.timing[t as usize].name),
+            Move::Play(p, t, 0) => format!("play {} by {p}", self.timing[t as usize].name),
+            Move::Play(p, t, o) => {
+                format!("play {} by {p} with O{o}", self.timing[t as usize].name)
+            }
             Move::Answer(a, v) => format!("answer {} = {v}", self.actions[a as usize].0.name),
             Move::Trigger(p) => format!("trigger T by {p}"),
             Move::TriggerAt(a) => {
@@ -199,6 +238,15 @@ impl Table {
             Move::Ending(e, p) => {
                 format!("declare ending {} for {p}", self.endings[e as usize].name)
             }
+            Move::Enter(o, p) => format!("O{o} enters play under {p}"),
+            Move::LeavePlay(o) => format!("O{o} leaves play"),
+            Move::ObjectFact(o, f, v) => {
+                let verb = if v { "set" } else { "clear" };
+                format!(
+                    "{verb} object fact {} on O{o}",
+                    self.object_facts[f as usize].name
+                )
+            }
         }
     }
 
@@ -206,13 +254,15 @@ impl Table {
     /// `("timing class", "instant")`.
     pub(crate) fn element(&self, m: Move) -> Option<(&'static str, &str)> {
         Some(match m {
-            Move::Play(_, t) => ("timing class", &self.timing[t as usize].name),
+            Move::Play(_, t, _) => ("timing class", &self.timing[t as usize].name),
             Move::Answer(a, _) | Move::TriggerAt(a) => {
                 ("turn-based action", &self.actions[a as usize].0.name)
             }
             Move::Effect(e, _) => ("effect", &self.effects[e as usize].name),
             Move::Fact(f, _) => ("fact", &self.facts[f as usize].name),
             Move::Ending(e, _) => ("ending", &self.endings[e as usize].name),
+            Move::ObjectFact(_, f, _) => ("object fact", &self.object_facts[f as usize].name),
+            Move::Enter(..) | Move::LeavePlay(_) => ("table", "[objects]"),
             _ => return None,
         })
     }
@@ -221,10 +271,16 @@ impl Table {
     pub(crate) fn script_entry(&self, m: Move) -> String {
         match m {
             Move::Pass(p) => format!("pass = \"{p}\"\n"),
-            Move::Play(p, t) => format!(
-                "play = \"{}\"\nby = \"{p}\"\n",
-                self.timing[t as usize].name
-            ),
+            Move::Play(p, t, o) => {
+                let mut s = format!(
+                    "play = \"{}\"\nby = \"{p}\"\n",
+                    self.timing[t as usize].name
+                );
+                if o > 0 {
+                    s.push_str(&format!("label = \"O{o}\"\n"));
+                }
+                s
+            }
             Move::Answer(a, v) => format!(
                 "answer = \"{}\"\nvalue = {v}\n",
                 self.actions[a as usize].0.name
@@ -248,6 +304,15 @@ impl Table {
                 "declare_ending = \"{}\"\nby = \"{p}\"\n",
                 self.endings[e as usize].name
             ),
+            Move::Enter(o, p) => format!("enter = \"O{o}\"\nby = \"{p}\"\n"),
+            Move::LeavePlay(o) => format!("leave_play = \"O{o}\"\n"),
+            Move::ObjectFact(o, f, v) => {
+                let verb = if v { "set_fact" } else { "clear_fact" };
+                format!(
+                    "{verb} = \"{}\"\nlabel = \"O{o}\"\n",
+                    self.object_facts[f as usize].name
+                )
+            }
         }
     }
 }
@@ -315,18 +380,24 @@ impl Side {
         m: Move,
         events: &mut impl EventSink,
     ) -> Result<(), Refusal> {
+        // Objects in one spec only: unmatched, like an element only one
+        // spec has, not a refusal to compare.
+        if matches!(m, Move::Enter(..) | Move::LeavePlay(_)) && !self.game.spec().objects().tracked
+        {
+            return Err(Refusal::Missing("table"));
+        }
         let mut host = QueuedHost {
             pending: &mut self.pending,
         };
         let game = &mut self.game;
         let result = match m {
             Move::Pass(player) => game.apply(Action::Pass { player }, &mut host, events),
-            Move::Play(player, t) => {
+            Move::Play(player, t, o) => {
                 let action = Action::Play {
                     player,
                     timing: table.timing[t as usize].ids[side]
                         .ok_or(Refusal::Missing("timing class"))?,
-                    label: 0,
+                    label: play_label(o),
                 };
                 game.apply(action, &mut host, events)
             }
@@ -348,6 +419,13 @@ impl Side {
                 let ending =
                     table.endings[e as usize].ids[side].ok_or(Refusal::Missing("ending"))?;
                 game.declare_ending(ending, player, &mut host, events)
+            }
+            Move::Enter(o, player) => game.report_entered(object_id(o), player, events),
+            Move::LeavePlay(o) => game.report_left(object_id(o), events),
+            Move::ObjectFact(o, f, value) => {
+                let fact = table.object_facts[f as usize].ids[side]
+                    .ok_or(Refusal::Missing("object fact"))?;
+                game.set_object_fact(object_id(o), fact, value, events)
             }
         };
         result.map_err(Refusal::Rule)
@@ -375,6 +453,35 @@ impl Side {
     fn fact(&self, table: &Table, side: usize, f: usize) -> Option<bool> {
         table.facts[f].ids[side].map(|id| self.game.fact(id))
     }
+
+    /// Object fact `f` (table index) of object `o` on this side, if the
+    /// object is in play here and the spec has the fact.
+    fn object_fact(&self, table: &Table, side: usize, o: u8, f: usize) -> Option<bool> {
+        let id = object_id(o);
+        self.game.object(id)?;
+        table.object_facts[f].ids[side].map(|fact| self.game.object_fact(id, fact))
+    }
+}
+
+/// The label of a play by object `o` (0: an unlabelled play).
+pub(crate) fn play_label(o: u8) -> u32 {
+    if o == 0 { 0 } else { object_id(o) }
+}
+
+/// Whether `player` may play at `timing` now in `game`: by any object in
+/// play for a class with `by = "object"` (whose play names one), else
+/// unlabelled.
+pub(crate) fn may_play(game: &Game, player: PlayerId, timing: TimingId) -> bool {
+    let by_object = game
+        .spec()
+        .timing_class(timing)
+        .is_some_and(|t| t.by_object);
+    if by_object {
+        game.objects()
+            .any(|o| game.check_play(player, timing, o.id).is_ok())
+    } else {
+        game.check_play(player, timing, 0).is_ok()
+    }
 }
 
 /// Every move worth trying from `sides` (one game, or two in lockstep): the
@@ -395,15 +502,23 @@ pub(crate) fn enumerate(
         holders.dedup();
         out.extend(holders.into_iter().map(Move::Pass));
     }
+    // Objects are tried only with `--with objects`; a play at a class with
+    // `by = "object"` names one of them (object 0: unlabelled).
+    let objects = if families.objects && table.objects {
+        OBJECTS
+    } else {
+        0
+    };
     if families.play {
         for p in (0..players).map(PlayerId) {
             for (t, named) in table.timing.iter().enumerate() {
-                let legal = sides
-                    .iter()
-                    .zip(named.ids)
-                    .any(|(s, id)| id.is_some_and(|id| s.game.check_play(p, id, 0).is_ok()));
-                if legal {
-                    out.push(Move::Play(p, t as u16));
+                for o in 0..=objects {
+                    let legal = sides.iter().zip(named.ids).any(|(s, id)| {
+                        id.is_some_and(|id| s.game.check_play(p, id, play_label(o)).is_ok())
+                    });
+                    if legal {
+                        out.push(Move::Play(p, t as u16, o));
+                    }
                 }
             }
         }
@@ -457,6 +572,29 @@ pub(crate) fn enumerate(
     if families.ending {
         for e in 0..table.endings.len() {
             out.extend(seated().map(|p| Move::Ending(e as u16, p)));
+        }
+    }
+    // Objects are alike: only the first one not in play may enter, so
+    // `O2 enters` is not tried before `O1` (the same game, renamed).
+    let mut entered = false;
+    for o in 1..=objects {
+        let id = object_id(o);
+        let in_play = sides.iter().any(|s| s.game.object(id).is_some());
+        if !in_play {
+            if !entered {
+                entered = true;
+                out.extend(seated().map(|p| Move::Enter(o, p)));
+            }
+            continue;
+        }
+        out.push(Move::LeavePlay(o));
+        for f in 0..table.object_facts.len() {
+            let now = sides
+                .iter()
+                .enumerate()
+                .find_map(|(i, s)| s.object_fact(table, i, o, f))
+                .unwrap_or(false);
+            out.push(Move::ObjectFact(o, f as u16, !now));
         }
     }
 }

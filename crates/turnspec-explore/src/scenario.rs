@@ -180,10 +180,17 @@ impl<'s, 't> Writer<'s, 't> {
     pub(crate) fn expect_illegal(&mut self, m: Move, reason: Option<&str>) -> bool {
         let what = match m {
             Move::Pass(p) => format!("pass = \"{p}\""),
-            Move::Play(p, t) => format!(
-                "play = \"{}\", by = \"{p}\"",
-                self.table.timing[t as usize].name
-            ),
+            Move::Play(p, t, o) => {
+                let label = if o > 0 {
+                    format!(", label = \"O{o}\"")
+                } else {
+                    String::new()
+                };
+                format!(
+                    "play = \"{}\", by = \"{p}\"{label}",
+                    self.table.timing[t as usize].name
+                )
+            }
             _ => return false,
         };
         let reason = reason

@@ -39,6 +39,7 @@ fn options(families: &[&str], depth: usize) -> Options {
         mana: false,
         leave: false,
         ending: false,
+        objects: false,
     };
     for f in families {
         o.families.set(f, true).unwrap();
@@ -448,4 +449,119 @@ fn against_finds_an_ending_declared_differently_and_one_only_a_has() {
     );
     assert!(passes(&scenario, &a), "{scenario}");
     assert!(!passes(&scenario, &b), "{scenario}");
+}
+
+/// Magic without 302.6 ("summoning sickness"): the require of its {T}
+/// abilities is gone.
+fn mtg_without_302_6() -> String {
+    let start = MTG
+        .find("  [[timing.tap_ability.require]]")
+        .expect("games/mtg.toml has a 302.6 require");
+    let len = MTG[start..]
+        .find("\n\n")
+        .expect("the require ends with a blank line");
+    let require = &MTG[start..start + len];
+    assert!(require.contains("rule = \"302.6\""), "{require}");
+    format!("{}{}", &MTG[..start], &MTG[start + len..])
+}
+
+#[test]
+fn with_objects_against_finds_summoning_sickness_as_a_scenario_that_passes_under_a_only() {
+    let a = load(MTG);
+    let b = load(&mtg_without_302_6());
+    let mut o = options(&["pass", "play", "objects"], 4);
+    o.host_moves = 2;
+    let report = explore_against(&a, &b, &o).unwrap();
+    let text = report.to_text();
+    let d = report
+        .differences
+        .iter()
+        .position(|d| {
+            d.refused
+                .as_ref()
+                .is_some_and(|r| r.0 == DiffSide::A && r.2.as_deref() == Some("302.6"))
+        })
+        .unwrap_or_else(|| panic!("{text}"));
+    let diff = &report.differences[d];
+    let moves: Vec<String> = diff
+        .moves
+        .iter()
+        .map(|m| report.describe_move(*m))
+        .collect();
+    assert_eq!(moves.len(), 3, "{text}");
+    assert!(moves[0].starts_with("O1 enters play under P"), "{moves:?}");
+    assert!(
+        moves[1].starts_with("set object fact creature on O1"),
+        "{moves:?}"
+    );
+    assert!(
+        moves[2].starts_with("play tap_ability by P") && moves[2].ends_with("with O1"),
+        "{moves:?}"
+    );
+    let scenario = report.scenario(&a, d, "a.toml").unwrap().unwrap();
+    for verb in [
+        "enter = \"O1\"",
+        "set_fact = \"creature\"",
+        "label = \"O1\"",
+    ] {
+        assert!(scenario.contains(verb), "{scenario}");
+    }
+    assert!(passes(&scenario, &a), "{scenario}");
+    assert!(!passes(&scenario, &b), "{scenario}");
+    // Without `--with objects` no object is reported, and the two agree.
+    let mut off = o.clone();
+    off.families.objects = false;
+    let same = explore_against(&a, &b, &off).unwrap();
+    assert!(same.differences.is_empty(), "{}", same.to_text());
+}
+
+#[test]
+fn with_objects_explore_plays_by_each_object_and_writes_scenarios_that_pass() {
+    let spec = load(MTG);
+    let mut o = options(&["pass", "play", "objects"], 5);
+    o.host_moves = 3;
+    let report = explore(&spec, &o).unwrap();
+    let text = report.to_text();
+    assert!(
+        report
+            .coverage
+            .iter()
+            .any(|c| c.kind == "timing class" && c.id == "tap_ability" && c.reached.is_some()),
+        "{text}"
+    );
+    for i in 0..report.findings.len() {
+        let s = report.scenario(&spec, i, "mtg.toml").unwrap();
+        assert!(passes(&s, &spec), "{s}");
+    }
+}
+
+/// A spec that keeps objects in play, and nothing else.
+const OBJECTS: &str = r#"
+[game]
+name = "Objects"
+players = { min = 2, max = 2 }
+
+[objects]
+rule = "O 1"
+
+[[phase]]
+id = "main"
+rule = "M 1"
+priority = "always"
+"#;
+
+#[test]
+fn with_objects_a_spec_without_them_is_unmatched_not_different() {
+    let a = load(OBJECTS);
+    let b = load(&OBJECTS.replace("[objects]\nrule = \"O 1\"\n", ""));
+    let report = explore_against(&a, &b, &options(&["pass", "objects"], 2)).unwrap();
+    let text = report.to_text();
+    assert!(
+        report
+            .unmatched
+            .iter()
+            .any(|u| u == "table `[objects]`: only in A"),
+        "{text}"
+    );
+    assert!(report.differences.is_empty(), "{text}");
 }

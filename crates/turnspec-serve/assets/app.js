@@ -88,6 +88,13 @@ async function loadSpec() {
   $("counter").replaceChildren(...d.counters.map((c) =>
     el("option", { value: c.id }, `${c.id}${c.per_player ? " (per player)" : ""}`)));
   $("set-counter").disabled = d.counters.length === 0;
+  // Objects in play: only for a spec with [objects].
+  $("object-host").hidden = !d.objects;
+  $("objects-panel").hidden = !d.objects;
+  $("play-object-row").hidden = !d.timing.some((t) => t.by_object);
+  $("object-fact").replaceChildren(...d.object_facts.map((f) =>
+    el("option", { value: f.id, title: f.description }, `${f.name} (${f.id})`)));
+  $("set-object-fact").disabled = $("clear-object-fact").disabled = d.object_facts.length === 0;
   $("stack-title").textContent = d.terms.stack;
   $("save").disabled = !d.savable;
   $("save").title = d.savable ? "" : "this spec is built into turnspec: start turnspec serve with a spec file to save";
@@ -206,6 +213,23 @@ function render(data) {
   fillPlayers($("effect-by"), list, s.active);
   fillPlayers($("ending-by"), list, s.active);
   fillPlayers($("counter-by"), list, s.active);
+  fillPlayers($("object-by"), list, s.active);
+  fillPlayers($("control-by"), list, s.active);
+  const names = s.objects.map((o) => o.name);
+  fillPlayers($("play-object"), names);
+  fillPlayers($("object-pick"), names);
+  for (const b of ["leave-object", "gain-control", "set-object-fact", "clear-object-fact"]) {
+    $(b).disabled = names.length === 0 || (b.includes("fact") && d.object_facts.length === 0);
+  }
+  $("objects").replaceChildren(s.objects.length === 0
+    ? el("p", { class: "rule empty" }, "none")
+    : el("table", {},
+      el("tr", {}, ...["name", "controller", "entered", "controlled since", "facts"].map((h) => el("th", {}, h))),
+      ...s.objects.map((o) => el("tr", { "data-object": o.name },
+        el("td", {}, o.name), el("td", {}, o.controller),
+        el("td", {}, o.entered_turn ? `turn ${o.entered_turn}` : "before the game"),
+        el("td", {}, o.controlled_since_turn ? `turn ${o.controlled_since_turn}` : "before the game"),
+        el("td", {}, o.facts.join(", ") || "none")))));
   renderMoves();
   // Top first, marked; an empty stack says so without a number.
   const top = s.stack.length - 1;
@@ -230,12 +254,27 @@ function renderMoves() {
   const actor = $("actor").value;
   const mine = main.legal.players.find((p) => p.player === actor);
   $("pass").className = mine && !mine.pass_refusal ? "legal" : "refused";
-  $("timing").replaceChildren(...(mine ? mine.timing : []).map((t) => el("button", {
-    class: t.legal ? "legal" : "refused",
-    "data-timing": t.id,
-    title: t.legal ? `play at ${t.name}${t.rule ? ` [${t.rule}]` : ""}` : t.refusal.message,
-    onclick: () => act({ kind: "play", timing: t.id, by: actor, label: cleanLabel($("label").value) }),
-  }, `${t.name}`)));
+  // A class made by an object (by = "object") names the one chosen under
+  // "By object"; its legality and refusal are that object's.
+  const object = $("play-object").value;
+  $("timing").replaceChildren(...(mine ? mine.timing : []).map((t) => {
+    let { legal, refusal } = t;
+    if (t.by_object) {
+      const chosen = t.objects.find((o) => o.object === object);
+      if (chosen) ({ legal, refusal } = chosen);
+    }
+    const by = t.by_object ? (object ? ` by ${object}` : " (no object in play)") : "";
+    return el("button", {
+      class: legal ? "legal" : "refused",
+      "data-timing": t.id,
+      "data-by-object": t.by_object ? "true" : null,
+      title: legal ? `play at ${t.name}${by}${t.rule ? ` [${t.rule}]` : ""}` : refusal.message,
+      onclick: () => act({
+        kind: "play", timing: t.id, by: actor,
+        label: t.by_object ? object || "" : cleanLabel($("label").value),
+      }),
+    }, `${t.name}${by}`);
+  }));
 }
 
 function renderDiagram(state) {
@@ -280,6 +319,11 @@ function describeMove(m) {
     case "clear_fact": return `clear fact ${m.fact}`;
     case "declare_ending": return `ending ${m.ending} declared for ${m.by}`;
     case "set_counter": return `counter ${m.counter} = ${m.value} for ${m.by}`;
+    case "enter": return `${m.object} enters play under ${m.by}`;
+    case "leave_play": return `${m.object} leaves play`;
+    case "gain_control": return `${m.by} gains control of ${m.object}`;
+    case "set_object_fact": return `set fact ${m.fact} of ${m.object}`;
+    case "clear_object_fact": return `clear fact ${m.fact} of ${m.object}`;
     default: return m.kind;
   }
 }
@@ -377,6 +421,17 @@ async function init() {
       kind: "set_counter", counter: $("counter").value, by: $("counter-by").value,
       value: Math.min(65535, Math.max(0, Math.trunc(Number($("counter-value").value)) || 0)),
     }));
+    $("play-object").addEventListener("change", renderMoves);
+    $("enter-object").addEventListener("click", () =>
+      act({ kind: "enter", object: cleanLabel($("object-name").value), by: $("object-by").value }));
+    $("leave-object").addEventListener("click", () =>
+      act({ kind: "leave_play", object: $("object-pick").value }));
+    $("gain-control").addEventListener("click", () =>
+      act({ kind: "gain_control", object: $("object-pick").value, by: $("control-by").value }));
+    const objectFact = (kind) => () =>
+      act({ kind, fact: $("object-fact").value, object: $("object-pick").value });
+    $("set-object-fact").addEventListener("click", objectFact("set_object_fact"));
+    $("clear-object-fact").addEventListener("click", objectFact("clear_object_fact"));
     $("save").addEventListener("click", save);
     await newGame();
   } catch (e) {

@@ -189,7 +189,7 @@ pub(crate) fn side_json(index: usize, side: &Side, labels: &LabelTable, legal: b
         "refused": refused,
     });
     if legal {
-        v["legal"] = side.legal_json();
+        v["legal"] = side.legal_json(labels);
     }
     v
 }

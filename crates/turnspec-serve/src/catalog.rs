@@ -217,7 +217,13 @@ impl SpecEntry {
         v["timing"] = spec
             .timing()
             .iter()
-            .map(|tc| json!({ "id": tc.id, "name": tc.name, "rule": spec.rule(tc.rule) }))
+            .map(|tc| json!({ "id": tc.id, "name": tc.name, "rule": spec.rule(tc.rule), "by_object": tc.by_object }))
+            .collect();
+        v["objects"] = spec.objects().tracked.into();
+        v["object_facts"] = spec
+            .object_facts()
+            .iter()
+            .map(|f| json!({ "id": f.id, "name": f.name, "rule": spec.rule(f.rule), "description": f.description }))
             .collect();
         v["effects"] = spec
             .effects()

@@ -16,6 +16,10 @@ pub const MAX_TRACE: usize = 10_000;
 pub const MAX_LABEL: usize = 100;
 /// Triggers one host answer may report.
 pub const MAX_TRIGGERS: usize = 16;
+/// Objects in play at once in one game (`enter` past it is refused,
+/// `too_many_objects`): below the engine's own `MAX_OBJECTS`, so each
+/// answer's list of objects, and the legal plays named by each, stay small.
+pub const MAX_OBJECTS: usize = 64;
 /// Games the server keeps open at once; past it the one idle longest is
 /// closed (its page reopens it from its moves).
 pub const MAX_SESSIONS: usize = 128;

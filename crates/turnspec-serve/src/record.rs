@@ -299,6 +299,11 @@ pub fn describe_move(m: &Move) -> String {
         Move::ClearFact { fact } => format!("clear fact {fact}"),
         Move::DeclareEnding { ending, by } => format!("ending {ending} declared for {by}"),
         Move::SetCounter { counter, by, value } => format!("counter {counter} = {value} for {by}"),
+        Move::Enter { object, by } => format!("{object} enters play under {by}"),
+        Move::LeavePlay { object } => format!("{object} leaves play"),
+        Move::GainControl { object, by } => format!("{by} gains control of {object}"),
+        Move::SetObjectFact { fact, object } => format!("set fact {fact} of {object}"),
+        Move::ClearObjectFact { fact, object } => format!("clear fact {fact} of {object}"),
     }
 }
 

@@ -92,6 +92,23 @@ fn entry(m: &Move) -> String {
             quoted(counter),
             quoted(by)
         ),
+        Move::Enter { object, by } => {
+            format!("enter = {}\nby = {}\n", quoted(object), quoted(by))
+        }
+        Move::LeavePlay { object } => format!("leave_play = {}\n", quoted(object)),
+        Move::GainControl { object, by } => {
+            format!("gain_control = {}\nby = {}\n", quoted(object), quoted(by))
+        }
+        Move::SetObjectFact { fact, object } => {
+            format!("set_fact = {}\nlabel = {}\n", quoted(fact), quoted(object))
+        }
+        Move::ClearObjectFact { fact, object } => {
+            format!(
+                "clear_fact = {}\nlabel = {}\n",
+                quoted(fact),
+                quoted(object)
+            )
+        }
     }
 }
 

@@ -92,6 +92,41 @@ pub enum Move {
         #[serde(default)]
         value: u16,
     },
+    /// `enter = NAME`, `by`: the host reports an object entering play
+    /// under a player's control (specs with `[objects]`).
+    Enter {
+        /// The object's name (its label, as a play names it).
+        object: String,
+        /// Its controller.
+        by: String,
+    },
+    /// `leave_play = NAME`: the host reports an object leaving play.
+    LeavePlay {
+        /// The object's name.
+        object: String,
+    },
+    /// `gain_control = NAME`, `by`: a player gains control of an object
+    /// in play; its continuous control starts again (302.6).
+    GainControl {
+        /// The object's name.
+        object: String,
+        /// The new controller.
+        by: String,
+    },
+    /// `set_fact = ID`, `label = NAME`: a fact of one object in play.
+    SetObjectFact {
+        /// The object fact id (`[objects.facts.ID]`).
+        fact: String,
+        /// The object's name.
+        object: String,
+    },
+    /// `clear_fact = ID`, `label = NAME`.
+    ClearObjectFact {
+        /// The object fact id.
+        fact: String,
+        /// The object's name.
+        object: String,
+    },
 }
 
 impl Move {
@@ -239,6 +274,13 @@ fn check_label(label: &str, empty_ok: bool) -> Result<(), Refusal> {
         Some(problem) => Err(Refusal::label(problem)),
         None => Ok(()),
     }
+}
+
+/// The object a move names: a label that could be written into a
+/// scenario, interned (an object is named by a label, as in scenarios).
+fn object(name: &str, labels: &mut LabelTable) -> Result<u32, Refusal> {
+    check_label(name, false)?;
+    Ok(labels.intern(name))
 }
 
 /// Where a side stood after some moves, to go back to: the game, the
@@ -462,7 +504,51 @@ impl Side {
                 let value = *value;
                 self.command(index, |g, h, e| g.set_counter(id, player, value, h, e))
             }
+            Move::Enter { object: name, by } => {
+                let controller = player(by, n)?;
+                self.objects_kept()?;
+                let in_play = self.game.objects().count();
+                if in_play >= crate::limits::MAX_OBJECTS {
+                    return Err(Refusal {
+                        reason: "too_many_objects".into(),
+                        rule: None,
+                        message: format!(
+                            "{in_play} objects in play; the workbench keeps at most {}",
+                            crate::limits::MAX_OBJECTS
+                        ),
+                    });
+                }
+                let id = object(name, labels)?;
+                self.command(index, |g, _, e| g.report_entered(id, controller, e))
+            }
+            Move::LeavePlay { object: name } => {
+                let id = object(name, labels)?;
+                self.command(index, |g, _, e| g.report_left(id, e))
+            }
+            Move::GainControl { object: name, by } => {
+                let controller = player(by, n)?;
+                let id = object(name, labels)?;
+                self.command(index, |g, _, e| g.report_control(id, controller, e))
+            }
+            Move::SetObjectFact { fact, object: name }
+            | Move::ClearObjectFact { fact, object: name } => {
+                let fact_id = spec.object_fact_by_id(fact).ok_or_else(|| {
+                    Refusal::unknown(format!("this spec has no object fact `{fact}`"))
+                })?;
+                let id = object(name, labels)?;
+                let value = matches!(m, Move::SetObjectFact { .. });
+                self.command(index, |g, _, e| g.set_object_fact(id, fact_id, value, e))
+            }
         }
+    }
+
+    /// Refuses an object for a spec without `[objects]`, as the engine
+    /// does, before its name is kept.
+    fn objects_kept(&self) -> Result<(), Refusal> {
+        if self.spec.objects().tracked {
+            return Ok(());
+        }
+        Err(Refusal::engine(&self.spec, &RuleError::NoObjects))
     }
 
     /// The compact line of each trace event (the scenario format's
@@ -524,6 +610,24 @@ impl Side {
                 })
             })
             .collect();
+        let objects: Vec<Value> = g
+            .objects()
+            .map(|o| {
+                let facts: Vec<&str> = spec
+                    .object_facts()
+                    .iter_ids()
+                    .filter(|(f, _)| g.object_fact(o.id, *f))
+                    .map(|(_, f)| f.id.as_str())
+                    .collect();
+                json!({
+                    "name": labels.name(o.id),
+                    "controller": o.controller.to_string(),
+                    "entered_turn": o.entered_turn,
+                    "controlled_since_turn": o.controlled_since_turn,
+                    "facts": facts,
+                })
+            })
+            .collect();
         json!({
             "turn": g.turn(),
             "active": g.active_player().to_string(),
@@ -545,12 +649,16 @@ impl Side {
             "counters": counters,
             "facts": facts,
             "queued_answers": queued,
+            "objects": objects,
         })
     }
 
     /// What each player may do now: pass, and each timing class with the
-    /// refusal (and its rule) when it is not allowed.
-    pub(crate) fn legal_json(&self) -> Value {
+    /// refusal (and its rule) when it is not allowed. A class with
+    /// `by = "object"` is answered for each object in play (`objects`: the
+    /// page shows the one the designer chose); it is legal if some object
+    /// may make the play.
+    pub(crate) fn legal_json(&self, labels: &LabelTable) -> Value {
         let spec = &self.spec;
         let g = &self.game;
         let players: Vec<Value> = (0..g.players())
@@ -566,16 +674,44 @@ impl Side {
                     .timing()
                     .iter_ids()
                     .map(|(t, tc)| {
-                        let refusal = g
-                            .check_play(p, t, 0)
-                            .err()
-                            .map(|e| Refusal::engine(spec, &e));
+                        let check = |label: u32| {
+                            g.check_play(p, t, label)
+                                .err()
+                                .map(|e| Refusal::engine(spec, &e))
+                        };
+                        if !tc.by_object {
+                            let refusal = check(0);
+                            return json!({
+                                "id": tc.id,
+                                "name": tc.name,
+                                "rule": spec.rule(tc.rule),
+                                "by_object": false,
+                                "legal": refusal.is_none(),
+                                "refusal": refusal,
+                            });
+                        }
+                        let objects: Vec<(String, Option<Refusal>)> = g
+                            .objects()
+                            .map(|o| (labels.name(o.id), check(o.id)))
+                            .collect();
+                        let legal = objects.iter().any(|(_, r)| r.is_none());
+                        // With no object that may: the first refusal (no
+                        // object in play: the engine's own).
+                        let refusal = match objects.first() {
+                            _ if legal => None,
+                            Some((_, r)) => r.clone(),
+                            None => check(0),
+                        };
                         json!({
                             "id": tc.id,
                             "name": tc.name,
                             "rule": spec.rule(tc.rule),
-                            "legal": refusal.is_none(),
+                            "by_object": true,
+                            "legal": legal,
                             "refusal": refusal,
+                            "objects": objects.into_iter().map(|(name, r)| json!({
+                                "object": name, "legal": r.is_none(), "refusal": r,
+                            })).collect::<Vec<_>>(),
                         })
                     })
                     .collect();

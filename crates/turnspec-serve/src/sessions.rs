@@ -245,7 +245,7 @@ impl Open {
                     "refusal": refusal,
                 });
                 if n == 0 {
-                    v["legal"] = side.legal_json();
+                    v["legal"] = side.legal_json(&self.labels);
                 }
                 v
             })

@@ -791,3 +791,160 @@ fn the_host_declares_an_ending_and_sets_a_counter() {
         .unwrap();
     assert_eq!(saved["passes"], true, "{}", saved["failure"]);
 }
+
+#[test]
+fn objects_enter_leave_change_control_and_name_the_plays_they_make() {
+    let root = scratch("objects");
+    let w = workbench(root.clone());
+    let details = w.spec_details(0).unwrap();
+    assert_eq!(details["objects"], true);
+    let facts: Vec<&str> = details["object_facts"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| f["id"].as_str().unwrap())
+        .collect();
+    assert!(facts.contains(&"creature"), "{facts:?}");
+    let tap = details["timing"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|t| t["id"] == "tap_ability")
+        .cloned()
+        .unwrap();
+    assert_eq!(tap["by_object"], true);
+    let elves = "Llanowar Elves";
+    let enter = |object: &str, by: &str| Move::Enter {
+        object: object.into(),
+        by: by.into(),
+    };
+    let creature = Move::SetObjectFact {
+        fact: "creature".into(),
+        object: elves.into(),
+    };
+    // Summoning sickness: the elves entered this turn.
+    let r = w
+        .play(&request(
+            0,
+            None,
+            vec![enter(elves, "P1"), creature.clone()],
+        ))
+        .unwrap();
+    let side = &r["sides"][0];
+    assert!(side["refused"].as_array().unwrap().is_empty(), "{side}");
+    let objects = side["state"]["objects"].as_array().unwrap();
+    assert_eq!(objects.len(), 1);
+    assert_eq!(objects[0]["name"], elves);
+    assert_eq!(objects[0]["controller"], "P1");
+    assert_eq!(objects[0]["entered_turn"], 1);
+    assert_eq!(objects[0]["controlled_since_turn"], 1);
+    assert_eq!(objects[0]["facts"], json!(["creature"]));
+    let legal_tap = side["legal"]["players"][0]["timing"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|t| t["id"] == "tap_ability")
+        .cloned()
+        .unwrap();
+    assert_eq!(legal_tap["by_object"], true);
+    assert_eq!(legal_tap["legal"], false);
+    assert_eq!(legal_tap["objects"][0]["object"], elves);
+    assert_eq!(legal_tap["objects"][0]["refusal"]["rule"], "302.6");
+    assert_eq!(legal_tap["refusal"]["rule"], "302.6");
+    let trace = lines(side);
+    assert!(trace.contains(&format!("enter {elves} P1")), "{trace:?}");
+    // The whole session: a refused play by the elves, a land tapped, the
+    // elves stolen and their fact cleared, the land leaving.
+    let moves = vec![
+        enter(elves, "P1"),
+        creature,
+        play("tap_ability", "P1", elves),
+        enter("Forest", "P1"),
+        play("tap_ability", "P1", "Forest"),
+        pass_all(),
+        Move::GainControl {
+            object: elves.into(),
+            by: "P2".into(),
+        },
+        Move::ClearObjectFact {
+            fact: "creature".into(),
+            object: elves.into(),
+        },
+        Move::LeavePlay {
+            object: "Forest".into(),
+        },
+        // Refused: no such object, and a name a scenario cannot carry.
+        Move::LeavePlay {
+            object: "Forest".into(),
+        },
+        enter(" bad  name", "P1"),
+    ];
+    let r = w.play(&request(0, None, moves.clone())).unwrap();
+    let side = &r["sides"][0];
+    let refused: Vec<(u64, String)> = side["refused"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|x| {
+            (
+                x["move"].as_u64().unwrap(),
+                x["refusal"]["reason"].as_str().unwrap().to_string(),
+            )
+        })
+        .collect();
+    assert_eq!(refused.len(), 3, "{refused:?}");
+    assert_eq!(refused[0].0, 2);
+    assert_eq!(refused[1], (9, "no_such_object".to_string()));
+    assert_eq!(refused[2], (10, "bad_label".to_string()));
+    let objects = side["state"]["objects"].as_array().unwrap();
+    assert_eq!(objects.len(), 1, "{objects:?}");
+    assert_eq!(objects[0]["controller"], "P2");
+    assert_eq!(objects[0]["facts"], json!([]));
+    let trace = lines(side);
+    assert!(trace.contains(&format!("control {elves} P2")), "{trace:?}");
+    assert!(
+        trace.contains(&"leave_play Forest".to_string()),
+        "{trace:?}"
+    );
+    // Saved with the scenario format's verbs, and it passes.
+    let r = save(&w, 0, moves, Some("objects.toml"));
+    assert_eq!(r["passes"], true, "{}\n{}", r["failure"], r["toml"]);
+    let text = r["toml"].as_str().unwrap();
+    for verb in [
+        "enter = \"Llanowar Elves\"\nby = \"P1\"",
+        "set_fact = \"creature\"\nlabel = \"Llanowar Elves\"",
+        "play = \"tap_ability\"\nby = \"P1\"\nlabel = \"Forest\"",
+        "gain_control = \"Llanowar Elves\"\nby = \"P2\"",
+        "clear_fact = \"creature\"\nlabel = \"Llanowar Elves\"",
+        "leave_play = \"Forest\"",
+    ] {
+        assert!(text.contains(verb), "{verb}\n{text}");
+    }
+    let mut cache = turnspec_scenario::SpecCache::default();
+    let file = root.join("objects.toml");
+    let result = turnspec_scenario::run_file(&file, &mut cache);
+    assert!(result.passed(), "{}", result.to_text(&file));
+    // A spec without `[objects]` refuses them.
+    let r = w.play(&request(1, None, vec![enter(elves, "P1")])).unwrap();
+    assert_eq!(
+        r["sides"][0]["refused"][0]["refusal"]["reason"],
+        "no_objects"
+    );
+}
+
+#[test]
+fn objects_in_play_are_capped() {
+    let w = workbench(scratch("objects-cap"));
+    let max = turnspec_serve::limits::MAX_OBJECTS;
+    let moves: Vec<Move> = (0..=max)
+        .map(|i| Move::Enter {
+            object: format!("Token {i}"),
+            by: "P1".into(),
+        })
+        .collect();
+    let r = w.play(&request(0, None, moves)).unwrap();
+    let side = &r["sides"][0];
+    assert_eq!(side["state"]["objects"].as_array().unwrap().len(), max);
+    assert_eq!(side["refused"][0]["move"], max);
+    assert_eq!(side["refused"][0]["refusal"]["reason"], "too_many_objects");
+}
