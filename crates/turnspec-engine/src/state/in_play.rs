@@ -7,7 +7,7 @@ use turnspec_model::{MAX_OBJECT_LIMITS, MAX_PLAYERS, ObjectFactId, ObjectLimit};
 use super::PlayerId;
 
 /// The most objects a game keeps in play at once; reporting one more is
-/// refused with [`RuleError::TooManyObjects`].
+/// refused with [`crate::RuleError::TooManyObjects`].
 pub const MAX_OBJECTS: usize = 4096;
 
 /// The objects in play, sorted by the host's id, and when each player's
@@ -38,7 +38,7 @@ pub(crate) struct ObjectRecord {
     pub(crate) uses: [(u32, u16); MAX_OBJECT_LIMITS],
 }
 
-/// An object in play, as [`Game::object`] shows it to hosts and tools.
+/// An object in play, as [`crate::Game::object`] shows it to hosts and tools.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub struct ObjectInfo {
