@@ -20,17 +20,17 @@ use crate::state::PlayerId;
 use crate::state::{MAX_OBJECTS, ObjectInfo, ObjectRecord, ObjectsInPlay};
 
 impl Game {
-    /// The objects in play, for a report about `object`: `NoObjects` for a
-    /// spec that keeps none, `NoSuchObject` while none was ever reported.
-    /// Never makes the store, so a refused report changes nothing.
-    fn objects_with(&mut self, object: u32) -> Result<&mut ObjectsInPlay, RuleError> {
+    /// The store and the index of `object`, for a report about it:
+    /// `NoObjects` for a spec that keeps none, `NoSuchObject` when it is not
+    /// in play. Never makes the store, so a refused report changes nothing.
+    fn object_in_play(&mut self, object: u32) -> Result<(&mut ObjectsInPlay, usize), RuleError> {
         if !self.spec.objects().tracked {
             return Err(RuleError::NoObjects);
         }
-        self.state
-            .objects
-            .as_deref_mut()
-            .ok_or(RuleError::NoSuchObject { object })
+        let not_in_play = RuleError::NoSuchObject { object };
+        let objects = self.state.objects.as_deref_mut().ok_or(not_in_play)?;
+        let at = objects.find(object).map_err(|_| not_in_play)?;
+        Ok((objects, at))
     }
 
     /// The host reports an object entering play under `controller`'s
@@ -78,10 +78,7 @@ impl Game {
         sink: &mut S,
     ) -> Result<(), RuleError> {
         self.command(|game| {
-            let objects = game.objects_with(object)?;
-            let at = objects
-                .find(object)
-                .map_err(|_| RuleError::NoSuchObject { object })?;
+            let (objects, at) = game.object_in_play(object)?;
             objects.records.remove(at);
             sink.event(Event::LeftPlay { object });
             Ok(())
@@ -100,10 +97,7 @@ impl Game {
         self.command(|game| {
             game.check_in_game(controller)?;
             let turn = game.state.turn;
-            let objects = game.objects_with(object)?;
-            let at = objects
-                .find(object)
-                .map_err(|_| RuleError::NoSuchObject { object })?;
+            let (objects, at) = game.object_in_play(object)?;
             let r = &mut objects.records[at];
             r.controller = controller;
             r.controlled_since = turn;
@@ -128,10 +122,7 @@ impl Game {
                 .ok_or(RuleError::NoSuchObjectFact)?
                 .each_turn;
             let turn = game.state.turn;
-            let objects = game.objects_with(object)?;
-            let at = objects
-                .find(object)
-                .map_err(|_| RuleError::NoSuchObject { object })?;
+            let (objects, at) = game.object_in_play(object)?;
             let r = &mut objects.records[at];
             let bit = 1u64 << (fact.index() % 64);
             let bits = match each_turn {
