@@ -28,9 +28,7 @@ impl Game {
     /// no new return.
     pub(crate) fn run_steps<H: Host, S: EventSink>(
         &mut self,
-        player: PlayerId,
-        timing: TimingId,
-        label: u32,
+        (player, timing, label): (PlayerId, TimingId, u32),
         step: StepId,
         host: &mut H,
         sink: &mut S,

@@ -263,7 +263,7 @@ impl Game {
             && let ObjectKind::Play(timing) = object.kind
             && let Some(step) = self.spec.timing_class(timing).and_then(|t| t.steps)
         {
-            self.run_steps(object.controller, timing, object.label, step, host, sink);
+            self.run_steps((object.controller, timing, object.label), step, host, sink);
             return true;
         }
         false
@@ -342,7 +342,7 @@ impl Game {
             return;
         }
         if let (Some(step), Effect::Special) = (steps, effect) {
-            self.run_steps(player, timing, label, step, host, sink);
+            self.run_steps((player, timing, label), step, host, sink);
             return;
         }
         if passes_rest {

@@ -48,11 +48,11 @@ impl Ctx {
         }
     }
 
-    /// A value naming a role, or one of the fixed `options` (`who`, `acts`).
+    /// A value naming a role, or one of the fixed `options` (`who`,
+    /// `acts`), the first of which is the default.
     pub(super) fn role_or<T: Copy>(
         &mut self,
         value: Option<&Text>,
-        default: T,
         options: &[(&str, T)],
         role: impl Fn(RoleId) -> T,
         what: &str,
@@ -75,7 +75,9 @@ impl Ctx {
             Some(id) => role(id),
             None => value
                 .and_then(|v| options.iter().find(|(n, _)| *n == v.get_ref().as_str()))
-                .map_or(default, |(_, t)| *t),
+                .or(options.first())
+                .map(|(_, t)| *t)
+                .expect("a choice has options"),
         }
     }
 

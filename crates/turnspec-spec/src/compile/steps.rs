@@ -280,7 +280,6 @@ impl Ctx {
                     );
                     let (solo, acts_role) = self.role_or(
                         raw.acts.as_ref(),
-                        (false, None),
                         &[("all", (false, None)), ("active_player", (true, None))],
                         |r| (true, Some(r)),
                         "who acts in the window",

@@ -50,7 +50,6 @@ impl Ctx {
     pub(super) fn timing(&mut self, key: &Text, t: &RawTiming) -> TimingClass {
         let who = self.role_or(
             t.who.as_ref(),
-            Who::Any,
             &[
                 ("any", Who::Any),
                 ("active_player", Who::ActivePlayer),
