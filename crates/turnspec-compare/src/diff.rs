@@ -743,7 +743,7 @@ impl Differ<'_> {
         &mut self,
         at: &At,
         field: &str,
-        ((l, lk), (r, rk)): ((&[Item], &[String]), (&[Item], &[String])),
+        ((l, lk), (r, rk)): (Keyed<'_>, Keyed<'_>),
         (each, empty): (&str, &str),
     ) {
         let (ls, rs) = (self.l, self.r);
@@ -1037,3 +1037,6 @@ mod tests {
         assert!(moved(&v(&["a", "x", "c"]), &v(&["a", "c", "y"])).is_empty());
     }
 }
+
+/// Ordered items and the key each is known by (empty: none).
+type Keyed<'a> = (&'a [Item], &'a [String]);
