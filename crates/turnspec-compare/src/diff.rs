@@ -23,6 +23,9 @@ use turnspec_spec::{
     Describe, Effect, Flag, Named, Phase, RuleRef, Spec, Stage, Step, TimingClass, WindowMode,
 };
 
+/// Ordered items and the key each is known by (empty: none).
+type Keyed<'a> = (&'a [Item], &'a [String]);
+
 /// Where a difference belongs; also the order of groups in the text form.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Section {
@@ -1037,6 +1040,3 @@ mod tests {
         assert!(moved(&v(&["a", "x", "c"]), &v(&["a", "c", "y"])).is_empty());
     }
 }
-
-/// Ordered items and the key each is known by (empty: none).
-type Keyed<'a> = (&'a [Item], &'a [String]);
