@@ -50,7 +50,7 @@ struct Node {
 /// (`priority`), its skip conditions and `only_if`. `repeat` is the
 /// step's self-edge.
 const STEP_SHOWN: &[&str] = &[
-    "name", "rule", "order", "priority", "skip", "only_if", "repeat", "allows",
+    "name", "rule", "order", "priority", "skip", "only_if", "repeat", "allows", "runs",
 ];
 /// The fields of a step a diagram leaves out: the node's place and kind
 /// are the diagram's structure (`phase`, `implicit`); tags are for `check
@@ -162,9 +162,15 @@ fn step_node(spec: &Spec, step: StepId) -> Option<Node> {
     });
     let skips = skipped(&fields);
     let only = only_if(&fields);
-    let conditional = !skips.is_empty() || only.is_some();
+    // Steps a play runs (`on_demand`) are drawn like steps that may not
+    // happen, with a line saying so.
+    let on_demand = text_of(&fields, "runs").as_deref() == Some(words::RUN_BY_A_PLAY);
+    let conditional = !skips.is_empty() || only.is_some() || on_demand;
     lines.extend(skips);
     lines.extend(only);
+    if on_demand {
+        lines.push("run by a play (then back to its window)".into());
+    }
     if let Some(Value::Derived { text, .. }) = field(&fields, "allows").map(|f| &f.value)
         && text != "none"
         && !windows.is_empty()

@@ -979,7 +979,7 @@ fn timing_summary(spec: &Spec, t: &TimingClass) -> String {
     format!(
         "{}: {}, {}, stack {}",
         t.name,
-        who_text(t.who),
+        who_text(spec, t.who),
         during_text(&t.during),
         stack_text(t.stack)
     ) + &match t.effect {

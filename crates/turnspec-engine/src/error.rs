@@ -8,7 +8,7 @@
 
 use std::fmt;
 
-use turnspec_model::{RuleRef, Spec, TimingId};
+use turnspec_model::{RoleId, RuleRef, Spec, TimingId};
 
 use crate::state::{Place, PlayerId, Status};
 
@@ -159,6 +159,11 @@ pub enum TimingFailure {
         /// Who controls the object.
         controller: PlayerId,
     },
+    /// Only the holder of a role may (`who = ROLE`: defense reactions).
+    NotRoleHolder {
+        /// The role.
+        role: RoleId,
+    },
     /// The play costs more of a resource (`cost`) than the player has.
     CannotPay {
         /// What one play costs.
@@ -185,6 +190,7 @@ impl fmt::Display for TimingFailure {
             TimingFailure::CannotPay { need, have } => {
                 write!(f, "it costs {need} and only {have} is left")
             }
+            TimingFailure::NotRoleHolder { .. } => f.write_str("only the holder of a role may"),
         }
     }
 }
@@ -256,6 +262,7 @@ impl RuleError {
                 TimingFailure::Requirement(_) => "requirement",
                 TimingFailure::CannotPay { .. } => "cannot_pay",
                 TimingFailure::NotController { .. } => "not_controller",
+                TimingFailure::NotRoleHolder { .. } => "not_role_holder",
             },
             RuleError::NotInBag { .. } => "not_in_bag",
             RuleError::NoSuchPlayer { .. } => "no_such_player",
@@ -363,6 +370,10 @@ impl RuleError {
                     TimingFailure::NotController { controller } => {
                         format!("the object is {controller}'s")
                     }
+                    TimingFailure::NotRoleHolder { role } => match spec.role(role) {
+                        Some(r) => format!("only the {} may", r.name),
+                        None => failure.to_string(),
+                    },
                     TimingFailure::Requirement(i) => match tc.require.get(i as usize) {
                         Some(r) => r.explain.clone(),
                         None => failure.to_string(),

@@ -7,7 +7,7 @@
 use turnspec_model::{PhaseId, RuleRef, StepId, TimingId, TurnActionId, WindowId};
 
 use crate::state::{Outcome, PlayerId, StackObject};
-use turnspec_model::{CounterId, EffectId, EndingId, ObjectFactId};
+use turnspec_model::{CounterId, EffectId, EndingId, ObjectFactId, RoleId};
 
 /// One thing that happened in the game, in the order it happened; the
 /// trace is the list of these (docs/trace-format.md describes each one).
@@ -107,6 +107,27 @@ pub enum Event {
         timing: TimingId,
         /// The host's handle for the play (0 for a turn-based action's play).
         label: u32,
+    },
+    /// A seat role (`[roles.ID]`) changed hands: an answer, a play that
+    /// claims it, or a new turn gave it to `player`.
+    RoleTaken {
+        /// The role.
+        role: RoleId,
+        /// Its new holder.
+        player: PlayerId,
+    },
+    /// A play runs its on-demand steps (`steps`): at once for a special
+    /// action, as it resolves for a play on the stack; `again` when they
+    /// were already running (the next chain link).
+    StepsBegan {
+        /// Who made the play.
+        player: PlayerId,
+        /// Its timing class.
+        timing: TimingId,
+        /// The host's handle for the play.
+        label: u32,
+        /// The steps were running and begin again.
+        again: bool,
     },
     /// The host changed a fact the spec's conditions read.
     FactChanged {

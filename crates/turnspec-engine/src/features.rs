@@ -38,6 +38,20 @@ pub(crate) struct Features {
     /// `[priority] after_action = "actor"` and `after_resolve = "actor"`.
     pub actor_after_action: bool,
     pub actor_after_resolve: bool,
+    /// `[priority] after_action` and `after_resolve` themselves, for the
+    /// general paths (`Game::holder_for`).
+    pub after_action: Holder,
+    pub after_resolve: Holder,
+    /// Some window has `acts = ROLE` (roles.rs).
+    pub role_windows: bool,
+    /// Some role goes back to its first holder as each turn begins.
+    pub roles_each_turn: bool,
+    /// Some role's holder takes the next turn.
+    pub next_turn_role: bool,
+    /// `[priority] resolve = "whole_stack"`.
+    pub whole_stack: bool,
+    /// Some class runs steps (play_steps.rs).
+    pub steps: bool,
     /// Where the spec's endings are checked (ending.rs).
     pub end_checks: EndPoints,
 }
@@ -66,6 +80,10 @@ impl Features {
                     && !t.by_object
                     && t.enters.is_none()
                     && t.ends.is_none()
+                    && t.after.is_none()
+                    && t.claims.is_none()
+                    && !t.passes_rest
+                    && t.steps.is_none()
             })
             .fold(0u32, |acc, (i, _)| acc | 1 << i);
         let bag = spec.priority().triggers == TriggerOrder::Bag;
@@ -73,16 +91,36 @@ impl Features {
         let solo = spec.windows().iter().any(|w| w.solo);
         // A window with `refuse_pass` asks first (Program::refusals_possible).
         let refused_passes = spec.windows().iter().any(|w| !w.refuse_pass.is_empty());
-        let shaped_pass = bag || solo || refused_passes;
+        // A player who passed for the rest of a window is passed over on
+        // the shaped path (`Game::hand_on`).
+        let passes_rest = spec.timing().iter().any(|t| t.passes_rest);
+        let shaped_pass = bag || solo || refused_passes || passes_rest;
+        let p = spec.priority();
+        let whole_stack = p.resolve == turnspec_model::Resolve::WholeStack;
+        let steps = spec.timing().iter().any(|t| t.steps.is_some());
+        // After a play the next player may hold priority: plays take the
+        // general path.
+        let next_after_play = p.after_action == Holder::NextPlayer;
         Features {
             bag,
             solo,
             shaped_pass,
-            fast_resolve: !closes_when_stack_empty,
+            fast_resolve: !closes_when_stack_empty && !whole_stack && !steps,
             plain_passes: !shaped_pass,
             // With a bag, priority after a play goes to whoever resolves
             // next (bag.rs): no play is plain.
-            plain_timings: if bag { 0 } else { plain_timings },
+            plain_timings: if bag || next_after_play {
+                0
+            } else {
+                plain_timings
+            },
+            after_action: p.after_action,
+            after_resolve: p.after_resolve,
+            role_windows: spec.windows().iter().any(|w| w.acts_role.is_some()),
+            roles_each_turn: spec.roles().iter().any(|r| r.each_turn),
+            next_turn_role: spec.roles().iter().any(|r| r.next_turn),
+            whole_stack,
+            steps,
             actor_after_action: spec.priority().after_action == Holder::Actor,
             actor_after_resolve: spec.priority().after_resolve == Holder::Actor,
             elections: spec.phases().iter().any(|p| p.optional),

@@ -198,7 +198,11 @@ impl Game {
             self.after_phase();
             return Next::Go;
         }
-        let first = self.state.start_step.take().unwrap_or(phase.first_step());
+        let first = self
+            .state
+            .start_step
+            .take()
+            .unwrap_or_else(|| spec.first_regular_step(phase));
         self.phase_began::<true, S>(phase_id, kind, first, sink);
         self.state.point = Point::StepStart;
         Next::Go
@@ -329,7 +333,7 @@ impl Game {
     fn at_reopen<S: EventSink>(&mut self, sink: &mut S) -> Next {
         self.state.point = Point::Stage;
         self.state.passes = 0;
-        let first = self.first_holder();
+        let first = self.first_holder_here();
         self.give_priority(first, Because::Returned, sink);
         Next::Stop
     }
@@ -389,6 +393,7 @@ impl Game {
             a.ends_turn_effects,
             a.stack_triggers,
         );
+        let answer_role = a.answer_role;
         let answer = host
             .turn_action(TurnActionHook::new(
                 self.hook_context(),
@@ -401,6 +406,12 @@ impl Game {
             *self.counter_slot(c, active) = answer;
         }
         sink.event(Event::TurnAction { action: id, answer });
+        // The answer names a seat, who takes the role (1 = the first).
+        if let Some(role) = answer_role
+            && (1..=u16::from(self.state.players)).contains(&answer)
+        {
+            self.give_role(role, PlayerId((answer - 1) as u8), sink);
+        }
         if answer > 0
             && let Some(t) = answer_play
         {
@@ -618,20 +629,26 @@ impl Game {
             return;
         }
         let anchor = self.state.anchor;
+        // Inside the steps a play runs, the next on-demand step; else the
+        // next regular one.
+        let in_steps = self.in_steps_of_play();
         let next = self
             .spec
             .phase(self.state.phase)
-            .and_then(|p| p.step_after(anchor));
-        if let Some(next) = next {
-            self.state.step = next;
-            self.state.anchor = next;
-            self.state.point = Point::StepStart;
-        } else {
-            self.state.point = Point::PhaseEnd;
+            .and_then(|p| self.spec.step_after(p, anchor, in_steps));
+        match next {
+            Some(next) => {
+                self.state.step = next;
+                self.state.anchor = next;
+                self.state.point = Point::StepStart;
+            }
+            None if in_steps => self.return_from_steps(),
+            None => self.state.point = Point::PhaseEnd,
         }
     }
 
     pub(crate) fn after_phase(&mut self) {
+        self.drop_steps_of_play();
         let depth = self.state.returns_len;
         self.state.only_step = None;
         if let Some(mods) = self.state.mods.as_mut()

@@ -129,6 +129,8 @@ impl Game {
             passes: 0,
             returns_len: 0,
             returns: [ReturnPoint::default(); MAX_NESTING],
+            roles: [PlayerId(0); turnspec_model::MAX_ROLES],
+            passed_out: 0,
             kind_counts: [0; MAX_PHASE_KINDS],
             counters: [0; MAX_COUNTERS],
             player_counters: [[0; MAX_PLAYERS as usize]; turnspec_model::MAX_PLAYER_COUNTERS],
@@ -160,6 +162,7 @@ impl Game {
             cached,
         };
         game.refill(u16::MAX);
+        game.roles_begin(true);
         for (c, v) in &options.counters {
             let active = game.state.active;
             *game.counter_slot(*c, active) = *v;
@@ -656,6 +659,7 @@ impl Game {
         let who = match tc.who {
             Who::Any => true,
             Who::ActivePlayer => player == s.active,
+            Who::Role(role) => player == self.role_holder(role),
             Who::NonActivePlayer | Who::Nobody => false,
         };
         s.status == Status::Running
@@ -717,6 +721,9 @@ impl Game {
                 if self.state.team(player) == self.state.team(self.state.active) =>
             {
                 return fail(TimingFailure::ActivePlayer, tc.who_rule);
+            }
+            Who::Role(role) if self.role_holder(role) != player => {
+                return fail(TimingFailure::NotRoleHolder { role }, tc.who_rule);
             }
             _ => {}
         }
@@ -810,6 +817,7 @@ impl AtomSource for Game {
                 s.mods.as_ref().is_some_and(|m| !m.extra_turns.is_empty()) as i32
             }
             Atom::ExtraTurn => s.extra_turn as i32,
+            Atom::Role(role) => self.role_holder(role).0 as i32 + 1,
             // Only a play by an object reads these (`objects::PlayBy`).
             Atom::ObjectEnteredThisTurn | Atom::ObjectSinceTurnStart | Atom::ObjectFact(_) => 0,
         }

@@ -153,17 +153,12 @@ impl Game {
         }
         sink.event(Event::Passed { player });
         self.state.passes += 1;
-        // In a window only the active player acts in, their pass is
-        // enough. Sides and seats come from the program's tables, rebuilt
-        // whenever a player leaves.
-        let needed = if self.cached.features().solo && self.solo_window() {
-            1
-        } else {
-            self.cached.sides_in()
-        };
-        if self.state.passes < needed {
+        // In a window only one player acts in, their pass is enough.
+        // Sides and seats come from the program's tables, rebuilt whenever
+        // a player leaves.
+        if self.state.passes < self.passes_needed() {
             let next = self.cached.next_side(player);
-            self.give_priority(next, Because::Passed, sink);
+            self.hand_on(next, Because::Passed, host, sink);
             return None;
         }
         self.round_complete(player, host, sink);
@@ -204,14 +199,19 @@ impl Game {
         self.state.passes = 0;
         match self.state.stack.pop() {
             Some(object) => {
-                sink.event(Event::Resolved { object });
-                // What the resolution triggered waits, and goes on the stack
-                // before anyone receives priority (117.3b, 117.5).
-                host.resolved(ResolvedHook::new(
-                    self.hook_context(),
-                    object,
-                    self.state.triggers(),
-                ));
+                if self.resolve_object(object, host, sink) {
+                    return;
+                }
+                // A chain that resolves whole: the rest of the stack, top
+                // first, with nobody receiving priority in between; what
+                // it triggers waits until it is empty.
+                if self.cached.features().whole_stack {
+                    while let Some(object) = self.state.stack.pop() {
+                        if self.resolve_object(object, host, sink) {
+                            return;
+                        }
+                    }
+                }
                 if self.state.stack.is_empty()
                     && let Some(goto) = self
                         .state
@@ -232,8 +232,8 @@ impl Game {
                     self.run(host, sink);
                     return;
                 }
-                let to = self.holder_for(self.cached.features().actor_after_resolve, last);
-                self.give_priority(to, Because::Resolved, sink);
+                let to = self.holder_for(self.cached.features().after_resolve, last);
+                self.hand_on(to, Because::Resolved, host, sink);
             }
             None => {
                 self.state.holder = None;
@@ -241,6 +241,32 @@ impl Game {
                 self.run(host, sink);
             }
         }
+    }
+
+    /// One object resolves: the event, the host told (what it triggers
+    /// waits, and goes on the stack before anyone receives priority,
+    /// 117.3b, 117.5); a play whose class runs steps starts them (true:
+    /// play went on there).
+    fn resolve_object<H: Host, S: EventSink>(
+        &mut self,
+        object: StackObject,
+        host: &mut H,
+        sink: &mut S,
+    ) -> bool {
+        sink.event(Event::Resolved { object });
+        host.resolved(ResolvedHook::new(
+            self.hook_context(),
+            object,
+            self.state.triggers(),
+        ));
+        if self.cached.features().steps
+            && let ObjectKind::Play(timing) = object.kind
+            && let Some(step) = self.spec.timing_class(timing).and_then(|t| t.steps)
+        {
+            self.run_steps((object.controller, timing, object.label), step, host, sink);
+            return true;
+        }
+        false
     }
 
     // The hook context and triggers are what the host API (issue 11) will
@@ -271,6 +297,12 @@ impl Game {
         else {
             return;
         };
+        let (after, claims, passes_rest, steps) = self
+            .spec
+            .timing_class(timing)
+            .map_or((None, None, false, None), |tc| {
+                (tc.after, tc.claims, tc.passes_rest, tc.steps)
+            });
         if let Some(limit) = limit {
             let c = self.counter_slot(limit.counter, player);
             *c = c.saturating_add(1);
@@ -282,7 +314,11 @@ impl Game {
         if let Some(phase) = enters {
             self.elect(phase);
         }
-        self.state.passes = 0;
+        // A play that is also its player's pass does not start the count
+        // of passes again.
+        if !passes_rest {
+            self.state.passes = 0;
+        }
         match effect {
             Effect::Stack => self.push_play(player, timing, label, sink),
             Effect::Special | Effect::StartPhase(_) => sink.event(Event::SpecialAction {
@@ -298,8 +334,19 @@ impl Game {
             label,
             self.state.triggers(),
         ));
+        if let Some(role) = claims {
+            self.give_role(role, player, sink);
+        }
         if let Some(ends) = ends {
             self.end_by_play(ends, host, sink);
+            return;
+        }
+        if let (Some(step), Effect::Special) = (steps, effect) {
+            self.run_steps((player, timing, label), step, host, sink);
+            return;
+        }
+        if passes_rest {
+            self.pass_for_rest_of_window(player, host, sink);
             return;
         }
         if let Effect::StartPhase(phase) = effect {
@@ -314,6 +361,7 @@ impl Game {
                     repeat: s.repeat,
                     window_opened: s.window_opened,
                     anchor: s.anchor,
+                    steps_of_play: false,
                 };
                 s.returns_len += 1;
                 s.holder = None;
@@ -324,8 +372,8 @@ impl Game {
                 return;
             }
         }
-        let to = self.holder_for(self.cached.features().actor_after_action, player);
-        self.give_priority(to, Because::Acted, sink);
+        let to = self.holder_for(after.unwrap_or(self.cached.features().after_action), player);
+        self.hand_on(to, Because::Acted, host, sink);
     }
 
     /// The current window is one only the active player acts in.
@@ -343,18 +391,6 @@ impl Game {
                 .window(w)
                 .is_some_and(|w| w.close_when_stack_empty),
             _ => false,
-        }
-    }
-
-    /// Who receives priority after `actor` played or a resolution: the
-    /// actor when the spec says so (`after_action` / `after_resolve =
-    /// "actor"`, `Features`) and they are still in, else the first holder.
-    #[inline]
-    pub(crate) fn holder_for(&self, actor_holds: bool, actor: PlayerId) -> PlayerId {
-        if actor_holds && self.state.is_in(actor) {
-            actor
-        } else {
-            self.first_holder()
         }
     }
 

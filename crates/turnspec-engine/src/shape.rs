@@ -26,14 +26,7 @@ impl Game {
         }
         self.clear_pending(sink);
         self.end_current_step(sink);
-        loop {
-            self.phase_ended::<true, S>(self.state.phase, sink);
-            if self.state.returns_len == 0 {
-                break;
-            }
-            self.state.returns_len -= 1;
-            self.state.phase = self.state.returns[self.state.returns_len as usize].phase;
-        }
+        self.end_phases_under_way(sink);
         self.carry_over_cut_short(None);
         if let Some(mods) = self.state.mods.as_mut() {
             mods.upcoming_phases.clear();
@@ -48,6 +41,13 @@ impl Game {
     /// The turn player elects an optional phase for this turn.
     pub(crate) fn elect(&mut self, phase: PhaseId) {
         self.mods().elected |= 1u64 << (phase.index() & 63);
+    }
+
+    /// A skipped optional phase no longer counts as elected.
+    pub(crate) fn unelect(&mut self, phase: PhaseId) {
+        if let Some(m) = self.state.mods.as_mut() {
+            m.elected &= !(1u64 << (phase.index() & 63));
+        }
     }
 
     /// Whether an optional phase was elected this turn.

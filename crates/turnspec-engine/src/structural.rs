@@ -392,6 +392,20 @@ impl Game {
         self.state.passes = 0;
     }
 
+    /// Every phase under way ends, the innermost first (an on-demand phase
+    /// and the one it interrupted; steps a play ran end with their phase).
+    pub(crate) fn end_phases_under_way<S: EventSink>(&mut self, sink: &mut S) {
+        loop {
+            self.drop_steps_of_play();
+            self.phase_ended::<true, S>(self.state.phase, sink);
+            if self.state.returns_len == 0 {
+                break;
+            }
+            self.state.returns_len -= 1;
+            self.state.phase = self.state.returns[self.state.returns_len as usize].phase;
+        }
+    }
+
     pub(crate) fn end_current_step<S: EventSink>(&mut self, sink: &mut S) {
         let implicit = self.spec.step(self.state.step).is_some_and(|s| s.implicit);
         self.step_ended::<true, S>(self.state.step, implicit, sink);
@@ -419,6 +433,7 @@ impl Game {
         let Some(target) = self.spec.step(goto).map(|s| s.phase) else {
             return;
         };
+        self.drop_steps_of_play();
         if self.state.returns_len == 0 && self.state.phase == target {
             self.state.repeat = if self.state.step == goto {
                 self.state.repeat.saturating_add(1)
@@ -426,14 +441,7 @@ impl Game {
                 0
             };
         } else {
-            loop {
-                self.phase_ended::<true, S>(self.state.phase, sink);
-                if self.state.returns_len == 0 {
-                    break;
-                }
-                self.state.returns_len -= 1;
-                self.state.phase = self.state.returns[self.state.returns_len as usize].phase;
-            }
+            self.end_phases_under_way(sink);
             self.state.phase = target;
             if let Some(pos) = self.spec.turn().iter().position(|p| *p == target) {
                 self.state.turn_pos = pos as u8;
@@ -503,6 +511,8 @@ impl Game {
     ) {
         self.clear_pending(sink);
         self.end_current_step(sink);
+        // Steps a play ran end with their phase.
+        self.drop_steps_of_play();
         let depth = self.state.returns_len;
         if let Some(mods) = self.state.mods.as_mut() {
             mods.upcoming_steps.retain(|(_, d)| *d < depth);

@@ -71,6 +71,9 @@ impl Game {
         if self.cached.features().elections {
             self.forget_elections();
         }
+        if self.cached.features().roles_each_turn {
+            self.roles_begin(false);
+        }
         sink.event(Event::TurnBegan {
             turn: self.state.turn,
             player: self.state.active,
@@ -160,6 +163,13 @@ impl Game {
     /// A phase, a step or a turn is skipped.
     #[inline(always)]
     pub(crate) fn skipped<S: EventSink>(&mut self, skipped: Skipped, rule: RuleRef, sink: &mut S) {
+        // A skipped optional phase did not happen: it no longer counts as
+        // elected (Yu-Gi-Oh!'s Main Phase 2 needs a Battle Phase).
+        if let Skipped::Phase(p) = skipped
+            && self.cached.features().elections
+        {
+            self.unelect(p);
+        }
         sink.event(Event::Skipped { skipped, rule });
     }
 
@@ -174,13 +184,19 @@ impl Game {
         let s = &mut self.state;
         s.window_opened = true;
         s.passes = 0;
+        s.passed_out = 0;
         s.point = Point::Stage;
         if GENERAL {
-            let first = self.first_holder();
+            let first = self.first_holder_here();
             self.give_priority(first, Because::WindowOpened, sink);
         } else {
             self.assert_plain_turn();
-            let first = self.first_holder_fast();
+            // A window a role's holder acts in: they are first.
+            let first = if self.cached.features().role_windows {
+                self.first_holder_here()
+            } else {
+                self.first_holder_fast()
+            };
             self.give_priority_from_program(first, window, sink);
         }
     }
@@ -249,9 +265,15 @@ impl Game {
         }
         s.extra_turn = false;
         // The next side from the table (`Cached::next_side`, checked
-        // against `GameState::next_in_game` in debug builds).
+        // against `GameState::next_in_game` in debug builds), or the
+        // holder of the role that takes the next turn (SWU's initiative).
         s.active = self.cached.next_side(s.last_regular);
         s.point = Point::TurnStart;
+        if self.cached.features().next_turn_role
+            && let Some(p) = self.next_turn_by_role()
+        {
+            self.state.active = p;
+        }
     }
 
     /// What modifiers say about the next turn: upcoming phases and steps

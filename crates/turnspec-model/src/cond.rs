@@ -5,7 +5,7 @@
 //! the engine evaluates them with [`Conditions::eval`], which never looks at
 //! a string.
 
-use crate::ids::{CondId, CounterId, FactId, ObjectFactId, PhaseId, TimingId, VariantId};
+use crate::ids::{CondId, CounterId, FactId, ObjectFactId, PhaseId, RoleId, TimingId, VariantId};
 use crate::limits::{LimitError, MAX_CONDITION_DEPTH, MAX_CONDITION_NODES};
 
 /// Something the running game knows, named in a condition.
@@ -62,6 +62,8 @@ pub enum Atom {
     ObjectSinceTurnStart,
     /// `object.NAME`: a fact the host set on the object.
     ObjectFact(ObjectFactId),
+    /// `role.ID`: the seat (1 = the first player) of the role's holder.
+    Role(RoleId),
 }
 
 impl Atom {

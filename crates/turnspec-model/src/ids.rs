@@ -105,6 +105,10 @@ index_type!(
     ObjectFactId, u8, MAX_OBJECT_FACTS, "object facts"
 );
 index_type!(
+    /// A seat role (`[roles.ID]`): the defender, the initiative.
+    RoleId, u8, MAX_ROLES, "roles"
+);
+index_type!(
     /// A yes/no fact the host sets.
     FactId, u8, MAX_FLAGS, "facts"
 );

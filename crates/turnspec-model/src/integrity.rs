@@ -259,6 +259,13 @@ pub(crate) fn check(p: &SpecParts) -> Vec<String> {
     for f in &p.object_facts {
         c.rule(f.rule, &format!("object fact `{}`", f.id));
     }
+    for r in &p.roles {
+        c.rule(r.rule, &format!("role `{}`", r.id));
+    }
+    if p.roles.iter().filter(|r| r.next_turn).count() > 1 {
+        c.fail("more than one role has `next_turn`".to_string());
+    }
+    c.rule(p.priority.resolve_rule, "[priority]");
     for e in &p.endings {
         let whose = format!("ending `{}`", e.id);
         c.rule(e.rule, &whose);

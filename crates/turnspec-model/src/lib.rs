@@ -20,6 +20,7 @@ mod ids;
 mod integrity;
 mod limits;
 mod objects;
+mod roles;
 mod spec;
 
 pub use arena::{Arena, Id, Named};
@@ -30,9 +31,10 @@ pub use cond::{
 pub use describe::Describe;
 pub use endings::*;
 pub use ids::{
-    CondId, CounterId, EffectId, EndingId, FactId, ObjectFactId, PhaseId, RuleRef, StepId,
+    CondId, CounterId, EffectId, EndingId, FactId, ObjectFactId, PhaseId, RoleId, RuleRef, StepId,
     TimingId, TurnActionId, VariantId, WindowId,
 };
 pub use limits::*;
 pub use objects::*;
+pub use roles::*;
 pub use spec::*;

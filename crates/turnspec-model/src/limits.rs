@@ -21,6 +21,8 @@ pub const MAX_EFFECTS: usize = 64;
 pub const MAX_ENDINGS: usize = 32;
 /// Facts the host sets on objects (`[objects.facts.ID]`, bits of a `u64`).
 pub const MAX_OBJECT_FACTS: usize = 64;
+/// Seat roles (`[roles.ID]`): the engine keeps each holder in a fixed array.
+pub const MAX_ROLES: usize = 4;
 /// Timing classes limited per object (`limit = { per = "object" }`): each
 /// object keeps this many use counts.
 pub const MAX_OBJECT_LIMITS: usize = 4;

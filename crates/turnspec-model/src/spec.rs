@@ -18,6 +18,7 @@ use crate::endings::{Ending, GameEndRules};
 use crate::ids::*;
 use crate::limits::LimitError;
 use crate::objects::{ObjectFact, ObjectLimit, ObjectRules};
+use crate::roles::{Resolve, Role};
 
 /// A compiled, validated turn spec.
 ///
@@ -75,6 +76,8 @@ pub struct SpecParts {
     pub objects: ObjectRules,
     /// `[objects.facts.ID]`: facts the host sets on objects.
     pub object_facts: Arena<ObjectFactId, ObjectFact>,
+    /// `[roles.ID]`: seat roles.
+    pub roles: Arena<RoleId, Role>,
     /// Phase kinds (`counts_as`), for main-phase counting (505.1a).
     pub kinds: Vec<String>,
     /// Every condition of the spec.
@@ -139,6 +142,7 @@ parts! {
     EffectId => EffectDef = effects;
     EndingId => Ending = endings;
     ObjectFactId => ObjectFact = object_facts;
+    RoleId => Role = roles;
     RuleRef => String = rules;
 }
 
@@ -312,6 +316,8 @@ impl Spec {
         part objects -> ObjectRules = objects;
         /// Every fact the host sets on objects.
         part object_facts -> Arena<ObjectFactId, ObjectFact> = object_facts;
+        /// Every seat role.
+        part roles -> Arena<RoleId, Role> = roles;
         /// Phase kinds (`counts_as`), indexed by [`Phase::kind`].
         part kinds -> [String] = kinds;
         /// Every compiled condition.
@@ -322,6 +328,33 @@ impl Spec {
         part between -> [PhaseId] = between;
         /// Attribute names of timing classes, for `top.NAME`.
         part attributes -> [String] = attributes;
+    }
+
+    /// The phase's first step of its regular run (on-demand steps are run
+    /// only by a play).
+    pub fn first_regular_step(&self, phase: &Phase) -> StepId {
+        phase
+            .steps()
+            .find(|s| self.step(*s).is_some_and(|s| !s.on_demand))
+            .unwrap_or(phase.first_step)
+    }
+
+    /// The step after `step` in `phase`: in the regular run, the next one
+    /// that is not on demand; in a run of on-demand steps a play started
+    /// (`on_demand`), the next step only if it is on demand too.
+    pub fn step_after(&self, phase: &Phase, step: StepId, on_demand: bool) -> Option<StepId> {
+        let mut at = step;
+        loop {
+            let next = phase.step_after(at)?;
+            let next_on_demand = self.step(next).is_some_and(|s| s.on_demand);
+            if on_demand {
+                return next_on_demand.then_some(next);
+            }
+            if !next_on_demand {
+                return Some(next);
+            }
+            at = next;
+        }
     }
 
     /// "Name — edition (date)", leaving out the parts the spec does not give.
@@ -371,6 +404,8 @@ impl Spec {
         element ending(EndingId) -> Ending = endings;
         /// An object fact; `None` for an id of another spec.
         element object_fact(ObjectFactId) -> ObjectFact = object_facts;
+        /// A seat role; `None` for an id of another spec.
+        element role(RoleId) -> Role = roles;
     }
 
     // Lookups by name: for hosts, scenarios and tools, never the hot path.
@@ -395,6 +430,8 @@ impl Spec {
         by_id ending_by_id -> EndingId = endings;
         /// An object fact by id.
         by_id object_fact_by_id -> ObjectFactId = object_facts;
+        /// A seat role by id.
+        by_id role_by_id -> RoleId = roles;
     }
 }
 
@@ -416,7 +453,8 @@ named!(
     Flag,
     EffectDef,
     Ending,
-    ObjectFact
+    ObjectFact,
+    Role
 );
 
 /// An element of the spec and the byte offset (in the load's combined
@@ -498,6 +536,10 @@ pub enum Holder {
     ActivePlayer,
     /// `"actor"`: the player who just played something (117.3c).
     Actor,
+    /// `"next_player"`: the next player in turn order after the one who
+    /// played (Yu-Gi-Oh!: the other player answers an activation first;
+    /// Star Wars: Unlimited: players alternate single actions).
+    NextPlayer,
 }
 
 /// `[priority]`: how priority moves inside an open window, and the rule
@@ -528,6 +570,10 @@ pub struct PriorityModel {
     pub triggers: TriggerOrder,
     /// `triggers_rule`: the rule behind that order.
     pub triggers_rule: RuleRef,
+    /// `resolve`: one object per round of passes, or the whole stack.
+    pub resolve: Resolve,
+    /// `resolve_rule`: cited when the whole stack resolves.
+    pub resolve_rule: RuleRef,
 }
 
 /// `[priority] triggers`: what happens to triggered abilities that wait.
@@ -670,6 +716,9 @@ pub struct Step {
     pub repeat: Option<Condition>,
     /// Bit `t` set: timing class `t` may be used in this step's windows.
     pub timing_mask: u32,
+    /// `on_demand = true`: not part of the phase's regular run; a play at
+    /// a class with `steps` runs it (a chain link's steps, an attack's).
+    pub on_demand: bool,
 }
 
 /// One entry of a step's body.
@@ -710,6 +759,9 @@ pub struct TurnAction {
     /// The action puts the triggered abilities waiting by then on the stack
     /// (APNAP order) without giving anyone priority (GA EOC 1-2).
     pub stack_triggers: bool,
+    /// `answer.role`: a non-zero answer is a seat (1 = the first player),
+    /// who then holds this role (the defending hero's player).
+    pub answer_role: Option<RoleId>,
 }
 
 /// `window` (or a body's `priority`): when a priority window opens.
@@ -740,6 +792,9 @@ pub struct Window {
     /// resolves the top object or closes the window, with no round of
     /// passes (Pokémon, Lorcana).
     pub solo: bool,
+    /// `acts = ROLE`: with `solo`, the role's holder is the one who acts
+    /// (a defending player's window); `None`: the active player.
+    pub acts_role: Option<RoleId>,
     /// `refuse_pass`: while one of these holds, the holder may not pass in
     /// this window; the pass is refused citing its rule (Lorcana's
     /// Reckless, 8.7.3: a player cannot end their turn while a Reckless
@@ -759,6 +814,8 @@ pub enum Who {
     /// No player may: only turn-based actions play this class (pre-2009
     /// combat damage going on the stack, 310.1).
     Nobody,
+    /// Only the player holding this role (defense reactions, FaB 8.1.3a).
+    Role(RoleId),
 }
 
 /// `stack`: what the stack must look like for a timing class to be used.
@@ -830,6 +887,22 @@ pub struct TimingClass {
     pub by_object: bool,
     /// `limit = { per = "object" }`: plays counted for each object.
     pub object_limit: Option<ObjectLimit>,
+    /// `after`: who holds priority after a play at this class, instead of
+    /// `[priority] after_action`.
+    pub after: Option<Holder>,
+    /// `after_rule`: cited on that hand-over.
+    pub after_rule: RuleRef,
+    /// `claims`: the player who plays takes this role.
+    pub claims: Option<RoleId>,
+    /// `passes = "rest_of_window"`: the play is also the player's pass,
+    /// and they pass whenever they would act again in this window (SWU's
+    /// Take the Initiative, 1.15).
+    pub passes_rest: bool,
+    /// `steps`: the on-demand step the play runs, from it through the run
+    /// of on-demand steps it starts, then back to the window it was made
+    /// in: at once for a special action, when it resolves for a play on
+    /// the stack.
+    pub steps: Option<StepId>,
 }
 
 /// `ends = "turn"` or `"phase"`: what a play ends once made.

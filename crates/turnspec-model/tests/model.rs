@@ -27,6 +27,7 @@ fn step(id: &str, phase: PhaseId, stages: Vec<Stage>) -> Step {
         skip: Vec::new(),
         repeat: None,
         timing_mask: 0,
+        on_demand: false,
     }
 }
 
@@ -38,6 +39,7 @@ fn window(step: StepId) -> Window {
         close_when_stack_empty: false,
         step,
         solo: false,
+        acts_role: None,
         refuse_pass: Vec::new(),
     }
 }
@@ -163,6 +165,11 @@ fn specs_refuse_elements_past_their_limit() {
         attributes: Vec::new(),
         by_object: false,
         object_limit: None,
+        after: None,
+        after_rule: Default::default(),
+        claims: None,
+        passes_rest: false,
+        steps: None,
     };
     for _ in 0..MAX_TIMING_CLASSES {
         let _: TimingId = parts.add(class()).expect("within the limit");

@@ -860,6 +860,7 @@ impl Resolver<'_> {
                 "not_controller",
                 "no_such_object",
                 "no_objects",
+                "not_role_holder",
             ];
             if let Some(reason) = &x.reason
                 && !REASONS.contains(&reason.get_ref().as_str())

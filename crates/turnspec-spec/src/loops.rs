@@ -225,6 +225,8 @@ fn domain(p: &Parts<'_>, scope: &Scope, atom: Atom) -> Domain {
         Atom::ExtraTurnNext => d(0, 1, quiet),
         // Whether this turn is an extra one: fixed for the whole turn.
         Atom::ExtraTurn => d(0, 1, true),
+        // Answers and plays give roles away.
+        Atom::Role(_) => d(1, players, false),
         // Read only by plays (`by = "object"`), never by a repeat: 0 there.
         Atom::ObjectEnteredThisTurn | Atom::ObjectSinceTurnStart | Atom::ObjectFact(_) => {
             d(0, 0, true)

@@ -53,9 +53,34 @@ pub(crate) struct RawSpec {
     /// `[objects]`: the game keeps the objects the host reports in play.
     #[schemars(with = "Option<RawObjects>")]
     pub objects: Option<Spanned<RawObjects>>,
+    /// `[roles.ID]`: seat roles (the defender, the initiative).
+    #[serde(default)]
+    #[schemars(with = "BTreeMap<String, RawRole>")]
+    pub roles: BTreeMap<String, Spanned<RawRole>>,
     #[serde(default)]
     #[schemars(with = "Vec<RawPhase>")]
     pub phase: Vec<Spanned<RawPhase>>,
+}
+
+/// `[roles.ID]`: a role one player holds at a time.
+#[derive(Debug, Deserialize, schemars::JsonSchema)]
+#[schemars(deny_unknown_fields)]
+pub(crate) struct RawRole {
+    #[schemars(with = "Option<String>")]
+    pub name: Option<Text>,
+    #[schemars(with = "Option<String>")]
+    pub description: Option<Text>,
+    #[schemars(with = "Option<String>")]
+    pub rule: Option<Text>,
+    /// `"active_player"`, `"next_player"` (default) or `"starting_player"`.
+    #[schemars(with = "Option<String>")]
+    pub initial: Option<Text>,
+    /// `"turn"` (default: back to `initial` as each turn begins) or `"never"`.
+    #[schemars(with = "Option<String>")]
+    pub reset: Option<Text>,
+    /// The holder takes the next turn.
+    #[schemars(with = "Option<bool>")]
+    pub next_turn: Option<Spanned<bool>>,
 }
 
 /// `[objects]`: objects in play the host reports, and the facts it sets
@@ -293,6 +318,11 @@ pub(crate) struct RawPriority {
     pub triggers: Option<Text>,
     #[schemars(with = "Option<String>")]
     pub triggers_rule: Option<Text>,
+    /// `resolve`: `"one"` (default) or `"whole_stack"`.
+    #[schemars(with = "Option<String>")]
+    pub resolve: Option<Text>,
+    #[schemars(with = "Option<String>")]
+    pub resolve_rule: Option<Text>,
 }
 
 /// A variant (Archenemy) or a fact (the active player controls a Saga): a
@@ -383,6 +413,22 @@ pub(crate) struct RawTiming {
     /// object in play, named by its label.
     #[schemars(with = "Option<String>")]
     pub by: Option<Text>,
+    /// `after`: who holds priority after a play at this class
+    /// (`"actor"`, `"next_player"`, `"active_player"`).
+    #[schemars(with = "Option<String>")]
+    pub after: Option<Text>,
+    #[schemars(with = "Option<String>")]
+    pub after_rule: Option<Text>,
+    /// `claims`: the role the player who plays takes.
+    #[schemars(with = "Option<String>")]
+    pub claims: Option<Text>,
+    /// `passes = "rest_of_window"`: the play is also the player's pass,
+    /// for the rest of the window.
+    #[schemars(with = "Option<String>")]
+    pub passes: Option<Text>,
+    /// `steps`: the on-demand step a play runs.
+    #[schemars(with = "Option<String>")]
+    pub steps: Option<Text>,
 }
 
 #[derive(Debug, Deserialize, schemars::JsonSchema)]
@@ -510,6 +556,9 @@ pub(crate) struct RawStep {
     pub sequence: Option<Spanned<Vec<Spanned<RawStage>>>>,
     #[schemars(with = "Option<RawWhen>")]
     pub repeat: Option<Spanned<RawWhen>>,
+    /// `on_demand = true`: run only by a play at a class with `steps`.
+    #[schemars(with = "Option<bool>")]
+    pub on_demand: Option<Spanned<bool>>,
 }
 
 /// What happens inside a step: either the common shape (turn-based actions,
@@ -599,4 +648,7 @@ pub(crate) struct RawAnswer {
     /// materialization is a turn-based action that uses the stack).
     #[schemars(with = "Option<String>")]
     pub play: Option<Text>,
+    /// The answer is a seat (1 = the first player), who takes this role.
+    #[schemars(with = "Option<String>")]
+    pub role: Option<Text>,
 }

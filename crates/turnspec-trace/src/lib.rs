@@ -133,7 +133,10 @@ pub fn fits(spec: &Spec, event: &Event) -> bool {
         Event::EffectStopped { effect, .. } => spec.effects().contains(*effect),
         Event::TurnControlled { .. } | Event::DecidedBy { .. } => true,
         Event::PriorityGiven { window, .. } => window.is_none_or(|w| spec.windows().contains(w)),
-        Event::SpecialAction { timing, .. } => spec.timing().contains(*timing),
+        Event::SpecialAction { timing, .. } | Event::StepsBegan { timing, .. } => {
+            spec.timing().contains(*timing)
+        }
+        Event::RoleTaken { role, .. } => spec.roles().contains(*role),
         Event::FactChanged { fact, .. } => spec.facts().contains(*fact),
         Event::Ending { ending, .. } => spec.endings().contains(*ending),
         Event::CounterSet { counter, .. } => spec.counters().contains(*counter),
@@ -369,6 +372,45 @@ fn known(spec: &Spec, labels: &dyn Labels, event: &Event) -> Option<Described> {
                 "special_action",
                 3,
                 format!("{p}: {}{what}", tc.name),
+                tc.rule,
+            )
+        }
+        Event::RoleTaken { role, player: p } => {
+            let r = spec.role(role)?;
+            f.insert("role".into(), json!(r.id));
+            f.insert("player".into(), player(p));
+            ("role", 3, format!("{p} is {}", r.name), r.rule)
+        }
+        Event::StepsBegan {
+            player: p,
+            timing,
+            label,
+            again,
+        } => {
+            let tc = spec.timing_class(timing)?;
+            f.insert("player".into(), player(p));
+            f.insert("timing".into(), json!(tc.id));
+            match labels.label(label) {
+                Some(name) => f.insert("label".into(), json!(name)),
+                None => f.insert("label".into(), json!(label)),
+            };
+            f.insert("again".into(), json!(again));
+            let what = labels
+                .label(label)
+                .map(str::to_string)
+                .unwrap_or_else(|| format!("#{label}"));
+            let first = tc
+                .steps
+                .and_then(|s| spec.step(s))
+                .map_or("?", |s| s.name.as_str());
+            let again = if again { " again" } else { "" };
+            (
+                "steps_began",
+                2,
+                format!(
+                    "{p}'s {} {what} runs its steps{again}, from {first}",
+                    tc.name
+                ),
                 tc.rule,
             )
         }
@@ -766,6 +808,18 @@ fn compact_known(spec: &Spec, labels: &dyn Labels, event: &Event) -> Option<Stri
                 label(l)
             )
         }
+        Event::RoleTaken { role, player } => format!("role {} {player}", spec.role(role)?.id),
+        Event::StepsBegan {
+            player,
+            timing,
+            label: l,
+            again,
+        } => format!(
+            "steps {player} {} {}{}",
+            spec.timing_class(timing)?.id,
+            label(l),
+            if again { " again" } else { "" }
+        ),
         Event::FactChanged { fact, value } => {
             format!("fact {} = {value}", spec.facts().get(fact)?.id)
         }

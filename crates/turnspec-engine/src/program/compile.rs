@@ -287,10 +287,15 @@ impl<'a> Compiler<'a> {
             kind: phase.kind,
             only_if,
             skips,
-            first_step: phase.first_step(),
+            first_step: spec.first_regular_step(phase),
             after: 0,
         });
+        // On-demand steps run only when a play starts them, and then on
+        // the interpreter (`Program::entry` refuses inside them).
         for step_id in phase.steps() {
+            if spec.step(step_id).is_some_and(|s| s.on_demand) {
+                continue;
+            }
             self.step(step_id);
         }
         let p = &mut self.program;

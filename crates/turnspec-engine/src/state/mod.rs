@@ -156,6 +156,9 @@ pub(crate) struct ReturnPoint {
     pub repeat: u8,
     pub window_opened: bool,
     pub anchor: StepId,
+    /// The steps a play runs (`steps`), inside the phase they belong to,
+    /// rather than an on-demand phase.
+    pub steps_of_play: bool,
 }
 
 pub(crate) const MAX_NESTING: usize = 4;
@@ -201,6 +204,11 @@ pub struct GameState {
     pub(crate) passes: u8,
     pub(crate) returns_len: u8,
     pub(crate) returns: [ReturnPoint; MAX_NESTING],
+    /// Who holds each seat role (`[roles.ID]`), by role.
+    pub(crate) roles: [PlayerId; turnspec_model::MAX_ROLES],
+    /// Players who passed for the rest of the open window (`passes =
+    /// "rest_of_window"`), one bit per seat.
+    pub(crate) passed_out: u8,
     pub(crate) kind_counts: [u8; MAX_PHASE_KINDS],
     pub(crate) counters: [u16; MAX_COUNTERS],
     /// Per-player counters (`per = "player"`), by slot then player.

@@ -78,12 +78,13 @@ impl Describe for Step {
             skip,
             repeat,
             timing_mask,
+            on_demand,
         } = self;
         let r = *rule;
         let windows: Vec<Item> = stages
             .iter()
             .filter_map(|s| match s {
-                Stage::Window(w) => spec.window(*w).map(window_item),
+                Stage::Window(w) => spec.window(*w).map(|w| window_item(spec, w)),
                 Stage::Action(_) => None,
             })
             .collect();
@@ -133,6 +134,15 @@ impl Describe for Step {
                 "whether the phase has steps of its own",
             ),
             Field::cited("repeat", repeat, repeat_rule),
+            Field::text(
+                "runs",
+                if *on_demand {
+                    words::RUN_BY_A_PLAY
+                } else {
+                    words::IN_ITS_PHASE
+                },
+                r,
+            ),
             Field {
                 name: "priority",
                 value: Value::Seq {
@@ -171,6 +181,7 @@ impl Describe for TurnAction {
             play,
             ends_turn_effects,
             stack_triggers,
+            answer_role,
         } = self;
         let r = *rule;
         let mut answer = Vec::new();
@@ -182,6 +193,9 @@ impl Describe for TurnAction {
         }
         if let Some(p) = answer_play {
             answer.push(format!("yes plays {}", spec.id_of(*p)));
+        }
+        if let Some(role) = answer_role {
+            answer.push(format!("the seat that holds {}", role_name(spec, *role)));
         }
         let answer = if answer.is_empty() {
             "none".to_string()
@@ -214,15 +228,20 @@ impl Describe for Window {
             close_when_stack_empty,
             step,
             solo,
+            acts_role,
             refuse_pass,
         } = self;
         let r = *rule;
         let mode = opens_text(*mode);
+        let who = match acts_role {
+            Some(role) => role_name(spec, *role),
+            None => "active player".to_string(),
+        };
         let close = match (*close_when_stack_empty, *solo) {
-            (true, false) => "once the stack is empty",
-            (false, false) => "when all pass in succession",
-            (true, true) => "once the stack is empty; only the active player acts",
-            (false, true) => "when the active player passes; only they act",
+            (true, false) => "once the stack is empty".to_string(),
+            (false, false) => "when all pass in succession".to_string(),
+            (true, true) => format!("once the stack is empty; only the {who} acts"),
+            (false, true) => format!("when the {who} passes; only they act"),
         };
         vec![
             Field::text("name", name, r),
@@ -256,8 +275,30 @@ impl Describe for TimingClass {
             attributes,
             by_object,
             object_limit,
+            after,
+            after_rule,
+            claims,
+            passes_rest,
+            steps,
         } = self;
         let r = *rule;
+        let after = match after {
+            Some(h) => holder_text(*h, true).to_string(),
+            None => "as [priority] after_action says".to_string(),
+        };
+        let claims = match claims {
+            Some(role) => format!("the player takes {}", role_name(spec, *role)),
+            None => "nothing".to_string(),
+        };
+        let passes = if *passes_rest {
+            "the play is also the player's pass, for the rest of the window"
+        } else {
+            "no"
+        };
+        let steps = match steps {
+            Some(s) => format!("runs the on-demand steps from {}", spec.id_of(*s)),
+            None => "none".to_string(),
+        };
         let by = match by_object {
             true => "an object in play its player controls",
             false => "the player",
@@ -352,7 +393,7 @@ impl Describe for TimingClass {
             Field::id(id),
             Field::text("name", name, r),
             Field::text("effect", effect_text(spec, *effect), r),
-            Field::cited("who", who_text(*who), or_class(who_rule)),
+            Field::cited("who", who_text(spec, *who), or_class(who_rule)),
             Field::cited("stack", stack_text(*stack), or_class(stack_rule)),
             Field::cited("during", during_text(during), or_class(during_rule)),
             Field::text("by", by, r),
@@ -362,18 +403,33 @@ impl Describe for TimingClass {
             Field::cited("ends", ends, ends_rule),
             Field::text("enters", enters, r),
             Field::text("attributes", attributes, r),
+            Field::cited("after", after, *after_rule),
+            Field::text("claims", claims, r),
+            Field::text("passes", passes, r),
+            Field::text("steps", steps, r),
             Field::rule(r),
         ]
     }
 }
 
 /// Who may use a timing class, in words.
-pub fn who_text(w: Who) -> &'static str {
+pub fn who_text(spec: &Spec, w: Who) -> String {
     match w {
-        Who::Any => "any player",
-        Who::ActivePlayer => "active player only",
-        Who::NonActivePlayer => "non-active players only",
-        Who::Nobody => "no player (turn-based actions only)",
+        Who::Any => "any player".into(),
+        Who::ActivePlayer => "active player only".into(),
+        Who::NonActivePlayer => "non-active players only".into(),
+        Who::Nobody => "no player (turn-based actions only)".into(),
+        Who::Role(role) => format!("the {} only", role_name(spec, role)),
+    }
+}
+
+/// Who holds priority after a play or a resolution, in words.
+pub fn holder_text(h: Holder, after_action: bool) -> &'static str {
+    match h {
+        Holder::ActivePlayer => "active player",
+        Holder::Actor if after_action => "the player who acted",
+        Holder::Actor => "the actor",
+        Holder::NextPlayer => "the next player after the one who acted",
     }
 }
 

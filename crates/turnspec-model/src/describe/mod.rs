@@ -15,6 +15,7 @@
 use crate::endings::*;
 use crate::ids::*;
 use crate::objects::*;
+use crate::roles::*;
 use crate::spec::*;
 
 /// An element or settings struct that can list its fields.
@@ -193,6 +194,10 @@ pub mod words {
     pub const EVERY_TURN: &str = "every turn";
     /// A phase's `occurs`: a phase started by an action.
     pub const ON_DEMAND: &str = "on demand (started by an action)";
+    /// A step's `runs`: part of its phase's regular run.
+    pub const IN_ITS_PHASE: &str = "in its phase's regular run";
+    /// A step's `runs`: only when a play runs it (`on_demand`).
+    pub const RUN_BY_A_PLAY: &str = "only when a play runs it";
 }
 
 /// A window's `opens`, in words.
@@ -264,7 +269,7 @@ pub fn step_label(spec: &Spec, s: StepId) -> String {
 
 /// A window as one item of its step's `priority` field: when it opens,
 /// its name and when it closes.
-pub fn window_item(w: &Window) -> Item {
+pub fn window_item(spec: &Spec, w: &Window) -> Item {
     let Window {
         name,
         rule,
@@ -272,6 +277,7 @@ pub fn window_item(w: &Window) -> Item {
         close_when_stack_empty,
         step: _,
         solo,
+        acts_role,
         refuse_pass,
     } = w;
     let mode = opens_text(*mode);
@@ -283,13 +289,21 @@ pub fn window_item(w: &Window) -> Item {
     if *close_when_stack_empty {
         text.push_str(", closes once the stack is empty");
     }
-    if *solo {
-        text.push_str(", only the active player acts");
+    match (*solo, acts_role) {
+        (true, Some(role)) => text.push_str(&format!(", only the {} acts", role_name(spec, *role))),
+        (true, None) => text.push_str(", only the active player acts"),
+        (false, _) => {}
     }
     if !refuse_pass.is_empty() {
         text.push_str(", passing refused while a condition holds");
     }
     Item { text, rule: *rule }
+}
+
+/// A role's display name.
+pub fn role_name(spec: &Spec, role: RoleId) -> String {
+    spec.role(role)
+        .map_or_else(|| "?".to_string(), |r| r.name.clone())
 }
 
 /// A phase's fields; with `body`, for a phase without steps, followed by
@@ -345,6 +359,7 @@ pub fn every_element(spec: &Spec) -> Vec<(String, Vec<Field>)> {
     out.extend(each(spec, "effect", spec.effects()));
     out.extend(each(spec, "ending", spec.endings()));
     out.extend(each(spec, "object fact", spec.object_facts()));
+    out.extend(each(spec, "role", spec.roles()));
     for p in spec.phases() {
         let fields = phase_with_body(spec, p, p.implicit_step);
         out.push((format!("phase {}", p.id), fields));
@@ -361,7 +376,7 @@ pub fn every_element(spec: &Spec) -> Vec<(String, Vec<Field>)> {
 mod elements;
 mod settings;
 
-pub use elements::{during_text, effect_kind_text, effect_text, stack_text, who_text};
+pub use elements::{during_text, effect_kind_text, effect_text, holder_text, stack_text, who_text};
 
 #[cfg(test)]
 mod tests {

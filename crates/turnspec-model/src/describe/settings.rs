@@ -72,18 +72,21 @@ impl Describe for PriorityModel {
             close_rule,
             triggers,
             triggers_rule,
+            resolve,
+            resolve_rule,
         } = self;
+        let resolve = match resolve {
+            Resolve::One => "the top object, then priority",
+            Resolve::WholeStack => "the whole stack, top first, with no priority in between",
+        };
         let triggers = match triggers {
             TriggerOrder::Stack => "on the stack in APNAP order",
             TriggerOrder::Bag => {
                 "in a bag: the active player resolves theirs first, then each player in turn order"
             }
         };
-        let holder = |h: &Holder, after_action: bool| match h {
-            Holder::ActivePlayer => "active player",
-            Holder::Actor if after_action => "the player who acted",
-            Holder::Actor => "the actor",
-        };
+        let holder =
+            |h: &Holder, after_action: bool| super::elements::holder_text(*h, after_action);
         vec![
             Field::cited("first", holder(first, false), *first_rule),
             Field::cited(
@@ -99,6 +102,7 @@ impl Describe for PriorityModel {
             Field::cited("pass", "next player in turn order", *pass_rule),
             Field::cited("close", "all pass in succession", *close_rule),
             Field::cited("triggers", triggers, *triggers_rule),
+            Field::cited("resolve", resolve, *resolve_rule),
             Field::rule(*rule),
         ]
     }
@@ -251,6 +255,43 @@ impl Describe for ObjectFact {
             Field::text("name", name, r),
             Field::text("description", description, r),
             Field::text("lasts", lasts, r),
+            Field::rule(r),
+        ]
+    }
+}
+
+impl Describe for Role {
+    fn describe(&self, _spec: &Spec) -> Vec<Field> {
+        let Role {
+            id,
+            name,
+            description,
+            rule,
+            initial,
+            each_turn,
+            next_turn,
+        } = self;
+        let r = *rule;
+        let initial = match initial {
+            RoleStart::ActivePlayer => "the active player",
+            RoleStart::NextPlayer => "the next player after the active one",
+            RoleStart::StartingPlayer => "the starting player",
+        };
+        let reset = match each_turn {
+            true => "back to its first holder as each turn begins",
+            false => "never: it stays until a play or answer gives it away",
+        };
+        let next_turn = match next_turn {
+            true => "its holder takes the next turn",
+            false => "no",
+        };
+        vec![
+            Field::id(id),
+            Field::text("name", name, r),
+            Field::text("description", description, r),
+            Field::text("initial", initial, r),
+            Field::text("reset", reset, r),
+            Field::text("next_turn", next_turn, r),
             Field::rule(r),
         ]
     }

@@ -99,6 +99,8 @@ impl Ctx {
                 close_rule: RuleRef::NONE,
                 triggers: TriggerOrder::Stack,
                 triggers_rule: RuleRef::NONE,
+                resolve: Resolve::One,
+                resolve_rule: RuleRef::NONE,
             };
         };
         let p = p.get_ref();
@@ -114,6 +116,7 @@ impl Ctx {
             &[
                 ("actor", Holder::Actor),
                 ("active_player", Holder::ActivePlayer),
+                ("next_player", Holder::NextPlayer),
             ],
             "holder after an action",
         );
@@ -146,6 +149,13 @@ impl Ctx {
                 "trigger order",
             ),
             triggers_rule: self.rule(p.triggers_rule.as_ref()),
+            resolve: self.choice(
+                p.resolve.as_ref(),
+                Resolve::One,
+                &[("one", Resolve::One), ("whole_stack", Resolve::WholeStack)],
+                "`resolve`",
+            ),
+            resolve_rule: self.rule(p.resolve_rule.as_ref()),
         }
     }
 

@@ -10,6 +10,7 @@ mod endings;
 mod game;
 mod objects;
 mod origins;
+mod roles;
 mod steps;
 mod timing;
 
@@ -44,6 +45,7 @@ const SPEC_FORMAT: Format = Format {
         ("[endings.*]", &["endings", "*"]),
         ("[objects]", &["objects"]),
         ("[objects.facts.*]", &["objects", "facts", "*"]),
+        ("[roles.*]", &["roles", "*"]),
         ("[variants.*] and [facts.*]", &["facts", "*"]),
         ("[counters.*]", &["counters", "*"]),
         ("[timing.*]", &["timing", "*"]),
@@ -72,6 +74,7 @@ fn spec_keys(tables: &[&str]) -> &'static [&'static str] {
         ["endings", _] => fields_of::<RawEnding>(),
         ["objects"] => fields_of::<RawObjects>(),
         ["objects", "facts", _] => fields_of::<RawObjectFact>(),
+        ["roles", _] => fields_of::<RawRole>(),
         ["variants" | "facts", _] => fields_of::<RawFlag>(),
         ["counters", _] => fields_of::<RawCounter>(),
         ["timing", _] => fields_of::<RawTiming>(),
@@ -319,6 +322,9 @@ fn resolve_name(
             ),
         });
     }
+    if let Some(rest) = name.strip_prefix("role.") {
+        return lookup(&p.roles, rest, "role", "roles").map(Atom::Role);
+    }
     if let Some(rest) = name.strip_prefix("elected.") {
         let i = lookup(phases, rest, "elected", "phase")?;
         if phases.get(i).is_some_and(|p| !p.optional) {
@@ -549,12 +555,14 @@ impl Ctx {
         self.flags::<FactId>(&raw.facts);
         self.counters(raw);
         self.objects(raw);
+        self.roles(raw);
         if !self.phases(raw) {
             return None;
         }
         // Timing classes before steps: turn-based actions may play them.
         self.timing_classes(raw);
         self.steps(raw);
+        self.class_steps(raw);
         if self.over_limit {
             return None;
         }
@@ -799,6 +807,7 @@ struct StepHeader {
     implicit: bool,
     only_if: Option<CondId>,
     skip: Vec<Condition>,
+    on_demand: bool,
 }
 
 /// The text of an optional value, or `default` where it is absent.

@@ -99,6 +99,7 @@ impl Ctx {
                     implicit: true,
                     only_if: None,
                     skip: Vec::new(),
+                    on_demand: false,
                 };
                 if self
                     .step(header, p_raw.body(), span_of(&p_raw.id))
@@ -125,6 +126,21 @@ impl Ctx {
                         "move `actions`, `priority`, `sequence` and `repeat` into its steps".into(),
                     );
                 }
+                if p_raw
+                    .step
+                    .iter()
+                    .all(|s| s.get_ref().on_demand.as_ref().is_some_and(|b| *b.get_ref()))
+                {
+                    self.error(
+                        "turnspec::bad-value",
+                        span_of(&p_raw.id),
+                        format!("every step of phase `{}` is on demand", p_raw.id.get_ref()),
+                    )
+                    .help = Some(
+                        "give the phase a regular step with the window its plays are made in"
+                            .into(),
+                    );
+                }
                 for s in &p_raw.step {
                     let s_raw = s.get_ref();
                     let header = StepHeader {
@@ -136,6 +152,7 @@ impl Ctx {
                         implicit: false,
                         only_if: s_raw.only_if.as_ref().and_then(|c| self.condition(c)),
                         skip: self.conditions(&s_raw.skip),
+                        on_demand: s_raw.on_demand.as_ref().is_some_and(|b| *b.get_ref()),
                     };
                     if self
                         .step(header, s_raw.body(), span_of(&s_raw.id))
@@ -180,6 +197,7 @@ impl Ctx {
             skip: Vec::new(),
             repeat: None,
             timing_mask: 0,
+            on_demand: header.on_demand,
         };
         let step_id = self.add::<StepId>(unfinished, span.clone())?;
         self.step_spans.push(span.clone());
@@ -260,10 +278,10 @@ impl Ctx {
                         &[("all_pass", false), ("stack_empty", true)],
                         "window close rule",
                     );
-                    let solo = self.choice(
+                    let (solo, acts_role) = self.role_or(
                         raw.acts.as_ref(),
-                        false,
-                        &[("all", false), ("active_player", true)],
+                        &[("all", (false, None)), ("active_player", (true, None))],
+                        |r| (true, Some(r)),
                         "who acts in the window",
                     );
                     let rule = self.rule(raw.rule.as_ref());
@@ -276,6 +294,7 @@ impl Ctx {
                         close_when_stack_empty,
                         step: step_id,
                         solo,
+                        acts_role,
                         refuse_pass,
                     };
                     if let Some(w) = self.add::<WindowId>(window, span_of(w)) {
@@ -294,8 +313,13 @@ impl Ctx {
                     let rule = self.rule(raw.rule.as_ref());
                     let condition = raw.condition.as_ref().and_then(|c| self.condition(c));
                     let (mut answer_counter, mut answer_max, mut answer_play) = (None, 0u16, None);
+                    let mut answer_role = None;
                     if let Some(a) = &raw.answer {
                         let a = a.get_ref();
+                        if let Some(r) = &a.role {
+                            answer_role = self.role_ref(r);
+                            answer_max = MAX_PLAYERS as u16;
+                        }
                         if let Some(c) = &a.counter {
                             answer_counter = self.counter_ref(c);
                             answer_max = 1;
@@ -366,6 +390,7 @@ impl Ctx {
                             .as_ref()
                             .is_some_and(|b| *b.get_ref()),
                         stack_triggers: raw.stack_triggers.as_ref().is_some_and(|b| *b.get_ref()),
+                        answer_role,
                     };
                     if let Some(a) = self.add::<TurnActionId>(action, span_of(id)) {
                         stages.push(Stage::Action(a));
@@ -388,6 +413,7 @@ impl Ctx {
                     close_when_stack_empty: false,
                     step: step_id,
                     solo: false,
+                    acts_role: None,
                     refuse_pass: Vec::new(),
                 };
                 if let Some(w) = self.add::<WindowId>(window, span.clone()) {
@@ -430,6 +456,7 @@ impl Ctx {
             skip: header.skip,
             repeat,
             timing_mask: 0,
+            on_demand: header.on_demand,
         }
     }
 

@@ -24,6 +24,11 @@ pub(super) fn unfinished_timing(id: &str) -> TimingClass {
         attributes: Vec::new(),
         by_object: false,
         object_limit: None,
+        after: None,
+        after_rule: RuleRef::NONE,
+        claims: None,
+        passes_rest: false,
+        steps: None,
     }
 }
 
@@ -43,15 +48,15 @@ impl Ctx {
     }
 
     pub(super) fn timing(&mut self, key: &Text, t: &RawTiming) -> TimingClass {
-        let who = self.choice(
+        let who = self.role_or(
             t.who.as_ref(),
-            Who::Any,
             &[
                 ("any", Who::Any),
                 ("active_player", Who::ActivePlayer),
                 ("non_active_player", Who::NonActivePlayer),
                 ("nobody", Who::Nobody),
             ],
+            Who::Role,
             "`who`",
         );
         let stack = self.choice(
@@ -249,6 +254,36 @@ impl Ctx {
                 "`ends_rule` is only used with `ends`",
             );
         }
+        if let (Some(e), Effect::StartPhase(_)) = (&t.ends, effect) {
+            self.error(
+                "turnspec::bad-value",
+                span_of(e),
+                "a play that starts a phase cannot also end the phase or the turn",
+            )
+            .help = Some(
+                "the phase it starts would never begin: drop `ends`, or use `enters` to elect an optional phase"
+                    .into(),
+            );
+        }
+        let after = t.after.as_ref().map(|a| {
+            self.choice(
+                Some(a),
+                Holder::Actor,
+                &[
+                    ("actor", Holder::Actor),
+                    ("next_player", Holder::NextPlayer),
+                    ("active_player", Holder::ActivePlayer),
+                ],
+                "holder after a play",
+            )
+        });
+        let claims = t.claims.as_ref().and_then(|c| self.role_ref(c));
+        let passes_rest = self.choice(
+            t.passes.as_ref(),
+            false,
+            &[("rest_of_window", true)],
+            "`passes`",
+        );
         let enters = t.enters.as_ref().and_then(|ph| {
             let id = self.phase_ref(ph)?;
             if self.parts.get(id).is_some_and(|p| !p.optional) {
@@ -300,6 +335,12 @@ impl Ctx {
             require,
             by_object,
             object_limit,
+            after,
+            after_rule: self.rule(t.after_rule.as_ref()),
+            claims,
+            passes_rest,
+            // Set once the steps have ids (`class_steps`).
+            steps: None,
         }
     }
 }

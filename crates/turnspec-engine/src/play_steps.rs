@@ -1,0 +1,93 @@
+//! Steps a play runs (`steps` on a timing class, `on_demand` steps): a
+//! chain link's steps, an attack's. They run inside the phase they belong
+//! to, from the named step through the on-demand steps after it; then play
+//! returns to the window the play was made in. The stack is kept.
+
+use turnspec_model::{StepId, TimingId};
+
+use crate::event::{Event, EventSink};
+use crate::game::Game;
+use crate::host::Host;
+use crate::state::{MAX_NESTING, PlayerId, Point, ReturnPoint};
+
+impl Game {
+    /// Whether the current step is one of the steps a play runs, in its
+    /// phase.
+    #[inline]
+    pub(crate) fn in_steps_of_play(&self) -> bool {
+        let s = &self.state;
+        s.returns_len > 0 && {
+            let r = &s.returns[(s.returns_len - 1) as usize];
+            r.steps_of_play && r.phase == s.phase
+        }
+    }
+
+    /// A play at a class with `steps` runs them: at once for a special
+    /// action, as it resolves for a play on the stack. Made while they are
+    /// running, they begin again from `step` (the next chain link), with
+    /// no new return.
+    pub(crate) fn run_steps<H: Host, S: EventSink>(
+        &mut self,
+        (player, timing, label): (PlayerId, TimingId, u32),
+        step: StepId,
+        host: &mut H,
+        sink: &mut S,
+    ) {
+        let again = self.in_steps_of_play();
+        if !again && self.state.returns_len as usize >= MAX_NESTING {
+            // Deeper than the engine keeps: nothing structural happens.
+            return;
+        }
+        sink.event(Event::StepsBegan {
+            player,
+            timing,
+            label,
+            again,
+        });
+        if again {
+            self.end_current_step(sink);
+        } else {
+            let s = &mut self.state;
+            s.returns[s.returns_len as usize] = ReturnPoint {
+                phase: s.phase,
+                step: s.step,
+                stage: s.stage,
+                repeat: s.repeat,
+                window_opened: s.window_opened,
+                anchor: s.anchor,
+                steps_of_play: true,
+            };
+            s.returns_len += 1;
+        }
+        let s = &mut self.state;
+        s.holder = None;
+        s.passes = 0;
+        s.step = step;
+        s.anchor = step;
+        s.repeat = 0;
+        s.point = Point::StepStart;
+        self.cached.forget_resume();
+        self.run(host, sink);
+    }
+
+    /// The last of the steps a play ran has ended: back to the window the
+    /// play was made in.
+    pub(crate) fn return_from_steps(&mut self) {
+        let s = &mut self.state;
+        s.returns_len -= 1;
+        let r = s.returns[s.returns_len as usize];
+        s.step = r.step;
+        s.stage = r.stage;
+        s.repeat = r.repeat;
+        s.window_opened = r.window_opened;
+        s.anchor = r.anchor;
+        s.point = Point::Reopen;
+    }
+
+    /// The phase the steps of a play run in is ending: they end with it.
+    pub(crate) fn drop_steps_of_play(&mut self) {
+        while self.in_steps_of_play() {
+            self.state.returns_len -= 1;
+        }
+    }
+}
