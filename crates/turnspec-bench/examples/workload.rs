@@ -5,15 +5,17 @@
 //!
 //! MACHINE is `engine-GAME` (the engine playing games/GAME's spec) or
 //! `hand-GAME` (the hand-written machine of that game), GAME one of `mtg`,
-//! `ga` (games/grand-archive.toml), `lorcana`, `pokemon` (no hand-written
-//! machine). `engine` and `hand` alone are MTG's.
+//! `ga` (games/grand-archive.toml), `lorcana`, and, with no hand-written
+//! machine, `pokemon`, `yugioh`, `fab` (games/flesh-and-blood.toml) and
+//! `swu` (games/star-wars-unlimited.toml). `engine` and `hand` alone are
+//! MTG's.
 //!
 //! With `count`, one more game is played with a counting sink and its work
 //! printed (outside the timed loop, but inside a profiler's totals).
 
 use turnspec_bench::{EngineWork, HandWork, RefGame, Workload, engine_game, hand_game_of, load};
 
-const USAGE: &str = "usage: workload engine[-GAME]|hand[-GAME] all-pass|busy|busy-K PLAYERS TURNS [GAMES [count]] (GAME: mtg, ga, lorcana, pokemon)";
+const USAGE: &str = "usage: workload engine[-GAME]|hand[-GAME] all-pass|busy|busy-K PLAYERS TURNS [GAMES [count]] (GAME: mtg, ga, lorcana, pokemon, yugioh, swu, fab)";
 
 fn usage() -> ! {
     eprintln!("{USAGE}");

@@ -48,8 +48,8 @@ per_turn() {
   awk -v a="$a" -v b="$b" -v n=$((n2 - n1)) 'BEGIN { printf "%.1f", (b - a) / n }'
 }
 
-# game:max players of its spec (pokemon-tcg.toml allows 2)
-games="mtg:4 ga:4 lorcana:4 pokemon:2"
+# game:max players of its spec (pokemon-tcg, yugioh and star-wars-unlimited allow 2)
+games="mtg:4 ga:4 lorcana:4 pokemon:2 yugioh:2 fab:4 swu:2"
 keys=(); figures=()
 for g in $games; do
   game=${g%%:*}; max=${g##*:}

@@ -16,6 +16,9 @@ pub const MTG: &str = include_str!("../../../games/mtg.toml");
 pub const GRAND_ARCHIVE: &str = include_str!("../../../games/grand-archive.toml");
 pub const LORCANA: &str = include_str!("../../../games/lorcana.toml");
 pub const POKEMON: &str = include_str!("../../../games/pokemon-tcg.toml");
+pub const YUGIOH: &str = include_str!("../../../games/yugioh.toml");
+pub const STAR_WARS_UNLIMITED: &str = include_str!("../../../games/star-wars-unlimited.toml");
+pub const FLESH_AND_BLOOD: &str = include_str!("../../../games/flesh-and-blood.toml");
 
 /// The reference games: every one has both workloads.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -24,14 +27,20 @@ pub enum RefGame {
     GrandArchive,
     Lorcana,
     Pokemon,
+    Yugioh,
+    FleshAndBlood,
+    StarWarsUnlimited,
 }
 
 impl RefGame {
-    pub const ALL: [RefGame; 4] = [
+    pub const ALL: [RefGame; 7] = [
         RefGame::Mtg,
         RefGame::GrandArchive,
         RefGame::Lorcana,
         RefGame::Pokemon,
+        RefGame::Yugioh,
+        RefGame::FleshAndBlood,
+        RefGame::StarWarsUnlimited,
     ];
 
     /// The short name the `workload` example and the guard use.
@@ -41,6 +50,9 @@ impl RefGame {
             RefGame::GrandArchive => "ga",
             RefGame::Lorcana => "lorcana",
             RefGame::Pokemon => "pokemon",
+            RefGame::Yugioh => "yugioh",
+            RefGame::FleshAndBlood => "fab",
+            RefGame::StarWarsUnlimited => "swu",
         }
     }
 
@@ -55,12 +67,18 @@ impl RefGame {
             RefGame::GrandArchive => GRAND_ARCHIVE,
             RefGame::Lorcana => LORCANA,
             RefGame::Pokemon => POKEMON,
+            RefGame::Yugioh => YUGIOH,
+            RefGame::FleshAndBlood => FLESH_AND_BLOOD,
+            RefGame::StarWarsUnlimited => STAR_WARS_UNLIMITED,
         }
     }
 
     /// Whether a hand-written machine of this game exists.
     pub fn has_hand(self) -> bool {
-        !matches!(self, RefGame::Pokemon)
+        matches!(
+            self,
+            RefGame::Mtg | RefGame::GrandArchive | RefGame::Lorcana
+        )
     }
 }
 
@@ -251,7 +269,12 @@ pub fn hand_game_of<S: hand::HandSink + WorkSink>(
         RefGame::Mtg => hand_game(players, turns, workload, sink),
         RefGame::GrandArchive => hand_ga::game(players, turns, workload, sink),
         RefGame::Lorcana => hand_lorcana::game(players, turns, workload, sink),
-        RefGame::Pokemon => panic!("there is no hand-written Pokémon machine"),
+        RefGame::Pokemon
+        | RefGame::Yugioh
+        | RefGame::FleshAndBlood
+        | RefGame::StarWarsUnlimited => {
+            panic!("there is no hand-written machine for {game:?}")
+        }
     }
 }
 
