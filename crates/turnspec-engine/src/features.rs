@@ -111,6 +111,7 @@ impl Features {
         // After a play the next player may hold priority: plays take the
         // general path.
         let next_after_play = p.after_action == Holder::NextPlayer;
+        let role_windows = spec.windows().iter().any(|w| w.acts_role.is_some());
         Features {
             bag,
             solo,
@@ -121,14 +122,17 @@ impl Features {
             // next (bag.rs): no play is plain.
             // A player who passed for the rest of a window is passed over
             // after a play (`Game::hand_on`): no play is plain either.
-            plain_timings: if bag || next_after_play || passes_rest {
+            // In a window a role acts in, the first holder after a play is
+            // the role's holder (`Game::first_holder_here`), which the plain
+            // way does not ask.
+            plain_timings: if bag || next_after_play || passes_rest || role_windows {
                 0
             } else {
                 plain_timings
             },
             after_action: p.after_action,
             after_resolve: p.after_resolve,
-            role_windows: spec.windows().iter().any(|w| w.acts_role.is_some()),
+            role_windows,
             roles_each_turn: spec.roles().iter().any(|r| r.each_turn),
             next_turn_role: spec.roles().iter().any(|r| r.next_turn),
             whole_stack,
