@@ -108,7 +108,7 @@ pub fn run(seed: u64, minimise: bool, include_known: bool) -> (String, Outcome) 
     }
     let turn_limit = 1 + rng.below(6) as u32;
     let host_seed = rng.next_u64();
-    let mut hosts = (FuzzHost::new(host_seed), FuzzHost::new(host_seed));
+    let mut hosts = (FuzzHost::new(host_seed, &spec), FuzzHost::new(host_seed, &spec));
     let duel = Duel {
         spec: &spec,
         other: &spec,
@@ -125,7 +125,7 @@ pub fn run(seed: u64, minimise: bool, include_known: bool) -> (String, Outcome) 
         let mut actions = crate::actions::LAST_ACTIONS.with(|l| l.borrow().clone());
         let fails = |list: &[crate::actions::Input]| {
             catch_unwind(AssertUnwindSafe(|| {
-                duel.replay(list, || FuzzHost::new(host_seed))
+                duel.replay(list, || FuzzHost::new(host_seed, &spec))
             }))
             .map_or(true, |r| r.is_err())
         };
@@ -154,7 +154,7 @@ pub fn run(seed: u64, minimise: bool, include_known: bool) -> (String, Outcome) 
             ..duel
         };
         let why = catch_unwind(AssertUnwindSafe(|| {
-            duel.replay(&actions, || FuzzHost::new(host_seed))
+            duel.replay(&actions, || FuzzHost::new(host_seed, &spec))
         }))
         .map_or_else(|_| "panicked".to_string(), |r| r.err().unwrap_or_default());
         let list: Vec<String> = actions.iter().map(|a| format!("{a:?}")).collect();
@@ -216,19 +216,29 @@ struct Hook {
 
 /// A host that answers turn-based actions at random (sometimes far past
 /// their `max`), reports triggers from every hook now and then, and logs
-/// every call so the two tiers' calls can be compared.
+/// every call so the two tiers' calls can be compared. An action whose
+/// answer names a role's holder (`answer = { role = ... }`) gets a seat:
+/// mostly one in the game, sometimes 0 (the role stays), a seat past the
+/// players' count or far past any.
 pub struct FuzzHost {
     rng: SplitMix64,
     label: u32,
     log: Vec<Hook>,
+    /// By turn-based action index: its answer is a seat.
+    seat_answers: Vec<bool>,
 }
 
 impl FuzzHost {
-    pub fn new(seed: u64) -> Self {
+    pub fn new(seed: u64, spec: &Spec) -> Self {
         FuzzHost {
             rng: SplitMix64(seed),
             label: 1_000_000,
             log: Vec::new(),
+            seat_answers: spec
+                .turn_actions()
+                .iter()
+                .map(|a| a.answer_role.is_some())
+                .collect(),
         }
     }
 
@@ -267,10 +277,21 @@ impl Host for FuzzHost {
             ..
         } = hook;
         self.maybe_trigger(&ctx, &mut triggers, 6);
-        let answer = match self.rng.below(16) {
-            0 => u16::MAX,
-            1 => 300,
-            n => (n % 3) as u16,
+        let answer = if self.seat_answers.get(action.index()) == Some(&true) {
+            let seats = ctx.players.max(1) as u64;
+            match self.rng.below(10) {
+                0 => 0,
+                1 => u16::MAX,
+                // Past the last seat (the answer is cut to `max` first).
+                2 | 3 => (seats + 1 + self.rng.below(8)) as u16,
+                _ => 1 + self.rng.below(seats) as u16,
+            }
+        } else {
+            match self.rng.below(16) {
+                0 => u16::MAX,
+                1 => 300,
+                n => (n % 3) as u16,
+            }
         };
         self.note(0, &ctx, action.index() as u64 | (answer as u64) << 32);
         answer
@@ -355,7 +376,7 @@ fn shrink_spec(
             legal_actions: duel.legal_actions,
         };
         catch_unwind(AssertUnwindSafe(|| {
-            d.replay(actions, || FuzzHost::new(host_seed))
+            d.replay(actions, || FuzzHost::new(host_seed, &spec))
         }))
         .map_or(true, |r| r.is_err())
     };
