@@ -23,6 +23,9 @@ use turnspec_spec::{
     Describe, Effect, Flag, Named, Phase, RuleRef, Spec, Stage, Step, TimingClass, WindowMode,
 };
 
+/// Ordered items and the key each is known by (empty: none).
+type Keyed<'a> = (&'a [Item], &'a [String]);
+
 /// Where a difference belongs; also the order of groups in the text form.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Section {
@@ -698,11 +701,14 @@ impl Differ<'_> {
             (
                 Value::Seq {
                     items: x,
+                    keys: xk,
                     each,
                     empty,
                 },
-                Value::Seq { items: y, .. },
-            ) => self.seq(at, a.name, (x, y), (each, empty)),
+                Value::Seq {
+                    items: y, keys: yk, ..
+                },
+            ) => self.seq(at, a.name, ((x, xk), (y, yk)), (each, empty)),
             (x, y) => {
                 let own = a.own_rule || b.own_rule;
                 self.changed(at, a.name, ((x.text(), xr), (y.text(), yr)), own)
@@ -732,13 +738,15 @@ impl Differ<'_> {
         }
     }
 
-    /// Ordered items (a step's windows), position by position: under the
-    /// field's own name while each side has at most one, else `each i`.
+    /// Ordered items (a step's windows): under the field's own name while
+    /// each side has at most one; else items known by the same key (a
+    /// window's name or role) on both sides are compared as `each "key"`,
+    /// and the rest position by position among themselves, as `each i`.
     fn seq(
         &mut self,
         at: &At,
         field: &str,
-        (l, r): (&[Item], &[Item]),
+        ((l, lk), (r, rk)): (Keyed<'_>, Keyed<'_>),
         (each, empty): (&str, &str),
     ) {
         let (ls, rs) = (self.l, self.r);
@@ -749,9 +757,34 @@ impl Differ<'_> {
             let y = r.first().map(|i| item(rs, i)).unwrap_or(none);
             return self.changed(at, field, (x, y), true);
         }
-        for i in 0..l.len().max(r.len()) {
-            let f = format!("{each} {}", i + 1);
-            match (l.get(i).map(|x| item(ls, x)), r.get(i).map(|y| item(rs, y))) {
+        let key = |keys: &[String], i: usize| keys.get(i).filter(|k| !k.is_empty()).cloned();
+        // Pairs by key first, each key used once on each side.
+        let mut paired_r = vec![false; r.len()];
+        let mut pairs: Vec<(Option<usize>, Option<usize>, Option<String>)> = Vec::new();
+        let mut unpaired_l = Vec::new();
+        for i in 0..l.len() {
+            let found = key(lk, i).and_then(|k| {
+                (0..r.len()).find(|&j| !paired_r[j] && key(rk, j).as_deref() == Some(k.as_str()))
+            });
+            match found {
+                Some(j) => {
+                    paired_r[j] = true;
+                    pairs.push((Some(i), Some(j), key(lk, i)));
+                }
+                None => unpaired_l.push(i),
+            }
+        }
+        let unpaired_r: Vec<usize> = (0..r.len()).filter(|&j| !paired_r[j]).collect();
+        for k in 0..unpaired_l.len().max(unpaired_r.len()) {
+            pairs.push((unpaired_l.get(k).copied(), unpaired_r.get(k).copied(), None));
+        }
+        for (i, j, named) in pairs {
+            let f = match named {
+                Some(k) => format!("{each} \"{k}\""),
+                // Unnamed: by its place on the left (or the right).
+                None => format!("{each} {}", i.or(j).unwrap_or(0) + 1),
+            };
+            match (i.map(|i| item(ls, &l[i])), j.map(|j| item(rs, &r[j]))) {
                 (Some(x), Some(y)) => self.changed(at, &f, (x, y), true),
                 (x, None) => self.push(at, Change::Removed, Some(&f), (x, None)),
                 (None, y) => self.push(at, Change::Added, Some(&f), (None, y)),

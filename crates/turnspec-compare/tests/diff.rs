@@ -241,3 +241,38 @@ fn scale_diff_of_two_large_specs_in_different_orders() {
         .count();
     assert!(moved >= 9_999, "{moved}");
 }
+
+/// Windows are matched by name: a window added before two named windows
+/// is one addition, not two changes and an addition.
+#[test]
+fn windows_are_matched_by_name_not_position() {
+    let base = r#"
+[game]
+name = "W"
+players = { min = 2, max = 2 }
+
+[[phase]]
+id = "main"
+sequence = [
+  WINDOWS
+]
+"#;
+    let load = |windows: &str| {
+        let text = base.replace("WINDOWS", windows);
+        turnspec_spec::load_str("w.toml", &text).expect("loads").0
+    };
+    let left = load(
+        r#"{ window = "always", name = "first" },
+  { window = "if_pending", name = "second" },"#,
+    );
+    let right = load(
+        r#"{ window = "always", name = "opening" },
+  { window = "always", name = "first" },
+  { window = "if_pending", name = "second" },"#,
+    );
+    let d = diff(&left, &right);
+    let e = one(&d, "phase main", Some("window 1"));
+    assert_eq!(e.change, Change::Added);
+    assert!(d.find("phase main", Some("window \"first\"")).is_empty());
+    assert!(d.find("phase main", Some("window \"second\"")).is_empty());
+}

@@ -53,8 +53,9 @@ pub(crate) struct Cached {
     active_may_be_out: bool,
     /// Priority is given the general way even where the program opens
     /// the window: the spec has a bag (whoever resolves next holds it) or
-    /// the game has modifiers (which may hand the decision to another
-    /// player, 722). Modifiers are never dropped once made.
+    /// windows a role acts in (whose holder is first), or the game has
+    /// modifiers (which may hand the decision to another player, 722).
+    /// Modifiers are never dropped once made.
     general_priority: bool,
     /// The side after each seat, [`GameState::next_in_game`].
     next_side: [PlayerId; MAX_PLAYERS as usize],
@@ -113,7 +114,8 @@ impl Cached {
             false => 0,
         };
         self.next_side = self.program.next_side;
-        self.general_priority = self.features.bag || state.mods.is_some();
+        self.general_priority =
+            self.features.bag || self.features.role_windows || state.mods.is_some();
     }
 
     /// The turn program.
@@ -260,7 +262,7 @@ impl Cached {
         assert_eq!(self.plain_passes_below, plain, "cached plain passes");
         assert_eq!(
             self.general_priority,
-            self.features.bag || state.mods.is_some(),
+            self.features.bag || self.features.role_windows || state.mods.is_some(),
             "cached general priority"
         );
         assert!(

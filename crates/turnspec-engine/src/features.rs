@@ -52,6 +52,16 @@ pub(crate) struct Features {
     pub whole_stack: bool,
     /// Some class runs steps (play_steps.rs).
     pub steps: bool,
+    /// Some step is `on_demand`: a phase's next step is looked up past
+    /// them (`Spec::step_after`).
+    pub on_demand_steps: bool,
+    /// Something may follow a resolution before priority is given: steps
+    /// a play runs, or the rest of a chain that resolves whole.
+    pub after_resolution: bool,
+    /// Timing classes (one bit each, the first 32) whose plays do more
+    /// than the common work: claim a role, pass for the rest of the
+    /// window, or run steps.
+    pub rare_timings: u32,
     /// Where the spec's endings are checked (ending.rs).
     pub end_checks: EndPoints,
 }
@@ -109,7 +119,9 @@ impl Features {
             plain_passes: !shaped_pass,
             // With a bag, priority after a play goes to whoever resolves
             // next (bag.rs): no play is plain.
-            plain_timings: if bag || next_after_play {
+            // A player who passed for the rest of a window is passed over
+            // after a play (`Game::hand_on`): no play is plain either.
+            plain_timings: if bag || next_after_play || passes_rest {
                 0
             } else {
                 plain_timings
@@ -121,6 +133,15 @@ impl Features {
             next_turn_role: spec.roles().iter().any(|r| r.next_turn),
             whole_stack,
             steps,
+            on_demand_steps: spec.steps().iter().any(|s| s.on_demand),
+            after_resolution: steps || whole_stack,
+            rare_timings: spec
+                .timing()
+                .iter()
+                .enumerate()
+                .take(32)
+                .filter(|(_, t)| t.claims.is_some() || t.passes_rest || t.steps.is_some())
+                .fold(0u32, |acc, (i, _)| acc | 1 << i),
             actor_after_action: spec.priority().after_action == Holder::Actor,
             actor_after_resolve: spec.priority().after_resolve == Holder::Actor,
             elections: spec.phases().iter().any(|p| p.optional),

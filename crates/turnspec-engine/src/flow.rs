@@ -198,11 +198,12 @@ impl Game {
             self.after_phase();
             return Next::Go;
         }
-        let first = self
-            .state
-            .start_step
-            .take()
-            .unwrap_or_else(|| spec.first_regular_step(phase));
+        let first = self.state.start_step.take().unwrap_or_else(|| {
+            match self.cached.features().on_demand_steps {
+                true => spec.first_regular_step(phase),
+                false => phase.first_step(),
+            }
+        });
         self.phase_began::<true, S>(phase_id, kind, first, sink);
         self.state.point = Point::StepStart;
         Next::Go
@@ -631,11 +632,15 @@ impl Game {
         let anchor = self.state.anchor;
         // Inside the steps a play runs, the next on-demand step; else the
         // next regular one.
-        let in_steps = self.in_steps_of_play();
+        let on_demand = self.cached.features().on_demand_steps;
+        let in_steps = on_demand && self.in_steps_of_play();
         let next = self
             .spec
             .phase(self.state.phase)
-            .and_then(|p| self.spec.step_after(p, anchor, in_steps));
+            .and_then(|p| match on_demand {
+                true => self.spec.step_after(p, anchor, in_steps),
+                false => p.step_after(anchor),
+            });
         match next {
             Some(next) => {
                 self.state.step = next;
@@ -648,7 +653,9 @@ impl Game {
     }
 
     pub(crate) fn after_phase(&mut self) {
-        self.drop_steps_of_play();
+        if self.cached.features().on_demand_steps {
+            self.drop_steps_of_play();
+        }
         let depth = self.state.returns_len;
         self.state.only_step = None;
         if let Some(mods) = self.state.mods.as_mut()

@@ -199,18 +199,19 @@ impl Game {
         self.state.passes = 0;
         match self.state.stack.pop() {
             Some(object) => {
-                if self.resolve_object(object, host, sink) {
+                sink.event(Event::Resolved { object });
+                // What the resolution triggered waits, and goes on the stack
+                // before anyone receives priority (117.3b, 117.5).
+                host.resolved(ResolvedHook::new(
+                    self.hook_context(),
+                    object,
+                    self.state.triggers(),
+                ));
+                // Steps a play runs, a chain that resolves whole.
+                if self.cached.features().after_resolution
+                    && self.after_resolving(object, host, sink)
+                {
                     return;
-                }
-                // A chain that resolves whole: the rest of the stack, top
-                // first, with nobody receiving priority in between; what
-                // it triggers waits until it is empty.
-                if self.cached.features().whole_stack {
-                    while let Some(object) = self.state.stack.pop() {
-                        if self.resolve_object(object, host, sink) {
-                            return;
-                        }
-                    }
                 }
                 if self.state.stack.is_empty()
                     && let Some(goto) = self
@@ -243,30 +244,38 @@ impl Game {
         }
     }
 
-    /// One object resolves: the event, the host told (what it triggers
-    /// waits, and goes on the stack before anyone receives priority,
-    /// 117.3b, 117.5); a play whose class runs steps starts them (true:
-    /// play went on there).
-    fn resolve_object<H: Host, S: EventSink>(
+    /// After `object` resolved: a play whose class runs steps starts them
+    /// (true: play went on there); in a chain that resolves whole, the
+    /// rest of the stack resolves, top first, with nobody receiving
+    /// priority in between (what it triggers waits until it is empty).
+    #[inline(never)]
+    fn after_resolving<H: Host, S: EventSink>(
         &mut self,
-        object: StackObject,
+        mut object: StackObject,
         host: &mut H,
         sink: &mut S,
     ) -> bool {
-        sink.event(Event::Resolved { object });
-        host.resolved(ResolvedHook::new(
-            self.hook_context(),
-            object,
-            self.state.triggers(),
-        ));
-        if self.cached.features().steps
-            && let ObjectKind::Play(timing) = object.kind
-            && let Some(step) = self.spec.timing_class(timing).and_then(|t| t.steps)
-        {
-            self.run_steps((object.controller, timing, object.label), step, host, sink);
-            return true;
+        loop {
+            if let ObjectKind::Play(timing) = object.kind
+                && let Some(step) = self.spec.timing_class(timing).and_then(|t| t.steps)
+            {
+                self.run_steps((object.controller, timing, object.label), step, host, sink);
+                return true;
+            }
+            if !self.cached.features().whole_stack {
+                return false;
+            }
+            let Some(next) = self.state.stack.pop() else {
+                return false;
+            };
+            object = next;
+            sink.event(Event::Resolved { object });
+            host.resolved(ResolvedHook::new(
+                self.hook_context(),
+                object,
+                self.state.triggers(),
+            ));
         }
-        false
     }
 
     // The hook context and triggers are what the host API (issue 11) will
@@ -282,27 +291,26 @@ impl Game {
     ) {
         // Copied out: the spec is the game's own (the class was checked),
         // and the game changes below.
-        let Some((limit, cost, enters, effect, ends, object_limit)) =
-            self.spec.timing_class(timing).map(|tc| {
-                let object_limit = tc.object_limit;
-                (
-                    tc.limit,
-                    tc.cost,
-                    tc.enters,
-                    tc.effect,
-                    tc.ends,
-                    object_limit,
-                )
-            })
-        else {
+        let Some(tc) = self.spec.timing_class(timing) else {
             return;
         };
-        let (after, claims, passes_rest, steps) = self
-            .spec
-            .timing_class(timing)
-            .map_or((None, None, false, None), |tc| {
-                (tc.after, tc.claims, tc.passes_rest, tc.steps)
-            });
+        let (limit, cost, enters, effect, ends, object_limit) = (
+            tc.limit,
+            tc.cost,
+            tc.enters,
+            tc.effect,
+            tc.ends,
+            tc.object_limit,
+        );
+        let after = tc.after;
+        // Rare plays (a claim, a pass for the rest of the window, steps)
+        // are one bit of a cached mask; the common ones read no more.
+        let rare =
+            timing.index() < 32 && self.cached.features().rare_timings >> timing.index() & 1 != 0;
+        let (claims, passes_rest, steps) = match rare {
+            true => (tc.claims, tc.passes_rest, tc.steps),
+            false => (None, false, None),
+        };
         if let Some(limit) = limit {
             let c = self.counter_slot(limit.counter, player);
             *c = c.saturating_add(1);
@@ -479,6 +487,11 @@ impl Game {
         sink: &mut S,
     ) {
         if self.cached.general_priority() {
+            // A window a role acts in: its holder is first (roles.rs).
+            let player = match self.cached.features().role_windows {
+                true => self.first_holder_here(),
+                false => player,
+            };
             self.give_priority_in_shaped_turn(player, Some(window), Because::WindowOpened, sink);
             return;
         }

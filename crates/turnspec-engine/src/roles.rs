@@ -100,14 +100,32 @@ impl Game {
     /// Priority goes to `to`, or past them while they passed for the rest
     /// of the window: each such player passes at once (and the round of
     /// passes may complete).
+    #[inline(always)]
     pub(crate) fn hand_on<H: Host, S: EventSink>(
+        &mut self,
+        to: PlayerId,
+        because: Because,
+        host: &mut H,
+        sink: &mut S,
+    ) {
+        if self.state.passed_out != 0 {
+            self.hand_on_past_passed(to, because, host, sink);
+            return;
+        }
+        self.give_priority(to, because, sink);
+    }
+
+    /// [`Game::hand_on`] while some player passed for the rest of the window.
+    #[cold]
+    #[inline(never)]
+    fn hand_on_past_passed<H: Host, S: EventSink>(
         &mut self,
         mut to: PlayerId,
         because: Because,
         host: &mut H,
         sink: &mut S,
     ) {
-        if self.state.passed_out != 0 {
+        {
             for _ in 0..MAX_PLAYERS {
                 if self.state.passed_out >> (to.0 & 7) & 1 == 0 {
                     break;

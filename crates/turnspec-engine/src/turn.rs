@@ -191,12 +191,9 @@ impl Game {
             self.give_priority(first, Because::WindowOpened, sink);
         } else {
             self.assert_plain_turn();
-            // A window a role's holder acts in: they are first.
-            let first = if self.cached.features().role_windows {
-                self.first_holder_here()
-            } else {
-                self.first_holder_fast()
-            };
+            // A window a role's holder acts in: they are first, on the
+            // general way (`Cached::general_priority`).
+            let first = self.first_holder_fast();
             self.give_priority_from_program(first, window, sink);
         }
     }

@@ -426,6 +426,7 @@ impl<'a> Compiler<'a> {
                     plain: global_counter.is_some() == a.answer_counter.is_some()
                         && a.answer_play.is_none()
                         && a.play.is_none()
+                        && a.answer_role.is_none()
                         && !a.stack_triggers,
                     answer_max: a.answer_max,
                     counter: global_counter.map(|c| c.index() as u8),

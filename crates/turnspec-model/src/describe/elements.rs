@@ -81,13 +81,15 @@ impl Describe for Step {
             on_demand,
         } = self;
         let r = *rule;
-        let windows: Vec<Item> = stages
+        let (windows, keys): (Vec<Item>, Vec<String>) = stages
             .iter()
             .filter_map(|s| match s {
-                Stage::Window(w) => spec.window(*w).map(|w| window_item(spec, w)),
+                Stage::Window(w) => spec
+                    .window(*w)
+                    .map(|w| (window_item(spec, w), window_key(spec, w))),
                 Stage::Action(_) => None,
             })
-            .collect();
+            .unzip();
         let order: Vec<String> = stages
             .iter()
             .map(|s| match s {
@@ -147,6 +149,7 @@ impl Describe for Step {
                 name: "priority",
                 value: Value::Seq {
                     items: windows,
+                    keys,
                     each: "window",
                     empty: "never",
                 },

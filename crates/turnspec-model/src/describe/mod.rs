@@ -66,6 +66,10 @@ pub enum Value {
     Seq {
         /// The items, in order.
         items: Vec<Item>,
+        /// What each item is known by across specs (a window's name, or
+        /// the role it names), empty where it has none: items with the
+        /// same key are compared with each other, the rest by position.
+        keys: Vec<String>,
         /// What one item is called.
         each: &'static str,
         /// The text for no item at all.
@@ -298,6 +302,17 @@ pub fn window_item(spec: &Spec, w: &Window) -> Item {
         text.push_str(", passing refused while a condition holds");
     }
     Item { text, rule: *rule }
+}
+
+/// What a window is known by across specs: its name, else the role whose
+/// holder acts in it (`acts = ROLE`), else nothing.
+pub fn window_key(spec: &Spec, w: &Window) -> String {
+    if !w.name.is_empty() {
+        return w.name.clone();
+    }
+    w.acts_role
+        .and_then(|r| spec.role(r))
+        .map_or_else(String::new, |r| format!("role {}", r.id))
 }
 
 /// A role's display name.
