@@ -30,31 +30,6 @@ pub struct Known {
 /// fuzzer found (a play that ends the turn under the program) was fixed
 /// in the engine.
 pub const KNOWN: &[Known] = &[
-    // Issue 24: the program's turn-based action op does not give the role
-    // an `answer = { role = ... }` names (no `RoleTaken`, the role stays).
-    Known {
-        case: "tests/specs/differential/role_answer_on_program.toml",
-        shows: |_, _, message| {
-            first_different_events(message).is_some_and(|(program, interpreter)| {
-                interpreter.starts_with("RoleTaken") && !program.starts_with("RoleTaken")
-            })
-        },
-    },
-    // Issue 24: after a play on the program's plain-play path, priority
-    // goes to a player who passed for the rest of the window (`passes =
-    // "rest_of_window"`) instead of passing them over (a trigger the play
-    // reported goes on the stack first on the program, after the passes
-    // on the interpreter).
-    Known {
-        case: "tests/specs/differential/passed_for_rest_of_window_after_play.toml",
-        shows: |spec, _, message| {
-            spec.timing().iter().any(|t| t.passes_rest)
-                && first_different_events(message).is_some_and(|(program, interpreter)| {
-                    (program.starts_with("PriorityGiven") || program.starts_with("TriggerPut"))
-                        && interpreter.starts_with("Passed")
-                })
-        },
-    },
     // Issue 24: after a play on the program's plain-play path in a window
     // only a role's holder acts in (`acts = ROLE`), `after_action =
     // "active_player"` gives priority to the active player, where the
