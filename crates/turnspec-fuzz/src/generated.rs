@@ -29,7 +29,76 @@ pub struct Known {
 /// `tests/differential.rs` replays on both tiers). The first one the
 /// fuzzer found (a play that ends the turn under the program) was fixed
 /// in the engine.
-pub const KNOWN: &[Known] = &[];
+pub const KNOWN: &[Known] = &[
+    // Issue 24: after a play on the program's plain-play path in a window
+    // only a role's holder acts in (`acts = ROLE`), `after_action =
+    // "active_player"` gives priority to the active player, where the
+    // interpreter gives it to the role's holder.
+    Known {
+        case: "tests/specs/differential/role_window_after_play_on_program.toml",
+        shows: |spec, _, message| {
+            spec.windows().iter().any(|w| w.acts_role.is_some())
+                && first_different_events(message).is_some_and(|(program, interpreter)| {
+                    program.starts_with("PriorityGiven")
+                        && interpreter.starts_with("PriorityGiven")
+                        && program.contains("because: Acted")
+                })
+        },
+    },
+];
+
+/// The first event that differs between the program's list and the
+/// interpreter's in a failure message, each as its Debug text.
+fn first_different_events(message: &str) -> Option<(&str, &str)> {
+    let list = |keys: [&str; 2]| {
+        message.lines().find_map(|l| {
+            let l = l.trim_start();
+            let rest = keys.iter().find_map(|k| l.strip_prefix(k))?;
+            let rest = rest.trim_start();
+            // `Ok(()) [...]` in a replay's message.
+            let rest = rest.strip_prefix("Ok(()) ").unwrap_or(rest);
+            rest.strip_prefix('[')
+        })
+    };
+    let program = events(list(["program ", "left: "])?);
+    let interpreter = events(list(["interpreter ", "right: "])?);
+    program
+        .iter()
+        .zip(interpreter.iter())
+        .find(|(a, b)| a != b)
+        .map(|(a, b)| (*a, *b))
+        .or_else(|| {
+            let n = program.len().min(interpreter.len());
+            Some((
+                program.get(n).copied().unwrap_or(""),
+                interpreter.get(n).copied().unwrap_or(""),
+            ))
+        })
+}
+
+/// The top-level items of a Debug list's text (after its `[`).
+fn events(text: &str) -> Vec<&str> {
+    let mut out = Vec::new();
+    let (mut depth, mut start) = (0i32, 0);
+    for (i, c) in text.char_indices() {
+        match c {
+            '{' | '(' | '[' => depth += 1,
+            '}' | ')' => depth -= 1,
+            ']' if depth == 0 => {
+                out.push(text[start..i].trim());
+                return out;
+            }
+            ']' => depth -= 1,
+            ',' if depth == 0 => {
+                out.push(text[start..i].trim());
+                start = i + 1;
+            }
+            _ => {}
+        }
+    }
+    out.push(text[start..].trim());
+    out
+}
 
 /// What one run came to.
 pub enum Outcome {
@@ -108,7 +177,7 @@ pub fn run(seed: u64, minimise: bool, include_known: bool) -> (String, Outcome) 
     }
     let turn_limit = 1 + rng.below(6) as u32;
     let host_seed = rng.next_u64();
-    let mut hosts = (FuzzHost::new(host_seed), FuzzHost::new(host_seed));
+    let mut hosts = (FuzzHost::new(host_seed, &spec), FuzzHost::new(host_seed, &spec));
     let duel = Duel {
         spec: &spec,
         other: &spec,
@@ -125,7 +194,7 @@ pub fn run(seed: u64, minimise: bool, include_known: bool) -> (String, Outcome) 
         let mut actions = crate::actions::LAST_ACTIONS.with(|l| l.borrow().clone());
         let fails = |list: &[crate::actions::Input]| {
             catch_unwind(AssertUnwindSafe(|| {
-                duel.replay(list, || FuzzHost::new(host_seed))
+                duel.replay(list, || FuzzHost::new(host_seed, &spec))
             }))
             .map_or(true, |r| r.is_err())
         };
@@ -154,7 +223,7 @@ pub fn run(seed: u64, minimise: bool, include_known: bool) -> (String, Outcome) 
             ..duel
         };
         let why = catch_unwind(AssertUnwindSafe(|| {
-            duel.replay(&actions, || FuzzHost::new(host_seed))
+            duel.replay(&actions, || FuzzHost::new(host_seed, &spec))
         }))
         .map_or_else(|_| "panicked".to_string(), |r| r.err().unwrap_or_default());
         let list: Vec<String> = actions.iter().map(|a| format!("{a:?}")).collect();
@@ -216,19 +285,29 @@ struct Hook {
 
 /// A host that answers turn-based actions at random (sometimes far past
 /// their `max`), reports triggers from every hook now and then, and logs
-/// every call so the two tiers' calls can be compared.
+/// every call so the two tiers' calls can be compared. An action whose
+/// answer names a role's holder (`answer = { role = ... }`) gets a seat:
+/// mostly one in the game, sometimes 0 (the role stays), a seat past the
+/// players' count or far past any.
 pub struct FuzzHost {
     rng: SplitMix64,
     label: u32,
     log: Vec<Hook>,
+    /// By turn-based action index: its answer is a seat.
+    seat_answers: Vec<bool>,
 }
 
 impl FuzzHost {
-    pub fn new(seed: u64) -> Self {
+    pub fn new(seed: u64, spec: &Spec) -> Self {
         FuzzHost {
             rng: SplitMix64(seed),
             label: 1_000_000,
             log: Vec::new(),
+            seat_answers: spec
+                .turn_actions()
+                .iter()
+                .map(|a| a.answer_role.is_some())
+                .collect(),
         }
     }
 
@@ -267,10 +346,21 @@ impl Host for FuzzHost {
             ..
         } = hook;
         self.maybe_trigger(&ctx, &mut triggers, 6);
-        let answer = match self.rng.below(16) {
-            0 => u16::MAX,
-            1 => 300,
-            n => (n % 3) as u16,
+        let answer = if self.seat_answers.get(action.index()) == Some(&true) {
+            let seats = ctx.players.max(1) as u64;
+            match self.rng.below(10) {
+                0 => 0,
+                1 => u16::MAX,
+                // Past the last seat (the answer is cut to `max` first).
+                2 | 3 => (seats + 1 + self.rng.below(8)) as u16,
+                _ => 1 + self.rng.below(seats) as u16,
+            }
+        } else {
+            match self.rng.below(16) {
+                0 => u16::MAX,
+                1 => 300,
+                n => (n % 3) as u16,
+            }
         };
         self.note(0, &ctx, action.index() as u64 | (answer as u64) << 32);
         answer
@@ -355,7 +445,7 @@ fn shrink_spec(
             legal_actions: duel.legal_actions,
         };
         catch_unwind(AssertUnwindSafe(|| {
-            d.replay(actions, || FuzzHost::new(host_seed))
+            d.replay(actions, || FuzzHost::new(host_seed, &spec))
         }))
         .map_or(true, |r| r.is_err())
     };
@@ -384,4 +474,21 @@ fn shrink_spec(
         }
     }
     lines.join("\n") + "\n"
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn known_cases_read_the_first_event_that_differs() {
+        let message = "program and interpreter differ after Move(Pass { player: PlayerId(0) }):\n  program     [Passed { player: PlayerId(0) }, TurnAction { action: TurnActionId(1), answer: 1 }, PriorityGiven { player: PlayerId(0), window: Some(WindowId(0)), because: WindowOpened }]\n  interpreter [Passed { player: PlayerId(0) }, TurnAction { action: TurnActionId(1), answer: 1 }, RoleTaken { role: RoleId(0), player: PlayerId(0) }, PriorityGiven { player: PlayerId(0), window: Some(WindowId(0)), because: WindowOpened }]\nactions from the start:\n";
+        let (p, i) = first_different_events(message).expect("two lists");
+        assert!(p.starts_with("PriorityGiven"), "{p}");
+        assert!(i.starts_with("RoleTaken"), "{i}");
+        let start = "assertion `left == right` failed: program and interpreter differ at the start\n  left: [TurnBegan { turn: 1, player: PlayerId(0) }]\n right: [TurnBegan { turn: 1, player: PlayerId(0) }, RoleTaken { role: RoleId(1), player: PlayerId(0) }]";
+        let (p, i) = first_different_events(start).expect("two lists");
+        assert_eq!(p, "");
+        assert!(i.starts_with("RoleTaken"));
+    }
 }

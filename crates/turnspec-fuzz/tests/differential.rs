@@ -8,10 +8,51 @@
 //!
 //! Both cases differed before the engine forgot the program's resume
 //! point when a play ends the turn; they agree now, and stay here.
+//!
+//! `# answer: ACTION N` lines make the host answer the turn-based action
+//! `ACTION` with `N` (every other action with 0, as `NoHost` does). A
+//! case with a `# known:` line is a difference not fixed yet: it must
+//! still differ (`known_cases_still_differ`); once the engine is fixed,
+//! delete that line and the case joins the ones that must agree.
 
 use std::path::Path;
 
-use turnspec_engine::{Action, Game, GameOptions, NoHost, PlayerId};
+use turnspec_engine::{Action, Game, GameOptions, Host, PlayerId, TurnActionHook};
+use turnspec_spec::TurnActionId;
+
+/// Answers the turn-based actions a case lists, 0 to the others.
+struct Answers(Vec<(TurnActionId, u16)>);
+
+impl Host for Answers {
+    fn turn_action(&mut self, hook: TurnActionHook<'_>) -> u16 {
+        self.0
+            .iter()
+            .find(|(a, _)| *a == hook.action)
+            .map_or(0, |(_, n)| *n)
+    }
+}
+
+fn answers(text: &str, spec: &turnspec_spec::Spec) -> Answers {
+    Answers(
+        text.lines()
+            .filter_map(|l| l.strip_prefix("# answer: "))
+            .map(|l| {
+                let (id, n) = l.trim().split_once(' ').expect("ACTION N");
+                (
+                    spec.turn_action_by_id(id).expect("a turn-based action"),
+                    n.trim().parse().expect("a number"),
+                )
+            })
+            .collect(),
+    )
+}
+
+fn known(path: &Path) -> bool {
+    std::fs::read_to_string(path)
+        .expect("readable")
+        .lines()
+        .any(|l| l.starts_with("# known:"))
+}
 
 enum Act {
     Move(Action),
@@ -65,9 +106,10 @@ fn first_difference(path: &Path) -> Option<String> {
         game.set_turn_limit(limit);
         twin.set_turn_limit(limit);
     }
+    let (mut host, mut twin_host) = (answers(&text, &spec), answers(&text, &spec));
     let (mut a, mut b) = (Vec::new(), Vec::new());
-    game.start(&mut NoHost, &mut a);
-    twin.start(&mut NoHost, &mut b);
+    game.start(&mut host, &mut a);
+    twin.start(&mut twin_host, &mut b);
     if a != b {
         return Some(format!(
             "at the start:\n  program     {a:?}\n  interpreter {b:?}"
@@ -77,8 +119,8 @@ fn first_difference(path: &Path) -> Option<String> {
         let (mut a, mut b) = (Vec::new(), Vec::new());
         let (ra, rb, action) = match act {
             Act::Move(action) => (
-                game.apply(action, &mut NoHost, &mut a),
-                twin.apply(action, &mut NoHost, &mut b),
+                game.apply(action, &mut host, &mut a),
+                twin.apply(action, &mut twin_host, &mut b),
                 format!("{action:?}"),
             ),
             Act::SetFact(fact) => (
@@ -125,7 +167,22 @@ fn differential_cases_load() {
 fn program_and_interpreter_agree_on_found_cases() {
     let failures: Vec<String> = cases()
         .iter()
+        .filter(|p| !known(p))
         .filter_map(|p| first_difference(p).map(|d| format!("{}: {d}", p.display())))
         .collect();
     assert!(failures.is_empty(), "{}", failures.join("\n\n"));
+}
+
+#[test]
+fn known_cases_still_differ() {
+    let fixed: Vec<String> = cases()
+        .iter()
+        .filter(|p| known(p) && first_difference(p).is_none())
+        .map(|p| p.display().to_string())
+        .collect();
+    assert!(
+        fixed.is_empty(),
+        "these known cases agree now: delete their `# known:` line\n{}",
+        fixed.join("\n")
+    );
 }

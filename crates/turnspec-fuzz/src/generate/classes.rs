@@ -56,7 +56,13 @@ impl Gen<'_> {
         // A plain class (the engine's fast path for plays): anyone, onto
         // the stack, nothing else.
         let plain = self.plain && role == Role::General && self.chance(1, 2);
-        let who = if plain { 0 } else { self.below(4) };
+        let who = if plain {
+            0
+        } else if self.roles.is_empty() {
+            self.below(4)
+        } else {
+            self.below(5)
+        };
         match who {
             0 => {
                 self.f.set(Feature::WhoAny);
@@ -68,9 +74,14 @@ impl Gen<'_> {
                 self.f.set(Feature::WhoActive);
                 self.out.push_str("who = \"active_player\"\n");
             }
-            _ => {
+            3 => {
                 self.f.set(Feature::WhoNonActive);
                 self.out.push_str("who = \"non_active_player\"\n");
+            }
+            _ => {
+                self.f.set(Feature::WhoRole);
+                let r = self.below(self.roles.len() as u64) as usize;
+                let _ = writeln!(self.out, "who = \"{}\"", self.roles[r].id);
             }
         }
         if self.chance(1, 3) {
@@ -91,6 +102,11 @@ impl Gen<'_> {
                 let rank = self.phases[target].rank;
                 self.window_places(|p| p.kind != PhaseKind::OnDemand || p.rank < rank, false)
             }
+            // A class running steps is used in windows of their phase
+            // (its regular steps', or the on-demand steps' while they run).
+            Role::Steps(target, _) => {
+                self.window_places(|p| std::ptr::eq(p, &self.phases[target]), false)
+            }
             _ => self.window_places(|_| true, true),
         };
         let omit = matches!(role, Role::General | Role::Enters(_)) && self.chance(1, 4);
@@ -104,6 +120,18 @@ impl Gen<'_> {
                 if !chosen.contains(&p) {
                     self.f.set(feat);
                     chosen.push(p);
+                }
+            }
+            if let Role::Steps(target, _) = role {
+                let p = &self.phases[target];
+                let regular = chosen.iter().any(|c| {
+                    *c == p.id
+                        || p.steps
+                            .iter()
+                            .any(|s| s.id == *c && !s.on_demand && s.has_window())
+                });
+                if !regular {
+                    chosen.push(p.id.clone());
                 }
             }
             let list: Vec<String> = chosen.iter().map(|s| format!("\"{s}\"")).collect();
@@ -136,7 +164,8 @@ impl Gen<'_> {
                 return;
             }
             _ => {
-                if self.chance(1, 2) {
+                let special = self.chance(1, 2);
+                if special {
                     self.f.set(Feature::EffectSpecial);
                     self.out.push_str("effect = \"special\"\n");
                 } else {
@@ -145,13 +174,41 @@ impl Gen<'_> {
                         self.out.push_str("effect = \"stack\"\n");
                     }
                 }
+                if let Role::Steps(p, st) = role {
+                    self.f.set(if special {
+                        Feature::StepsSpecial
+                    } else {
+                        Feature::StepsStack
+                    });
+                    let _ = writeln!(self.out, "steps = \"{}\"", self.phases[p].steps[st].id);
+                }
             }
         }
         if let Role::Enters(target) = role {
             self.f.set(Feature::Enters);
             let _ = writeln!(self.out, "enters = \"{}\"", self.phases[target].id);
         }
-        if !matches!(role, Role::StartPhase(_)) && self.chance(1, 5) {
+        // Who holds priority after the play, a role it claims, and a play
+        // that is also its player's pass for the rest of the window.
+        if self.chance(1, 5) {
+            self.f.set(Feature::ClassAfter);
+            let a = *self.pick(&["actor", "next_player", "active_player"]);
+            let _ = writeln!(self.out, "after = \"{a}\"");
+            if self.chance(1, 2) {
+                let r = self.rule();
+                let _ = writeln!(self.out, "after_rule = \"{r}\"");
+            }
+        }
+        if !self.roles.is_empty() && self.chance(1, 4) {
+            self.f.set(Feature::ClassClaims);
+            let r = self.below(self.roles.len() as u64) as usize;
+            let _ = writeln!(self.out, "claims = \"{}\"", self.roles[r].id);
+        }
+        if !matches!(role, Role::StartPhase(_)) && self.chance(1, 6) {
+            self.f.set(Feature::ClassPasses);
+            self.out.push_str("passes = \"rest_of_window\"\n");
+        }
+        if matches!(role, Role::General | Role::Enters(_)) && self.chance(1, 5) {
             let r = self.rule();
             if self.chance(2, 3) {
                 self.f.set(Feature::EndsPhase);

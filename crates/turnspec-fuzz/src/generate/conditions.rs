@@ -51,7 +51,7 @@ impl Gen<'_> {
     pub(super) fn atom(&mut self) -> String {
         loop {
             let max = self.max_players as u64;
-            let s = match self.below(20) {
+            let s = match self.below(21) {
                 0 => {
                     self.f.set(Feature::CondPlayers);
                     self.cmp("players", 1, max)
@@ -141,6 +141,19 @@ impl Gen<'_> {
                     let c = self.below(self.counters.len() as u64) as usize;
                     let name = format!("counter.{}", self.counters[c].id);
                     self.cmp(&name, 0, 3)
+                }
+                20 if !self.roles.is_empty() => {
+                    self.f.set(Feature::CondRole);
+                    let r = self.below(self.roles.len() as u64) as usize;
+                    let name = format!("role.{}", self.roles[r].id);
+                    match self.below(3) {
+                        0 => {
+                            self.f.set(Feature::CondSeat);
+                            format!("{name} == seat")
+                        }
+                        1 => name,
+                        _ => self.cmp(&name, 1, max),
+                    }
                 }
                 _ => continue,
             };

@@ -174,6 +174,24 @@ features! {
     EndingAfterAnswer = "ending after ACTION reading its answer",
     RefusePass = "window refuse_pass",
     RefusePassTwo = "window refuse_pass, two conditions",
+    AfterActionNext = "priority: after_action next_player",
+    ResolveWhole = "priority: resolve whole_stack",
+    ClassAfter = "class after",
+    Roles = "[roles]",
+    RoleInitialActive = "role initial active_player",
+    RoleInitialNext = "role initial next_player",
+    RoleInitialStarting = "role initial starting_player",
+    RoleResetNever = "role reset never",
+    RoleNextTurn = "role next_turn",
+    ClassClaims = "class claims",
+    AnswerRole = "answer role",
+    ActsRole = "window acts ROLE",
+    WhoRole = "class who ROLE",
+    CondRole = "condition role.ID",
+    ClassPasses = "class passes rest_of_window",
+    OnDemandSteps = "on_demand steps",
+    StepsSpecial = "class steps (special)",
+    StepsStack = "class steps (stack)",
     // Set when the game is set up (see generated.rs), not by the text.
     Players2 = "set-up: 2 players",
     Players3To4 = "set-up: 3-4 players",
@@ -241,6 +259,8 @@ enum Stage {
 
 struct StepPlan {
     id: String,
+    /// `on_demand = true`: run only by a play at a class with `steps`.
+    on_demand: bool,
     tags: Vec<&'static str>,
     /// Form 1 (`actions` + `priority`): the window is the last stage.
     form1: bool,
@@ -287,6 +307,14 @@ enum Role {
     StartPhase(usize),
     Enters(usize),
     Nobody,
+    /// A class with `steps`: runs the on-demand step `.1` of phase `.0`,
+    /// usable only in that phase's windows.
+    Steps(usize, usize),
+}
+
+/// A seat role (`[roles.ID]`).
+struct RolePlan {
+    id: String,
 }
 
 struct ClassPlan {
@@ -330,6 +358,8 @@ struct Gen<'r> {
     object_facts: Vec<(String, bool)>,
     /// Classes limited per object so far (the model keeps 4).
     object_limits: u8,
+    /// Seat roles (at most 4, the model's limit).
+    roles: Vec<RolePlan>,
 }
 
 /// Writes the spec for `seed`.
@@ -354,6 +384,7 @@ pub fn generate(seed: u64) -> Generated {
         objects: false,
         object_facts: Vec::new(),
         object_limits: 0,
+        roles: Vec::new(),
     };
     g.plain = g.chance(1, 2);
     if g.plain {
@@ -389,6 +420,7 @@ mod effects;
 mod endings;
 mod phases;
 mod plan;
+mod roles;
 
 impl Gen<'_> {
     fn below(&mut self, n: u64) -> u64 {

@@ -49,9 +49,27 @@ impl Gen<'_> {
                 let _ = writeln!(self.out, "{k} = \"{r}\"");
             }
         }
-        if self.chance(1, 4) {
-            self.f.set(Feature::AfterActionActive);
-            self.out.push_str("after_action = \"active_player\"\n");
+        match self.below(if self.plain { 4 } else { 6 }) {
+            0 => {
+                self.f.set(Feature::AfterActionActive);
+                self.out.push_str("after_action = \"active_player\"\n");
+            }
+            4 | 5 => {
+                self.f.set(Feature::AfterActionNext);
+                self.out.push_str("after_action = \"next_player\"\n");
+            }
+            1 if self.chance(1, 3) => self.out.push_str("after_action = \"actor\"\n"),
+            _ => {}
+        }
+        if !self.plain && self.chance(1, 4) {
+            self.f.set(Feature::ResolveWhole);
+            self.out.push_str("resolve = \"whole_stack\"\n");
+            if self.chance(1, 2) {
+                let r = self.rule();
+                let _ = writeln!(self.out, "resolve_rule = \"{r}\"");
+            }
+        } else if self.chance(1, 10) {
+            self.out.push_str("resolve = \"one\"\n");
         }
         if self.bag {
             self.f.set(Feature::Bag);
@@ -132,6 +150,7 @@ impl Gen<'_> {
                 let _ = writeln!(self.out, "start = {s}");
             }
         }
+        self.write_roles();
         for i in 0..self.classes.len() {
             self.write_class(i);
         }
@@ -144,13 +163,19 @@ impl Gen<'_> {
         self.write_objects();
     }
 
-    /// Step ids (the hidden step's id for a step-less phase) of phases of
-    /// the kinds `keep` accepts.
+    /// Regular step ids (the hidden step's id for a step-less phase) of
+    /// phases of the kinds `keep` accepts: never an on-demand step, which
+    /// only a play runs.
     pub(super) fn steps_of(&self, keep: impl Fn(PhaseKind) -> bool) -> Vec<String> {
         self.phases
             .iter()
             .filter(|p| keep(p.kind))
-            .flat_map(|p| p.steps.iter().map(|s| s.id.clone()))
+            .flat_map(|p| {
+                p.steps
+                    .iter()
+                    .filter(|s| !s.on_demand)
+                    .map(|s| s.id.clone())
+            })
             .collect()
     }
 
@@ -232,6 +257,10 @@ impl Gen<'_> {
                 if !tags.is_empty() {
                     self.f.set(Feature::Tags);
                     let _ = writeln!(self.out, "  tags = [\"{}\"]", tags.join("\", \""));
+                }
+                if self.phases[i].steps[s].on_demand {
+                    self.f.set(Feature::OnDemandSteps);
+                    self.out.push_str("  on_demand = true\n");
                 }
                 if self.chance(1, 8) {
                     self.f.set(Feature::StepOnlyIf);
@@ -331,7 +360,11 @@ impl Gen<'_> {
                         } else if self.chance(1, 6) {
                             t.push_str(", close = \"all_pass\"");
                         }
-                        if !self.plain && self.chance(1, 3) {
+                        if !self.plain && !self.roles.is_empty() && self.chance(1, 4) {
+                            self.f.set(Feature::ActsRole);
+                            let r = self.below(self.roles.len() as u64) as usize;
+                            let _ = write!(t, ", acts = \"{}\"", self.roles[r].id);
+                        } else if !self.plain && self.chance(1, 3) {
                             self.f.set(Feature::ActsActive);
                             t.push_str(", acts = \"active_player\"");
                         } else if self.chance(1, 6) {
@@ -440,7 +473,16 @@ impl Gen<'_> {
         let mut answers = None;
         if self.chance(1, 3) {
             let mut parts = Vec::new();
-            let with_counter = !self.counters.is_empty() && self.chance(3, 4);
+            // The answer is a seat who takes a role (with a counter or a
+            // play now and then too).
+            let mut alone = false;
+            if !self.roles.is_empty() && self.chance(1, 2) {
+                self.f.set(Feature::AnswerRole);
+                let r = self.below(self.roles.len() as u64) as usize;
+                parts.push(format!("role = \"{}\"", self.roles[r].id));
+                alone = self.chance(2, 3);
+            }
+            let with_counter = !alone && !self.counters.is_empty() && self.chance(3, 4);
             if with_counter {
                 self.f.set(Feature::AnswerCounter);
                 let c = self.below(self.counters.len() as u64) as usize;
@@ -458,7 +500,7 @@ impl Gen<'_> {
                 };
                 parts.push(format!("max = {m}"));
             }
-            if !playable.is_empty() && (!with_counter || self.chance(1, 3)) {
+            if !alone && !playable.is_empty() && (!with_counter || self.chance(1, 3)) {
                 self.f.set(Feature::AnswerPlay);
                 let c = self.pick(&playable).clone();
                 parts.push(format!("play = \"{c}\""));

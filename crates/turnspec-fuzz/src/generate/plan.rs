@@ -108,14 +108,17 @@ impl Gen<'_> {
                 }
                 steps.push(StepPlan {
                     id: sid,
+                    on_demand: false,
                     tags,
                     form1,
                     stages,
                 });
             }
+            let mut anchor_step = None;
             if i == anchor {
                 // The anchor opens a window every time it comes.
                 let s = self.below(steps.len() as u64) as usize;
+                anchor_step = Some(s);
                 if !steps[s]
                     .stages
                     .iter()
@@ -125,6 +128,33 @@ impl Gen<'_> {
                         steps[s].stages.retain(|st| matches!(st, Stage::Action(_)));
                     }
                     steps[s].stages.push(Stage::Window(Win::Always));
+                }
+            }
+            // Some steps of a phase with two or more are on demand: run
+            // only by a play at a class with `steps`. One step stays
+            // regular (the anchor's, if any) and has a window, where such
+            // plays are made (a phase cannot have all its steps on demand).
+            if with_steps && steps.len() >= 2 && self.chance(1, 3) {
+                let n = steps.len();
+                let keep = anchor_step.unwrap_or_else(|| self.below(n as u64) as usize);
+                let mut any = false;
+                for (k, st) in steps.iter_mut().enumerate() {
+                    if k != keep && self.rng.below(2) == 0 {
+                        st.on_demand = true;
+                        any = true;
+                    }
+                }
+                if !any {
+                    let k = (keep + 1 + self.below(n as u64 - 1) as usize) % n;
+                    steps[k].on_demand = true;
+                }
+                if !steps[keep].has_window() {
+                    let w = if self.chance(2, 3) {
+                        Win::Always
+                    } else {
+                        Win::IfPending
+                    };
+                    steps[keep].stages.push(Stage::Window(w));
                 }
             }
             let tags = if self.chance(1, 4) {
@@ -191,6 +221,18 @@ impl Gen<'_> {
         for _ in 0..1 + self.below(5) {
             roles.push(Role::General);
         }
+        // A class running the steps of a phase that has on-demand ones,
+        // now and then, at most three.
+        for (i, p) in self.phases.iter().enumerate() {
+            let on_demand: Vec<usize> = (0..p.steps.len())
+                .filter(|s| p.steps[*s].on_demand)
+                .collect();
+            let n = roles.iter().filter(|r| matches!(r, Role::Steps(..))).count();
+            if !on_demand.is_empty() && n < 3 && self.rng.below(4) != 0 {
+                let s = on_demand[self.rng.below(on_demand.len() as u64) as usize];
+                roles.push(Role::Steps(i, s));
+            }
+        }
         if self.chance(1, 3) {
             roles.push(Role::Nobody);
         }
@@ -199,6 +241,14 @@ impl Gen<'_> {
                 id: format!("t{i}"),
                 role,
             });
+        }
+        // Seat roles in a third of the specs (the model keeps four).
+        if self.chance(1, 3) {
+            for i in 0..1 + self.below(3) {
+                self.roles.push(RolePlan {
+                    id: format!("r{i}"),
+                });
+            }
         }
         if self.chance(1, 3) {
             self.attrs.push(ATTRS[0]);
