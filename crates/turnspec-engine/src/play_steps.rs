@@ -34,7 +34,12 @@ impl Game {
         sink: &mut S,
     ) {
         let again = self.in_steps_of_play();
-        if !again && self.state.returns_len as usize >= MAX_NESTING {
+        // Only steps of the phase under way (the loader makes sure).
+        let of_this_phase = self
+            .spec
+            .step(step)
+            .is_some_and(|s| s.phase == self.state.phase);
+        if !of_this_phase || (!again && self.state.returns_len as usize >= MAX_NESTING) {
             // Deeper than the engine keeps: nothing structural happens.
             return;
         }

@@ -125,6 +125,9 @@ impl Game {
         host: &mut H,
         sink: &mut S,
     ) {
+        // Waiting triggers go on the stack before anyone would receive
+        // priority (117.5), so the automatic passes below answer them too.
+        self.put_waiting(sink);
         {
             for _ in 0..MAX_PLAYERS {
                 if self.state.passed_out >> (to.0 & 7) & 1 == 0 {

@@ -99,13 +99,12 @@ impl Gen<'_> {
                     );
                     if self.phases[p].with_steps && self.chance(1, 2) {
                         self.f.set(Feature::EndPhaseGoto);
-                        let steps: Vec<String> =
-                            self.phases[p]
-                                .steps
-                                .iter()
-                                .filter(|s| !s.on_demand)
-                                .map(|s| s.id.clone())
-                                .collect();
+                        let steps: Vec<String> = self.phases[p]
+                            .steps
+                            .iter()
+                            .filter(|s| !s.on_demand)
+                            .map(|s| s.id.clone())
+                            .collect();
                         let s = self.pick(&steps).clone();
                         let _ = writeln!(self.out, "goto = \"{s}\"");
                     }

@@ -227,7 +227,10 @@ impl Gen<'_> {
             let on_demand: Vec<usize> = (0..p.steps.len())
                 .filter(|s| p.steps[*s].on_demand)
                 .collect();
-            let n = roles.iter().filter(|r| matches!(r, Role::Steps(..))).count();
+            let n = roles
+                .iter()
+                .filter(|r| matches!(r, Role::Steps(..)))
+                .count();
             if !on_demand.is_empty() && n < 3 && self.rng.below(4) != 0 {
                 let s = on_demand[self.rng.below(on_demand.len() as u64) as usize];
                 roles.push(Role::Steps(i, s));

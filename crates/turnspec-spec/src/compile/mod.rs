@@ -567,6 +567,7 @@ impl Ctx {
             return None;
         }
         self.timing_masks();
+        self.steps_in_their_phase(raw);
         self.parts.turn = self
             .parts
             .phases

@@ -95,6 +95,36 @@ impl Ctx {
         found
     }
 
+    /// A class that runs steps may be played only in windows of their
+    /// phase: the steps run inside the phase the play is made in.
+    pub(super) fn steps_in_their_phase(&mut self, raw: &RawSpec) {
+        let ids: Vec<TimingId> = self.timing_names.iter().map(|(_, id)| *id).collect();
+        for ((key, t), id) in in_file_order(&raw.timing).into_iter().zip(ids) {
+            let Some(target) = self.parts.get(id).and_then(|c| c.steps) else {
+                continue;
+            };
+            let Some(phase) = self.parts.get(target).map(|s| s.phase) else {
+                continue;
+            };
+            let bit = 1u32 << (id.index() & 31);
+            let elsewhere = self.parts.steps.iter().find(|s| {
+                s.timing_mask & bit != 0
+                    && s.phase != phase
+                    && s.stages.iter().any(|st| matches!(st, Stage::Window(_)))
+            });
+            if let Some(s) = elsewhere {
+                let (class, other) = (key.get_ref().clone(), s.id.clone());
+                let span = t.during.as_ref().map_or(span_of(&key), span_of);
+                self.error(
+                    "turnspec::bad-value",
+                    span,
+                    format!("`{class}` runs steps of its phase but may be played in `{other}`, outside it"),
+                )
+                .help = Some("limit its `during` to the phase whose on-demand steps it runs".into());
+            }
+        }
+    }
+
     /// Each class's `steps`, once the steps have ids: an on-demand step,
     /// in the phase the class is used in.
     pub(super) fn class_steps(&mut self, raw: &RawSpec) {
