@@ -322,6 +322,17 @@ fn all_pass_allocates_nothing_in_games_without_priority_passing() {
             "pokemon-tcg.toml",
             include_str!("../../../games/pokemon-tcg.toml"),
         ),
+        // Chains that resolve whole, the next player after a play, roles,
+        // alternating single actions.
+        ("yugioh.toml", include_str!("../../../games/yugioh.toml")),
+        (
+            "flesh-and-blood.toml",
+            include_str!("../../../games/flesh-and-blood.toml"),
+        ),
+        (
+            "star-wars-unlimited.toml",
+            include_str!("../../../games/star-wars-unlimited.toml"),
+        ),
     ] {
         let spec = turnspec_spec::load_str(name, src).unwrap().0;
         let most = spec.game().max_players.min(4);

@@ -39,6 +39,9 @@ fn listings_of_the_reference_specs() {
         "grand-archive",
         "lorcana",
         "pokemon-tcg",
+        "yugioh",
+        "flesh-and-blood",
+        "star-wars-unlimited",
     ] {
         insta::assert_snapshot!(name, listing(&format!("{name}.toml"), 2));
     }

@@ -32,6 +32,9 @@ fn program_and_interpreter_emit_the_same_events() {
         include_str!("../../../games/grand-archive.toml"),
         include_str!("../../../games/lorcana.toml"),
         include_str!("../../../games/pokemon-tcg.toml"),
+        include_str!("../../../games/yugioh.toml"),
+        include_str!("../../../games/flesh-and-blood.toml"),
+        include_str!("../../../games/star-wars-unlimited.toml"),
     ] {
         let spec = load(src);
         let most = spec.game().max_players.min(8);
