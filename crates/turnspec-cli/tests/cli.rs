@@ -469,5 +469,5 @@ fn test_on_a_spec_says_it_is_a_spec() {
     // A folder of specs only: the specs skipped are named.
     let o = turnspec(&["test", "games"]);
     assert_exit_saying(&o, 2, "no scenario files found");
-    assert_exit_saying(&o, 2, "skipped 7 other .toml file(s), such as games/");
+    assert_exit_saying(&o, 2, "skipped 10 other .toml file(s), such as games/");
 }
