@@ -551,7 +551,13 @@ impl Game {
         if self.state.passes >= self.state.sides_in_game() {
             self.round_complete(holder, host, sink);
         } else if holder == player {
-            let next = self.next_in_game(player);
+            // The next side; with every player left on the holder's own
+            // team there is none, and the team goes on with its first
+            // player still in (805).
+            let mut next = self.next_in_game(player);
+            if !self.state.is_in(next) {
+                next = self.first_holder();
+            }
             self.give_priority(next, Because::Passed, sink);
         }
     }
