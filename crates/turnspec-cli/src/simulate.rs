@@ -321,12 +321,13 @@ mod tests {
         // --players 3 --policy random --seed 42` (re-recorded when the game
         // state gained its count of repeats without priority, and again when
         // it gained the between-turns flag and elected phases, and again for
-        // the objects in play, and for seat roles and passes for the rest of a
-        // window, which the digest hashes; the counts did not change).
+        // the objects in play, and for seat roles, passes for the rest of a
+        // window and rounds of responses, which the digest hashes; the counts
+        // did not change).
         let spec = mtg();
         let setup = setup(&spec, 3, 1, SimPolicy::Random, 42);
         let s = simulate_all(setup, BATCH + 5, Some(2), false).unwrap();
-        assert_eq!(format!("{:016x}", s.digest), "ad52479216080b09");
+        assert_eq!(format!("{:016x}", s.digest), "6e6c2321b6f0410c");
         assert_eq!((s.counts.turns, s.counts.actions), (16389, 154453));
     }
 

@@ -93,6 +93,7 @@ impl Features {
                     && t.after.is_none()
                     && t.claims.is_none()
                     && !t.passes_rest
+                    && !t.response_round
                     && t.steps.is_none()
             })
             .fold(0u32, |acc, (i, _)| acc | 1 << i);
@@ -104,7 +105,9 @@ impl Features {
         // A player who passed for the rest of a window is passed over on
         // the shaped path (`Game::hand_on`).
         let passes_rest = spec.timing().iter().any(|t| t.passes_rest);
-        let shaped_pass = bag || solo || refused_passes || passes_rest;
+        // A round of responses ends in `Game::round_complete`.
+        let responses = spec.timing().iter().any(|t| t.response_round);
+        let shaped_pass = bag || solo || refused_passes || passes_rest || responses;
         let p = spec.priority();
         let whole_stack = p.resolve == turnspec_model::Resolve::WholeStack;
         let steps = spec.timing().iter().any(|t| t.steps.is_some());
@@ -125,7 +128,8 @@ impl Features {
             // In a window a role acts in, the first holder after a play is
             // the role's holder (`Game::first_holder_here`), which the plain
             // way does not ask.
-            plain_timings: if bag || next_after_play || passes_rest || role_windows {
+            // Nor where a play may end a round of responses (`responding`).
+            plain_timings: if bag || next_after_play || passes_rest || role_windows || responses {
                 0
             } else {
                 plain_timings
@@ -144,7 +148,9 @@ impl Features {
                 .iter()
                 .enumerate()
                 .take(32)
-                .filter(|(_, t)| t.claims.is_some() || t.passes_rest || t.steps.is_some())
+                .filter(|(_, t)| {
+                    t.claims.is_some() || t.passes_rest || t.steps.is_some() || t.response_round
+                })
                 .fold(0u32, |acc, (i, _)| acc | 1 << i),
             actor_after_action: spec.priority().after_action == Holder::Actor,
             actor_after_resolve: spec.priority().after_resolve == Holder::Actor,

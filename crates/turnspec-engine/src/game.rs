@@ -131,6 +131,7 @@ impl Game {
             returns: [ReturnPoint::default(); MAX_NESTING],
             roles: [PlayerId(0); turnspec_model::MAX_ROLES],
             passed_out: 0,
+            responding: false,
             kind_counts: [0; MAX_PHASE_KINDS],
             counters: [0; MAX_COUNTERS],
             player_counters: [[0; MAX_PLAYERS as usize]; turnspec_model::MAX_PLAYER_COUNTERS],

@@ -236,6 +236,13 @@ impl Game {
                 let to = self.holder_for(self.cached.features().after_resolve, last);
                 self.hand_on(to, Because::Resolved, host, sink);
             }
+            None if self.state.responding => {
+                // Nobody responded to the play: the window goes on, with
+                // the active player (Yu-Gi-Oh!'s open game state).
+                self.state.responding = false;
+                let first = self.first_holder_here();
+                self.hand_on(first, Because::Returned, host, sink);
+            }
             None => {
                 self.state.holder = None;
                 self.state.stage += 1;
@@ -307,9 +314,9 @@ impl Game {
         // are one bit of a cached mask; the common ones read no more.
         let rare =
             timing.index() < 32 && self.cached.features().rare_timings >> timing.index() & 1 != 0;
-        let (claims, passes_rest, steps) = match rare {
-            true => (tc.claims, tc.passes_rest, tc.steps),
-            false => (None, false, None),
+        let (claims, passes_rest, steps, responses) = match rare {
+            true => (tc.claims, tc.passes_rest, tc.steps, tc.response_round),
+            false => (None, false, None, false),
         };
         if let Some(limit) = limit {
             let c = self.counter_slot(limit.counter, player);
@@ -327,6 +334,9 @@ impl Game {
         if !passes_rest {
             self.state.passes = 0;
         }
+        // A play answers whatever it follows: a round of responses is
+        // over; one that asks for its own begins (`response_round`).
+        self.state.responding = responses;
         match effect {
             Effect::Stack => self.push_play(player, timing, label, sink),
             Effect::Special | Effect::StartPhase(_) => sink.event(Event::SpecialAction {

@@ -185,6 +185,7 @@ impl Game {
         s.window_opened = true;
         s.passes = 0;
         s.passed_out = 0;
+        s.responding = false;
         s.point = Point::Stage;
         if GENERAL {
             let first = self.first_holder_here();

@@ -894,6 +894,11 @@ pub struct TimingClass {
     pub after_rule: RuleRef,
     /// `claims`: the player who plays takes this role.
     pub claims: Option<RoleId>,
+    /// `response_round = true`: after the play every player may respond
+    /// once; if all pass without playing, the window does not close:
+    /// priority returns to the active player (Yu-Gi-Oh!'s open game state
+    /// after a summon, 2.1).
+    pub response_round: bool,
     /// `passes = "rest_of_window"`: the play is also the player's pass,
     /// and they pass whenever they would act again in this window (SWU's
     /// Take the Initiative, 1.15).

@@ -169,6 +169,7 @@ fn specs_refuse_elements_past_their_limit() {
         after_rule: Default::default(),
         claims: None,
         passes_rest: false,
+        response_round: false,
         steps: None,
     };
     for _ in 0..MAX_TIMING_CLASSES {

@@ -426,6 +426,10 @@ pub(crate) struct RawTiming {
     /// for the rest of the window.
     #[schemars(with = "Option<String>")]
     pub passes: Option<Text>,
+    /// `response_round = true`: all passing after the play returns to the
+    /// active player instead of closing the window.
+    #[schemars(with = "Option<bool>")]
+    pub response_round: Option<Spanned<bool>>,
     /// `steps`: the on-demand step a play runs.
     #[schemars(with = "Option<String>")]
     pub steps: Option<Text>,

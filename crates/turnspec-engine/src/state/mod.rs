@@ -209,6 +209,9 @@ pub struct GameState {
     /// Players who passed for the rest of the open window (`passes =
     /// "rest_of_window"`), one bit per seat.
     pub(crate) passed_out: u8,
+    /// A round of responses to a play (`response_round`) is going on: all
+    /// passing returns to the active player instead of closing the window.
+    pub(crate) responding: bool,
     pub(crate) kind_counts: [u8; MAX_PHASE_KINDS],
     pub(crate) counters: [u16; MAX_COUNTERS],
     /// Per-player counters (`per = "player"`), by slot then player.

@@ -208,6 +208,10 @@ impl Gen<'_> {
             self.f.set(Feature::ClassPasses);
             self.out.push_str("passes = \"rest_of_window\"\n");
         }
+        if !matches!(role, Role::StartPhase(_)) && self.chance(1, 6) {
+            self.f.set(Feature::ClassResponseRound);
+            self.out.push_str("response_round = true\n");
+        }
         if matches!(role, Role::General | Role::Enters(_)) && self.chance(1, 5) {
             let r = self.rule();
             if self.chance(2, 3) {

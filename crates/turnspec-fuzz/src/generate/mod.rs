@@ -189,6 +189,7 @@ features! {
     WhoRole = "class who ROLE",
     CondRole = "condition role.ID",
     ClassPasses = "class passes rest_of_window",
+    ClassResponseRound = "class response_round",
     OnDemandSteps = "on_demand steps",
     StepsSpecial = "class steps (special)",
     StepsStack = "class steps (stack)",

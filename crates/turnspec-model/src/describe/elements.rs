@@ -282,6 +282,7 @@ impl Describe for TimingClass {
             after_rule,
             claims,
             passes_rest,
+            response_round,
             steps,
         } = self;
         let r = *rule;
@@ -409,6 +410,15 @@ impl Describe for TimingClass {
             Field::cited("after", after, *after_rule),
             Field::text("claims", claims, r),
             Field::text("passes", passes, r),
+            Field::text(
+                "response_round",
+                if *response_round {
+                    "all passing after the play returns to the active player"
+                } else {
+                    "no"
+                },
+                r,
+            ),
             Field::text("steps", steps, r),
             Field::rule(r),
         ]

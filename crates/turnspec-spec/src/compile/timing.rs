@@ -28,6 +28,7 @@ pub(super) fn unfinished_timing(id: &str) -> TimingClass {
         after_rule: RuleRef::NONE,
         claims: None,
         passes_rest: false,
+        response_round: false,
         steps: None,
     }
 }
@@ -339,6 +340,7 @@ impl Ctx {
             after_rule: self.rule(t.after_rule.as_ref()),
             claims,
             passes_rest,
+            response_round: t.response_round.as_ref().is_some_and(|b| *b.get_ref()),
             // Set once the steps have ids (`class_steps`).
             steps: None,
         }
