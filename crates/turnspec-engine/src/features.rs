@@ -105,9 +105,10 @@ impl Features {
         // A player who passed for the rest of a window is passed over on
         // the shaped path (`Game::hand_on`).
         let passes_rest = spec.timing().iter().any(|t| t.passes_rest);
-        // A round of responses ends in `Game::round_complete`.
+        // A round of responses ends in `Game::round_complete`, which the
+        // closing pass reaches while one is going on (`Game::pass`).
         let responses = spec.timing().iter().any(|t| t.response_round);
-        let shaped_pass = bag || solo || refused_passes || passes_rest || responses;
+        let shaped_pass = bag || solo || refused_passes || passes_rest;
         let p = spec.priority();
         let whole_stack = p.resolve == turnspec_model::Resolve::WholeStack;
         let steps = spec.timing().iter().any(|t| t.steps.is_some());

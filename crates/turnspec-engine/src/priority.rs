@@ -51,7 +51,9 @@ impl Game {
         // without its lookups). The stage is not moved on: every op that
         // can follow a window (a turn-based action, a window, a step's end)
         // sets it before anything could read it.
-        if self.cached.resume_pending() && self.state.stack.is_empty() {
+        // (Not while a round of responses to a play goes on: that ends in
+        // `round_complete`, and the window with it only later.)
+        if self.cached.resume_pending() && self.state.stack.is_empty() && !self.state.responding {
             let s = &mut self.state;
             s.passes = 0;
             s.holder = None;
