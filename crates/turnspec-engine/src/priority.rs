@@ -51,9 +51,9 @@ impl Game {
         // without its lookups). The stage is not moved on: every op that
         // can follow a window (a turn-based action, a window, a step's end)
         // sets it before anything could read it.
-        // (Not while a round of responses to a play goes on: that ends in
-        // `round_complete`, and the window with it only later.)
-        if self.cached.resume_pending() && self.state.stack.is_empty() && !self.state.responding {
+        // (A round of responses to a play forgets the resume point: its
+        // last pass goes to `round_complete`.)
+        if self.cached.resume_pending() && self.state.stack.is_empty() {
             let s = &mut self.state;
             s.passes = 0;
             s.holder = None;
@@ -337,8 +337,14 @@ impl Game {
             self.state.passes = 0;
         }
         // A play answers whatever it follows: a round of responses is
-        // over; one that asks for its own begins (`response_round`).
+        // over; one that asks for its own begins (`response_round`). Its
+        // last pass must reach `round_complete`, not the program's
+        // shortcut: the program finds its place again from the state
+        // when the window closes.
         self.state.responding = responses;
+        if responses {
+            self.cached.forget_resume();
+        }
         match effect {
             Effect::Stack => self.push_play(player, timing, label, sink),
             Effect::Special | Effect::StartPhase(_) => sink.event(Event::SpecialAction {
