@@ -340,9 +340,24 @@ fn abuse(a: &Args) -> std::io::Result<usize> {
         r.body.len() as f64 / 1e6
     );
     // Saving is linear in the moves: 1,000 moves as a scenario, shown and
-    // run, not written.
+    // run, not written. On Grand Archive, whose passes make few events
+    // (the served folder lists its specs by name: find it, not its place).
+    let listed = once(addr, "GET", "/api/specs", &[], "");
+    let ga = serde_json::from_str::<serde_json::Value>(&listed.body)
+        .ok()
+        .and_then(|v| {
+            v["specs"].as_array()?.iter().position(|s| {
+                s.as_object().is_some_and(|o| {
+                    o.values().any(|f| {
+                        f.as_str()
+                            .is_some_and(|t| t.ends_with("grand-archive.toml"))
+                    })
+                })
+            })
+        })
+        .unwrap_or(0);
     let body = format!(
-        r#"{{"spec":0,"players":2,"moves":[{}]}}"#,
+        r#"{{"spec":{ga},"players":2,"moves":[{}]}}"#,
         moves[..1_000].join(",")
     );
     let t = Instant::now();
