@@ -9,13 +9,14 @@
 #   crates/turnspec-engine/src/program/compile.rs  the compiler
 #   crates/turnspec-engine/src/cached.rs        the cached answers
 #
-# and runs, for each mutant, the engine's integration tests that play games
-# (the program's differential against the interpreter, the compiled tier,
-# tests/transitions.rs, the invariants, the turn shapes, the workloads,
-# commands, endless turns) and every scenario under tests/scenarios on
-# both tiers (crates/turnspec-scenario/tests/scenarios.rs).
-# Not run: the allocation counter (20 s a run), the property tests, the
-# fuzzers, and the other crates' tests.
+# and runs, for each mutant, the engine's integration tests (one binary,
+# crates/turnspec-engine/tests/engine: the program's differential against the
+# interpreter, the compiled tier, the transitions, the invariants, the turn
+# shapes, the workloads, commands, endless turns, the property tests) and
+# the scenario runner's, which play every scenario under tests/scenarios on
+# both tiers (crates/turnspec-scenario/tests/scenario/scenarios.rs).
+# Not run: the allocation counter (20 s a run), the fuzzers, and the other
+# crates' tests.
 #
 # Usage:
 #   scripts/mutants.sh                       every mutant of the files above
@@ -75,7 +76,7 @@ fi
 
 # The tests each mutant runs, as arguments to every cargo command of the
 # run (the build too, so no other test binary is built).
-tests=(program compiled transitions invariants turn_shapes workloads commands endless scenarios)
+tests=(engine scenario)
 selection=(-p turnspec-engine -p turnspec-scenario)
 for t in "${tests[@]}"; do selection+=(--test "$t"); done
 

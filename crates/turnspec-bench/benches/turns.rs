@@ -11,7 +11,7 @@
 //!   memory).
 //! - `clone`: cloning a game with an empty stack and with 3 objects.
 //!
-//! `cargo bench -p turnspec-bench --bench turns -- --warm-up-time 1 --measurement-time 3`
+//! `cargo bench -p turnspec-bench --features criterion --bench turns -- --warm-up-time 1 --measurement-time 3`
 
 use std::hint::black_box;
 

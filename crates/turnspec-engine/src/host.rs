@@ -318,7 +318,7 @@ pub trait Host {
 /// then to the matching `after_` notification (which does nothing unless
 /// overridden). One blanket impl makes every wrapper a [`Host`], so
 /// forwarding is written once and a hook added to `Host` reaches every
-/// wrapped host (tests/forwarding.rs checks it).
+/// wrapped host (tests/engine/forwarding.rs checks it).
 ///
 /// A notification sees the hook as the wrapped host left it (the answer
 /// too, for a turn-based action), and may report more triggers; they go

@@ -82,7 +82,7 @@ pub fn generate(root: &Path) -> String {
         "# Conformance\n\n\
          Generated from the scenarios under `tests/scenarios/` and the list of pending facts in\n\
          `tests/conformance-pending.toml` by `crates/turnspec-scenario/src/conformance.rs`.\n\
-         Do not edit by hand: `cargo test -p turnspec-scenario --test conformance` fails when this\n\
+         Do not edit by hand: `cargo test -p turnspec-scenario --test scenario conformance` fails when this\n\
          file is out of date; run it with `UPDATE_CONFORMANCE=1` to rewrite it.\n\n\
          Each row is a rule a scenario cites, with every scenario citing it and its status.\n",
     );

@@ -10,7 +10,7 @@
 //! or steps, counted skips, delayed triggers, durations, mana), no
 //! on-demand phase, no "this phase holds only that step". Otherwise the
 //! interpreter in `flow.rs` runs the turn, and hands back at the next point
-//! the program knows. Both emit the same events: `tests/program.rs` plays
+//! the program knows. Both emit the same events: `tests/engine/program.rs` plays
 //! random games with effects through both and compares the streams.
 //!
 //! `mod.rs` declares the ops, fuses plain ops and plans the

@@ -1,0 +1,150 @@
+//! `turnspec explore` end to end: a difference between two editions written
+//! as a scenario that passes under one and fails under the other, and a
+//! planted loop making the exit code 1.
+
+use crate::common;
+
+use common::{assert_exit, stdout, turnspec};
+
+/// A scratch folder in the system temp directory, removed on drop.
+struct TempDir(std::path::PathBuf);
+
+impl TempDir {
+    fn new(name: &str) -> Self {
+        let path = std::env::temp_dir().join(format!(
+            "turnspec-explore-test-{}-{name}",
+            std::process::id()
+        ));
+        std::fs::create_dir_all(&path).expect("create a temp folder");
+        TempDir(path)
+    }
+}
+
+impl Drop for TempDir {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+#[test]
+fn against_writes_mana_burn_as_a_scenario_that_only_the_newer_rules_pass() {
+    let dir = TempDir::new("burn");
+    let out = dir.0.to_str().unwrap();
+    let o = turnspec(&[
+        "explore",
+        "games/mtg.toml",
+        "--against",
+        "games/mtg-classic.toml",
+        "--depth",
+        "3",
+        "--without",
+        "play,answer,trigger,effect,fact",
+        "--write",
+        out,
+    ]);
+    assert_exit(&o, 0);
+    let text = stdout(&o);
+    assert!(text.contains("only B has `mana P1 1 burn`"), "{text}");
+    assert!(
+        text.contains("passes under games/mtg.toml, fails under games/mtg-classic.toml"),
+        "{text}"
+    );
+    let files: Vec<_> = std::fs::read_dir(&dir.0).unwrap().collect();
+    assert_eq!(files.len(), 1, "{text}");
+    // The written file runs on its own, with its spec found from its folder.
+    let path = files[0].as_ref().unwrap().path();
+    let o = turnspec(&["test", path.to_str().unwrap()]);
+    assert_exit(&o, 0);
+}
+
+#[test]
+fn a_loop_outside_the_stack_fails_explore() {
+    let dir = TempDir::new("loop");
+    let spec = dir.0.join("loop.toml");
+    std::fs::write(
+        &spec,
+        r#"
+[game]
+name = "Loop"
+players = { min = 2, max = 2 }
+
+[priority]
+after_action = "active_player"
+
+[timing.stall]
+who = "non_active_player"
+effect = "special"
+
+[[phase]]
+id = "main"
+priority = "always"
+"#,
+    )
+    .unwrap();
+    let o = turnspec(&["explore", spec.to_str().unwrap(), "--depth", "4"]);
+    assert_exit(&o, 1);
+    assert!(
+        stdout(&o).contains("a cycle of 2 move(s)"),
+        "{}",
+        stdout(&o)
+    );
+}
+
+#[test]
+fn json_report_of_every_new_reference_spec_has_no_error_finding() {
+    // Benching (Pokémon) and playing a card (Lorcana) go round without
+    // limit in the turn structure: cycles made of plays, not errors.
+    for spec in ["games/pokemon-tcg.toml", "games/lorcana.toml"] {
+        let o = turnspec(&["explore", spec, "--depth", "8", "--format", "json"]);
+        assert_exit(&o, 0);
+        let v: serde_json::Value = serde_json::from_str(&stdout(&o)).expect("JSON");
+        let findings = v["findings"].as_array().expect("findings");
+        for f in findings {
+            assert_ne!(f["kind"]["cycle"]["of_plays"], false, "{spec}: {f}");
+            assert!(f["kind"].get("dead_end").is_none(), "{spec}: {f}");
+        }
+    }
+}
+
+#[test]
+fn with_objects_against_writes_summoning_sickness_as_a_scenario_that_passes() {
+    let dir = TempDir::new("objects");
+    let out = dir.0.join("found");
+    let mtg = std::fs::read_to_string(common::root().join("games/mtg.toml")).unwrap();
+    let start = mtg.find("  [[timing.tap_ability.require]]").unwrap();
+    let len = mtg[start..].find("\n\n").unwrap();
+    let b = dir.0.join("mtg-no-302-6.toml");
+    std::fs::write(&b, format!("{}{}", &mtg[..start], &mtg[start + len..])).unwrap();
+    let o = turnspec(&[
+        "explore",
+        "games/mtg.toml",
+        "--against",
+        b.to_str().unwrap(),
+        "--depth",
+        "3",
+        "--host-moves",
+        "2",
+        "--without",
+        "answer,trigger,effect,fact,mana",
+        "--with",
+        "objects",
+        "--write",
+        out.to_str().unwrap(),
+    ]);
+    assert_exit(&o, 0);
+    let text = stdout(&o);
+    assert!(
+        text.contains("O1 enters play under P1, set object fact creature on O1, play tap_ability by P1 with O1"),
+        "{text}"
+    );
+    let files: Vec<_> = std::fs::read_dir(&out).unwrap().collect();
+    assert_eq!(files.len(), 1, "{text}");
+    let path = files[0].as_ref().unwrap().path();
+    let scenario = std::fs::read_to_string(&path).unwrap();
+    assert!(scenario.contains("enter = \"O1\""), "{scenario}");
+    let o = turnspec(&["test", path.to_str().unwrap()]);
+    assert_exit(&o, 0);
+    // `explore --help` names the family.
+    let help = stdout(&turnspec(&["explore", "--help"]));
+    assert!(help.contains("objects"), "{help}");
+}
