@@ -4,7 +4,7 @@
 
 use std::collections::HashMap;
 
-use turnspec_engine::{Event, RuleError, Status, TimingFailure};
+use turnspec_engine::{Event, RuleError, Status};
 use turnspec_model::Spec;
 use turnspec_trace::{compact, describe, is_end};
 
@@ -367,21 +367,10 @@ fn side_by_side(a: &[String], b: &[String], first: usize) -> String {
 
 /// The reason word `expect_illegal` uses for a refusal.
 fn reason_name(e: &RuleError) -> Option<&'static str> {
-    Some(match e {
-        RuleError::NotHolder { .. } => "not_holder",
-        RuleError::NotRunning(_) => "not_running",
-        RuleError::Timing { failure, .. } => match failure {
-            TimingFailure::NotActivePlayer => "not_active_player",
-            TimingFailure::ActivePlayer => "active_player",
-            TimingFailure::StackNotEmpty => "stack_not_empty",
-            TimingFailure::WrongStep => "wrong_step",
-            TimingFailure::LimitReached { .. } => "limit_reached",
-            TimingFailure::Requirement(_) => "requirement",
-            TimingFailure::Nobody => "nobody",
-            _ => return None,
-        },
-        _ => return None,
-    })
+    let reason = e.reason();
+    turnspec_scenario::compile::EXPECT_ILLEGAL_REASONS
+        .contains(&reason)
+        .then_some(reason)
 }
 
 /// Players and numbers left out, so the same difference at another moment

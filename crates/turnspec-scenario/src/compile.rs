@@ -17,6 +17,29 @@ use crate::raw::*;
 
 pub use crate::script::*;
 
+/// The refusal reasons an `expect_illegal` step may name: the
+/// [`turnspec_engine::RuleError::reason`] names a pass or a play can be
+/// refused with. Tools that write scenarios (`turnspec explore --write`)
+/// name a reason only if it is here.
+pub const EXPECT_ILLEGAL_REASONS: &[&str] = &[
+    "not_holder",
+    "not_active_player",
+    "active_player",
+    "stack_not_empty",
+    "wrong_step",
+    "limit_reached",
+    "requirement",
+    "nobody",
+    "not_running",
+    "cannot_pay",
+    "not_in_bag",
+    "pass_refused",
+    "not_controller",
+    "no_such_object",
+    "no_objects",
+    "not_role_holder",
+];
+
 /// Parses a scenario file and resolves it against its spec. `load_spec`
 /// receives the spec path as written (relative to the scenario file) and
 /// returns the compiled spec and the path it used, or a message.
@@ -844,26 +867,8 @@ impl Resolver<'_> {
                     return None;
                 }
             };
-            const REASONS: &[&str] = &[
-                "not_holder",
-                "not_active_player",
-                "active_player",
-                "stack_not_empty",
-                "wrong_step",
-                "limit_reached",
-                "requirement",
-                "nobody",
-                "not_running",
-                "cannot_pay",
-                "not_in_bag",
-                "pass_refused",
-                "not_controller",
-                "no_such_object",
-                "no_objects",
-                "not_role_holder",
-            ];
             if let Some(reason) = &x.reason
-                && !REASONS.contains(&reason.get_ref().as_str())
+                && !EXPECT_ILLEGAL_REASONS.contains(&reason.get_ref().as_str())
             {
                 self.diags.push(
                     Diagnostic::error(
@@ -871,7 +876,7 @@ impl Resolver<'_> {
                         reason.span(),
                         format!("unknown reason `{}`", reason.get_ref()),
                     )
-                    .help(format!("reasons: {}", REASONS.join(", "))),
+                    .help(format!("reasons: {}", EXPECT_ILLEGAL_REASONS.join(", "))),
                 );
             }
             return Some(Step::ExpectIllegal {
