@@ -670,19 +670,11 @@ impl Game {
             self.state.point = Point::PhaseStart;
             return;
         }
-        let s = &mut self.state;
-        if s.returns_len > 0 {
-            s.returns_len -= 1;
-            let r = s.returns[s.returns_len as usize];
-            s.phase = r.phase;
-            s.step = r.step;
-            s.stage = r.stage;
-            s.repeat = r.repeat;
-            s.window_opened = r.window_opened;
-            s.anchor = r.anchor;
-            s.point = Point::Reopen;
+        if self.state.returns_len > 0 {
+            self.state.pop_return();
             return;
         }
+        let s = &mut self.state;
         s.turn_pos += 1;
         let order = if s.between {
             self.spec.between()

@@ -8,7 +8,7 @@ use turnspec_model::{StepId, TimingId};
 use crate::event::{Event, EventSink};
 use crate::game::Game;
 use crate::host::Host;
-use crate::state::{MAX_NESTING, PlayerId, Point, ReturnPoint};
+use crate::state::{MAX_NESTING, PlayerId, Point};
 
 impl Game {
     /// Whether the current step is one of the steps a play runs, in its
@@ -52,17 +52,7 @@ impl Game {
         if again {
             self.end_current_step(sink);
         } else {
-            let s = &mut self.state;
-            s.returns[s.returns_len as usize] = ReturnPoint {
-                phase: s.phase,
-                step: s.step,
-                stage: s.stage,
-                repeat: s.repeat,
-                window_opened: s.window_opened,
-                anchor: s.anchor,
-                steps_of_play: true,
-            };
-            s.returns_len += 1;
+            self.state.push_return(true);
         }
         let s = &mut self.state;
         s.holder = None;
@@ -78,15 +68,14 @@ impl Game {
     /// The last of the steps a play ran has ended: back to the window the
     /// play was made in.
     pub(crate) fn return_from_steps(&mut self) {
-        let s = &mut self.state;
-        s.returns_len -= 1;
-        let r = s.returns[s.returns_len as usize];
-        s.step = r.step;
-        s.stage = r.stage;
-        s.repeat = r.repeat;
-        s.window_opened = r.window_opened;
-        s.anchor = r.anchor;
-        s.point = Point::Reopen;
+        debug_assert!(self.in_steps_of_play());
+        // Steps of a play run inside the phase they were started in, so the
+        // phase the return point names is the current one.
+        debug_assert_eq!(
+            self.state.returns[self.state.returns_len as usize - 1].phase,
+            self.state.phase
+        );
+        self.state.pop_return();
     }
 
     /// The phase the steps of a play run in is ending: they end with it.

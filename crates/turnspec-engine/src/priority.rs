@@ -7,7 +7,7 @@ use turnspec_model::{Effect, RuleRef, Stage, TimingId, WindowId};
 use crate::event::{Because, Event, EventSink};
 use crate::game::Game;
 use crate::host::{Host, PlayedHook, ResolvedHook};
-use crate::state::{MAX_NESTING, ObjectKind, PlayerId, Point, ReturnPoint, StackObject};
+use crate::state::{MAX_NESTING, ObjectKind, PlayerId, Point, StackObject};
 
 impl Game {
     /// The holder passes; `Some(rule)` when the window refuses the pass
@@ -379,17 +379,8 @@ impl Game {
             // Deeper nesting than the engine keeps has no structural effect
             // (the validator rejects cycles of phases starting each other).
             if (self.state.returns_len as usize) < MAX_NESTING {
+                self.state.push_return(false);
                 let s = &mut self.state;
-                s.returns[s.returns_len as usize] = ReturnPoint {
-                    phase: s.phase,
-                    step: s.step,
-                    stage: s.stage,
-                    repeat: s.repeat,
-                    window_opened: s.window_opened,
-                    anchor: s.anchor,
-                    steps_of_play: false,
-                };
-                s.returns_len += 1;
                 s.holder = None;
                 s.phase = phase;
                 s.point = Point::PhaseStart;

@@ -398,6 +398,40 @@ pub(crate) struct Modifiers {
 }
 
 impl GameState {
+    /// Remembers where play is (phase, step, stage, window) so that an
+    /// on-demand phase (`steps_of_play` false) or the steps a play runs
+    /// (true) can come back here. Callers check the depth first: deeper
+    /// nesting than `MAX_NESTING` has no structural effect.
+    #[inline]
+    pub(crate) fn push_return(&mut self, steps_of_play: bool) {
+        debug_assert!((self.returns_len as usize) < MAX_NESTING);
+        self.returns[self.returns_len as usize] = ReturnPoint {
+            phase: self.phase,
+            step: self.step,
+            stage: self.stage,
+            repeat: self.repeat,
+            window_opened: self.window_opened,
+            anchor: self.anchor,
+            steps_of_play,
+        };
+        self.returns_len += 1;
+    }
+
+    /// Back to the innermost remembered place: its window reopens.
+    #[inline]
+    pub(crate) fn pop_return(&mut self) {
+        debug_assert!(self.returns_len > 0);
+        self.returns_len -= 1;
+        let r = self.returns[self.returns_len as usize];
+        self.phase = r.phase;
+        self.step = r.step;
+        self.stage = r.stage;
+        self.repeat = r.repeat;
+        self.window_opened = r.window_opened;
+        self.anchor = r.anchor;
+        self.point = Point::Reopen;
+    }
+
     /// No extra turn, phase or step is coming, no skip, delayed trigger or
     /// duration is pending and no mana is in a pool: the turn runs as the
     /// spec's regular turn (the turn program may run it).
