@@ -102,6 +102,24 @@ fn ended(f: &mut Map<String, Value>, key: &str, id: &str, name: &str) -> String 
     format!("end of {name}")
 }
 
+/// The fields of a play that makes no stack object (a special action, the
+/// steps a play runs): who, at which timing class, and the host's label
+/// (its name when the host gave one).
+fn play_fields(
+    f: &mut Map<String, Value>,
+    labels: &dyn Labels,
+    p: PlayerId,
+    timing: &str,
+    label: u32,
+) {
+    f.insert("player".into(), player(p));
+    f.insert("timing".into(), json!(timing));
+    match labels.label(label) {
+        Some(name) => f.insert("label".into(), json!(name)),
+        None => f.insert("label".into(), json!(label)),
+    };
+}
+
 fn player(p: PlayerId) -> Value {
     json!(p.to_string())
 }
@@ -358,12 +376,7 @@ fn known(spec: &Spec, labels: &dyn Labels, event: &Event) -> Option<Described> {
             label,
         } => {
             let tc = spec.timing_class(timing)?;
-            f.insert("player".into(), player(p));
-            f.insert("timing".into(), json!(tc.id));
-            match labels.label(label) {
-                Some(name) => f.insert("label".into(), json!(name)),
-                None => f.insert("label".into(), json!(label)),
-            };
+            play_fields(&mut f, labels, p, &tc.id, label);
             let what = labels
                 .label(label)
                 .map(|l| format!(": {l}"))
@@ -388,12 +401,7 @@ fn known(spec: &Spec, labels: &dyn Labels, event: &Event) -> Option<Described> {
             again,
         } => {
             let tc = spec.timing_class(timing)?;
-            f.insert("player".into(), player(p));
-            f.insert("timing".into(), json!(tc.id));
-            match labels.label(label) {
-                Some(name) => f.insert("label".into(), json!(name)),
-                None => f.insert("label".into(), json!(label)),
-            };
+            play_fields(&mut f, labels, p, &tc.id, label);
             f.insert("again".into(), json!(again));
             let what = labels
                 .label(label)
