@@ -5,6 +5,7 @@
 
 use crate::arena::{Arena, Id};
 use crate::cond::Conditions;
+use crate::elements::*;
 use crate::ids::*;
 use crate::limits::*;
 use crate::spec::*;

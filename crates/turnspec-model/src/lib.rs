@@ -15,6 +15,7 @@
 mod arena;
 mod cond;
 pub mod describe;
+mod elements;
 mod endings;
 mod ids;
 mod integrity;
@@ -29,6 +30,7 @@ pub use cond::{
     Residual,
 };
 pub use describe::Describe;
+pub use elements::*;
 pub use endings::*;
 pub use ids::{
     CondId, CounterId, EffectId, EndingId, FactId, ObjectFactId, PhaseId, RoleId, RuleRef, StepId,

@@ -12,6 +12,7 @@
 //! here, as a value, or as bookkeeping that is derived from other fields and
 //! not compared.
 
+use crate::elements::*;
 use crate::endings::*;
 use crate::ids::*;
 use crate::objects::*;
