@@ -22,6 +22,7 @@ mod limits;
 mod objects;
 mod roles;
 mod spec;
+mod stops;
 
 pub use arena::{Arena, Id, Named};
 pub use cond::{
@@ -38,3 +39,4 @@ pub use limits::*;
 pub use objects::*;
 pub use roles::*;
 pub use spec::*;
+pub use stops::{StepStops, StopProfile, StopTurn, StopWhen};
