@@ -290,9 +290,8 @@ fn is_spec_table(table: &toml::Table) -> bool {
 pub fn is_spec_file(path: &Path) -> bool {
     path.is_file()
         && path.extension().is_some_and(|e| e == "toml")
-        && read_text(path).is_ok_and(|text| {
-            toml::from_str::<toml::Table>(&text).is_ok_and(|t| is_spec_table(&t))
-        })
+        && read_text(path)
+            .is_ok_and(|text| toml::from_str::<toml::Table>(&text).is_ok_and(|t| is_spec_table(&t)))
 }
 
 /// Spec files under `paths`, by the rules of [`find_scenarios`]: files
