@@ -336,3 +336,74 @@ fn the_same_game_stops_at_the_same_places() {
     assert!(first.len() > 8, "{first:?}");
     assert_eq!(first, run());
 }
+
+/// Two step-less phases, each with one window for everybody.
+const SMALL: &str = r#"
+[game]
+name = "Small"
+players = { min = 2, max = 4 }
+
+[timing.quick]
+rule = "R-QUICK"
+who = "any"
+
+[[phase]]
+id = "main"
+priority = "always"
+
+[[phase]]
+id = "end"
+priority = "always"
+"#;
+
+static SMALL_SPEC: LazyLock<Spec> = LazyLock::new(|| load("small.toml", SMALL));
+
+#[test]
+fn others_turn_stops_and_step_commands_on_a_small_spec() {
+    let spec: &'static Spec = &SMALL_SPEC;
+    let text = "[profile]\nname = \"watch\"\ngame = \"Small\"\n\n[[stop]]\nat = \"end\"\nturn = \"others\"\n";
+    let mut t = Table::new(spec, GameOptions::players(3), TestHost::new(spec));
+    let mut passer = AutoPasser::new();
+    for p in [P1, P2, PlayerId(2)] {
+        passer.set_profile(spec, p, profile(spec, text)).unwrap();
+    }
+    // P1's own end phase is passed through; P2 and P3 stop in it.
+    let stopped = advance(&mut t, &mut passer);
+    assert_eq!(stop_at(&t, stopped), (P2, "end", StopWhen::ALWAYS));
+    t.pass();
+    let stopped = advance(&mut t, &mut passer);
+    assert_eq!(stop_at(&t, stopped), (PlayerId(2), "end", StopWhen::ALWAYS));
+    assert_eq!(t.game.turn(), 1);
+
+    // A Step command given in that step waits for its next occurrence.
+    let end = spec.step_by_id("end").unwrap();
+    passer
+        .command(&t.game, PlayerId(2), PassUntil::Step(end))
+        .unwrap();
+    // Turn 2 is P2's: P2 passes through their own end phase, P3's
+    // command is done there, then P1 stops in it.
+    assert_eq!(
+        advance(&mut t, &mut passer),
+        Stopped::CommandDone {
+            player: PlayerId(2),
+            command: PassUntil::Step(end)
+        }
+    );
+    assert_eq!((t.game.turn(), t.step_id()), (2, "end"));
+    t.pass();
+    let stopped = advance(&mut t, &mut passer);
+    assert_eq!(stop_at(&t, stopped), (P1, "end", StopWhen::ALWAYS));
+    assert_eq!(t.game.turn(), 2);
+
+    // A step of a bigger spec is not one of this game's.
+    let cleanup = mtg().step_by_id("cleanup").unwrap();
+    assert_eq!(
+        passer.command(&t.game, P1, PassUntil::Step(cleanup)),
+        Err(StopsError::UnknownStep)
+    );
+    // The small spec's profile does not fit Magic.
+    assert_eq!(
+        AutoPasser::new().set_profile(mtg(), P1, profile(spec, text)),
+        Err(StopsError::OtherSpec)
+    );
+}
