@@ -407,3 +407,87 @@ fn others_turn_stops_and_step_commands_on_a_small_spec() {
         Err(StopsError::OtherSpec)
     );
 }
+
+/// A fixed pseudo-random sequence (SplitMix64), so a failure reproduces.
+struct Rng(u64);
+
+impl Rng {
+    fn below(&mut self, n: u64) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        (z ^ (z >> 31)) % n.max(1)
+    }
+}
+
+#[test]
+fn random_profiles_commands_and_moves_never_panic_and_always_return() {
+    use turnspec_spec::StopTurn;
+    let spec = mtg();
+    let steps: Vec<_> = spec.steps().ids().collect();
+    let foreign: Vec<_> = SMALL_SPEC
+        .steps()
+        .ids()
+        .chain(LORCANA.steps().ids())
+        .collect();
+    let turns = [StopTurn::Own, StopTurn::Others, StopTurn::Any];
+    for seed in 0..60 {
+        let mut rng = Rng(seed);
+        let mut t = Table::new(spec, GameOptions::players(2), TestHost::new(spec));
+        t.game.set_turn_limit(6);
+        let mut passer = AutoPasser::new();
+        passer.set_pass_limit(2_000);
+        for p in [P1, P2] {
+            if rng.below(4) == 0 {
+                continue; // no profile: always asked
+            }
+            let mut profile = StopProfile::new(spec);
+            for _ in 0..rng.below(6) {
+                let step = steps[rng.below(steps.len() as u64) as usize];
+                let turn = turns[rng.below(3) as usize];
+                let when = StopWhen::EACH[rng.below(4) as usize];
+                profile.add(step, turn, when);
+            }
+            if rng.below(2) == 0 {
+                profile.add_anywhere(StopWhen::EACH[rng.below(4) as usize]);
+            }
+            passer.set_profile(spec, p, profile).unwrap();
+        }
+        for _ in 0..400 {
+            let stopped = advance(&mut t, &mut passer);
+            let Some(player) = t.game.holder() else {
+                break;
+            };
+            if matches!(stopped, Stopped::GameOver(_) | Stopped::PassLimit) {
+                break;
+            }
+            match rng.below(5) {
+                0 => {
+                    let step = if rng.below(2) == 0 {
+                        steps[rng.below(steps.len() as u64) as usize]
+                    } else {
+                        foreign[rng.below(foreign.len() as u64) as usize]
+                    };
+                    let commands = [
+                        PassUntil::NextStop,
+                        PassUntil::EndOfTurn,
+                        PassUntil::StackChanges,
+                        PassUntil::Step(step),
+                        PassUntil::Resolve,
+                        PassUntil::Advance,
+                    ];
+                    let command = commands[rng.below(6) as usize];
+                    let _ = passer.command(&t.game, PlayerId(rng.below(3) as u8), command);
+                }
+                1 => passer.cancel(PlayerId(rng.below(3) as u8)),
+                _ => {
+                    let legal: Vec<_> = t.game.legal_actions(player).collect();
+                    if let Some(&action) = legal.get(rng.below(legal.len() as u64) as usize) {
+                        t.act(action).unwrap();
+                    }
+                }
+            }
+        }
+    }
+}
