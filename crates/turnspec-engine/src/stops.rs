@@ -291,7 +291,10 @@ impl AutoPasser {
     /// `None` to pass for `player`, or why to ask them.
     fn decide(&mut self, game: &Game, player: PlayerId) -> Option<Stopped> {
         let index = player.index();
-        let slot = self.commands.get_mut(index)?;
+        // Seats are bounded by MAX_PLAYERS; a seat past them is asked.
+        let Some(slot) = self.commands.get_mut(index) else {
+            return Some(Stopped::NoProfile { player });
+        };
         if let Some(pending) = slot {
             match Self::command_says(game, pending) {
                 Some(done) => {
