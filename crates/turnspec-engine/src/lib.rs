@@ -38,6 +38,7 @@ mod seats;
 mod setup;
 mod shape;
 mod state;
+mod stops;
 mod structural;
 mod turn;
 
@@ -54,3 +55,4 @@ pub use legal::LegalActions;
 pub use setup::{GameOptions, MAX_STACK_RESERVE, SetupError, StartAt};
 pub use state::{GameState, ObjectKind, Outcome, Place, PlayerId, Scope, StackObject, Status};
 pub use state::{MAX_OBJECTS, ObjectInfo};
+pub use stops::{AutoPasser, DEFAULT_PASS_LIMIT, PassUntil, Stopped, StopsError};

@@ -344,3 +344,45 @@ fn all_pass_allocates_nothing_in_games_without_priority_passing() {
         }
     }
 }
+
+#[test]
+fn auto_pass_allocates_nothing() {
+    use turnspec_engine::{AutoPasser, NoHost, Stopped};
+    use turnspec_spec::StopWhen;
+    let spec = mtg();
+    let text = include_str!("../../../games/stops/mtg-default.toml");
+    let default = turnspec_spec::load_stops("mtg-default.toml", text, &spec).unwrap();
+    // P1 also stops wherever they could play, so the legal-play check runs.
+    let mut playful = default.clone();
+    playful.add_anywhere(StopWhen::CAN_PLAY);
+    let mut passer = AutoPasser::new();
+    passer.set_profile(&spec, PlayerId(0), playful).unwrap();
+    passer.set_profile(&spec, PlayerId(1), default).unwrap();
+    let mut game = Game::new(&spec, &GameOptions::players(2)).unwrap();
+    game.set_turn_limit(WARM_UP + MEASURED);
+    game.start(&mut NoHost, &mut ());
+    // At each stop: cast one instant a turn when the stack is empty, so
+    // `stack_grew` stops the other player; pass otherwise.
+    let mut cast_in = 0;
+    let mut play_on = |game: &mut Game, passer: &mut AutoPasser| -> bool {
+        let player = match passer.advance(game, &mut NoHost, &mut ()) {
+            Stopped::Stop { player, .. } | Stopped::CanPlay { player, .. } => player,
+            _ => return false,
+        };
+        let action = if game.stack().is_empty() && cast_in != game.turn() {
+            cast_in = game.turn();
+            Action::Play {
+                player,
+                timing: spec.timing_by_id("instant").unwrap(),
+                label: 1,
+            }
+        } else {
+            Action::Pass { player }
+        };
+        game.apply(action, &mut NoHost, &mut ()).is_ok()
+    };
+    while game.turn() <= WARM_UP && play_on(&mut game, &mut passer) {}
+    let (allocs, ()) = allocations(|| while play_on(&mut game, &mut passer) {});
+    assert_eq!(game.status(), Status::TurnLimit);
+    assert_eq!(allocs, 0);
+}

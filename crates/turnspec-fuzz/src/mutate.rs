@@ -72,7 +72,11 @@ impl Corpus {
         let mut specs = Vec::new();
         for dir in ["games", "tests/specs"] {
             for path in toml_files(&root.join(dir)) {
-                if let Ok(text) = std::fs::read_to_string(&path) {
+                // Stop profiles (games/stops/, docs/stops.md) are not specs,
+                // and some share a spec's file name, which `extends` looks up.
+                if let Ok(text) = std::fs::read_to_string(&path)
+                    && !text.lines().any(|l| l.trim() == "[profile]")
+                {
                     specs_text.push(text);
                     spec_names.push(
                         path.file_name()

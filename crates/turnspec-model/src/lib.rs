@@ -23,6 +23,7 @@ mod limits;
 mod objects;
 mod roles;
 mod spec;
+mod stops;
 
 pub use arena::{Arena, Id, Named};
 pub use cond::{
@@ -40,3 +41,4 @@ pub use limits::*;
 pub use objects::*;
 pub use roles::*;
 pub use spec::*;
+pub use stops::{StepStops, StopProfile, StopTurn, StopWhen};

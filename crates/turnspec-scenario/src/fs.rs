@@ -268,31 +268,37 @@ pub fn find_scenarios(paths: &[PathBuf]) -> Found {
     find(paths, is_scenario)
 }
 
-/// Whether a `.toml` file found in a folder is a spec: it is not a scenario
-/// (no top-level `scenario` table). Text that is not TOML counts as a spec,
-/// so that checking it reports the syntax error instead of it being skipped.
+/// Whether a `.toml` file found in a folder is a spec: it is neither a
+/// scenario (a top-level `scenario` table) nor a stop profile (a top-level
+/// `profile` table, docs/stops.md). Text that is not TOML counts as a
+/// spec, so that checking it reports the syntax error instead of it being
+/// skipped.
 fn is_spec(text: &str) -> bool {
     match toml::from_str::<toml::Table>(text) {
-        Ok(table) => !table.contains_key("scenario"),
+        Ok(table) => is_spec_table(&table),
         Err(_) => true,
     }
 }
 
+fn is_spec_table(table: &toml::Table) -> bool {
+    !table.contains_key("scenario") && !table.contains_key("profile")
+}
+
 /// Whether the file at `path` is a readable `.toml` spec (no `scenario`
-/// table), so a command that takes both specs and scenarios as arguments
+/// or `profile` table), so a command that takes both specs and scenarios as arguments
 /// can tell them apart by content, as the folder search does.
 pub fn is_spec_file(path: &Path) -> bool {
     path.is_file()
         && path.extension().is_some_and(|e| e == "toml")
-        && read_text(path).is_ok_and(|text| {
-            toml::from_str::<toml::Table>(&text).is_ok_and(|t| !t.contains_key("scenario"))
-        })
+        && read_text(path)
+            .is_ok_and(|text| toml::from_str::<toml::Table>(&text).is_ok_and(|t| is_spec_table(&t)))
 }
 
 /// Spec files under `paths`, by the rules of [`find_scenarios`]: files
 /// given by name are specs whatever they hold; in folders, searched
 /// recursively with links followed, every `.toml` file without a
-/// `scenario` table is a spec, and the scenarios are listed as skipped.
+/// `scenario` or `profile` table is a spec, and the others are listed as
+/// skipped.
 pub fn find_specs(paths: &[PathBuf]) -> Found {
     find(paths, is_spec)
 }

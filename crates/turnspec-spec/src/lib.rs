@@ -16,9 +16,11 @@ mod inherit;
 mod loops;
 mod raw;
 pub mod schema;
+mod stops;
 
 pub use compile::{load_str, load_with};
 pub use diag::{Diagnostic, Related, Report, Segment, Severity, line_col};
 pub use inherit::ReadBase;
 pub use schema::suggest;
+pub use stops::load_stops;
 pub use turnspec_model::*;

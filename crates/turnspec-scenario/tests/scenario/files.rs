@@ -210,6 +210,21 @@ fn toml_without_a_scenario_table_is_skipped_and_listed_but_broken_toml_is_a_scen
     assert_eq!(names(&found.skipped, &dir), ["a-spec.toml"]);
 }
 
+#[test]
+fn stop_profiles_are_neither_specs_nor_scenarios() {
+    let dir = TempDir::new("profiles");
+    dir.write("a-spec.toml", "[game]\nname = \"x\"\n");
+    dir.write("stops/default.toml", "[profile]\nname = \"default\"\n");
+    let specs = turnspec_scenario::find_specs(std::slice::from_ref(&dir.0));
+    assert_eq!(names(&specs.files, &dir), ["a-spec.toml"]);
+    assert_eq!(names(&specs.skipped, &dir), ["stops/default.toml"]);
+    assert!(!turnspec_scenario::is_spec_file(
+        &dir.0.join("stops/default.toml")
+    ));
+    let scenarios = find_scenarios(std::slice::from_ref(&dir.0));
+    assert!(scenarios.files.is_empty(), "{:?}", scenarios.files);
+}
+
 #[cfg(unix)]
 #[test]
 fn folder_linking_to_itself_or_to_a_sibling_is_searched_once() {

@@ -7,5 +7,6 @@ mod inherit;
 mod limits;
 mod locations;
 mod no_panic;
+mod stops;
 mod unknown_keys;
 mod validation;
