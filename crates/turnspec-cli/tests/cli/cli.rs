@@ -466,8 +466,9 @@ fn test_on_a_spec_says_it_is_a_spec() {
         2,
         "is a turn spec, not a scenario: check it with `turnspec check",
     );
-    // A folder of specs only: the specs skipped are named.
+    // A folder of specs (and stop profiles, games/stops) only: the files
+    // skipped are named.
     let o = turnspec(&["test", "games"]);
     assert_exit_saying(&o, 2, "no scenario files found");
-    assert_exit_saying(&o, 2, "skipped 10 other .toml file(s), such as games/");
+    assert_exit_saying(&o, 2, "skipped 14 other .toml file(s), such as games/");
 }
