@@ -8,14 +8,18 @@
 //! `ga` (games/grand-archive.toml), `lorcana`, and, with no hand-written
 //! machine, `pokemon`, `yugioh`, `fab` (games/flesh-and-blood.toml) and
 //! `swu` (games/star-wars-unlimited.toml). `engine` and `hand` alone are
-//! MTG's.
+//! MTG's. `auto-GAME` is the engine with the auto-passer passing for every
+//! player (a stop profile that stops nowhere; all-pass only), to compare
+//! with `engine-GAME all-pass`.
 //!
 //! With `count`, one more game is played with a counting sink and its work
 //! printed (outside the timed loop, but inside a profiler's totals).
 
-use turnspec_bench::{EngineWork, HandWork, RefGame, Workload, engine_game, hand_game_of, load};
+use turnspec_bench::{
+    EngineWork, HandWork, RefGame, Workload, auto_pass_game, engine_game, hand_game_of, load,
+};
 
-const USAGE: &str = "usage: workload engine[-GAME]|hand[-GAME] all-pass|busy|busy-K PLAYERS TURNS [GAMES [count]] (GAME: mtg, ga, lorcana, pokemon, yugioh, swu, fab)";
+const USAGE: &str = "usage: workload engine[-GAME]|hand[-GAME]|auto[-GAME] all-pass|busy|busy-K PLAYERS TURNS [GAMES [count]] (GAME: mtg, ga, lorcana, pokemon, yugioh, swu, fab)";
 
 fn usage() -> ! {
     eprintln!("{USAGE}");
@@ -31,9 +35,10 @@ fn main() {
         None => (args[0].as_str(), RefGame::Mtg),
         Some((machine, game)) => (machine, RefGame::from_name(game).unwrap_or_else(|| usage())),
     };
-    let engine = match engine {
-        "engine" => true,
-        "hand" if game.has_hand() => false,
+    let (engine, auto) = match engine {
+        "engine" => (true, false),
+        "auto" if args[1] == "all-pass" => (true, true),
+        "hand" if game.has_hand() => (false, false),
         _ => usage(),
     };
     let workload = match args[1].as_str() {
@@ -51,7 +56,9 @@ fn main() {
     let mut decisions = 0;
     let start = std::time::Instant::now();
     for _ in 0..games {
-        decisions += if engine {
+        decisions += if auto {
+            auto_pass_game(&spec, players, turns, &mut ())
+        } else if engine {
             engine_game(&spec, players, turns, workload, &mut ())
         } else {
             hand_game_of(game, players, turns, workload, &mut ())
@@ -67,7 +74,11 @@ fn main() {
     if args.get(5).map(String::as_str) != Some("count") {
         return;
     }
-    let work = if engine {
+    let work = if auto {
+        let mut w = EngineWork::new(&spec);
+        auto_pass_game(&spec, players, turns, &mut w);
+        w.work
+    } else if engine {
         let mut w = EngineWork::new(&spec);
         engine_game(&spec, players, turns, workload, &mut w);
         w.work

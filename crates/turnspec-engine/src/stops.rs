@@ -150,7 +150,12 @@ struct Pending {
 pub struct AutoPasser {
     profiles: [Option<StopProfile>; SEATS],
     commands: [Option<Pending>; SEATS],
-    seen: [StackSeen; SEATS],
+    /// What each player saw of the stack at their last decision; `None`
+    /// until their first decision under their current profile.
+    seen: [Option<StackSeen>; SEATS],
+    /// One bit per seat whose profile stops when the stack grew: only their
+    /// `seen` is kept up to date on every pass.
+    tracks_stack: u8,
     /// The player the last stop asked: the host has acted for them since,
     /// so what they see of the stack is refreshed.
     asked: Option<PlayerId>,
@@ -169,7 +174,8 @@ impl AutoPasser {
         AutoPasser {
             profiles: Default::default(),
             commands: [None; SEATS],
-            seen: [StackSeen::default(); SEATS],
+            seen: [None; SEATS],
+            tracks_stack: 0,
             asked: None,
             pass_limit: DEFAULT_PASS_LIMIT,
         }
@@ -189,6 +195,13 @@ impl AutoPasser {
             .profiles
             .get_mut(player.index())
             .ok_or(StopsError::NotInGame(player))?;
+        let bit = 1u8 << player.index();
+        self.tracks_stack &= !bit;
+        // Growth is counted from the player's next decision on.
+        self.seen[player.index()] = None;
+        if profile.uses(StopWhen::STACK_GREW) {
+            self.tracks_stack |= bit;
+        }
         *slot = Some(profile);
         Ok(())
     }
@@ -197,6 +210,7 @@ impl AutoPasser {
     pub fn clear_profile(&mut self, player: PlayerId) {
         if let Some(slot) = self.profiles.get_mut(player.index()) {
             *slot = None;
+            self.tracks_stack &= !(1u8 << player.index());
         }
     }
 
@@ -255,7 +269,7 @@ impl AutoPasser {
         if let Some(p) = self.asked.take()
             && let Some(seen) = self.seen.get_mut(p.index())
         {
-            *seen = StackSeen::of(game.stack());
+            *seen = Some(StackSeen::of(game.stack()));
         }
         let mut passes = 0u32;
         loop {
@@ -267,7 +281,7 @@ impl AutoPasser {
             };
             if let Some(stopped) = self.decide(game, holder) {
                 if let Some(seen) = self.seen.get_mut(holder.index()) {
-                    *seen = StackSeen::of(game.stack());
+                    *seen = Some(StackSeen::of(game.stack()));
                 }
                 self.asked = Some(holder);
                 return stopped;
@@ -275,8 +289,11 @@ impl AutoPasser {
             if passes >= self.pass_limit {
                 return Stopped::PassLimit;
             }
-            if let Some(seen) = self.seen.get_mut(holder.index()) {
-                *seen = StackSeen::of(game.stack());
+            // What the holder saw as they passed; read only by `stack_grew`.
+            if self.tracks_stack & (1u8 << (holder.index() & 7)) != 0
+                && let Some(seen) = self.seen.get_mut(holder.index())
+            {
+                *seen = Some(StackSeen::of(game.stack()));
             }
             if let Err(error) = game.apply(Action::Pass { player: holder }, host, sink) {
                 return Stopped::Refused {
@@ -288,46 +305,71 @@ impl AutoPasser {
         }
     }
 
-    /// `None` to pass for `player`, or why to ask them.
+    /// `None` to pass for `player`, or why to ask them. The common case, a
+    /// player with a profile and no command in a step where it does not
+    /// stop, is a few loads and one test.
+    #[inline]
     fn decide(&mut self, game: &Game, player: PlayerId) -> Option<Stopped> {
         let index = player.index();
         // Seats are bounded by MAX_PLAYERS; a seat past them is asked.
-        let Some(slot) = self.commands.get_mut(index) else {
+        if index >= SEATS {
             return Some(Stopped::NoProfile { player });
-        };
-        if let Some(pending) = slot {
-            match Self::command_says(game, pending) {
-                Some(done) => {
-                    *slot = None;
-                    return Some(match done {
-                        PassUntil::EndOfTurn => Stopped::TurnEnded { player },
-                        command => Stopped::CommandDone { player, command },
-                    });
-                }
-                None if pending.command == PassUntil::NextStop => {
-                    // The one pass asked for; the profile decides afterwards.
-                    *slot = None;
-                    return None;
-                }
-                None => {
-                    pending.passed = true;
-                    return None;
-                }
-            }
         }
-        let Some(profile) = self.profiles.get(index).and_then(Option::as_ref) else {
+        if self.commands[index].is_some() {
+            return self.follow_command(game, player);
+        }
+        let Some(profile) = &self.profiles[index] else {
             return Some(Stopped::NoProfile { player });
         };
         let step = game.step();
         let when = profile.when(step, player == game.active_player());
-        let seen = self.seen.get(index).copied().unwrap_or_default();
+        if when.is_empty() {
+            return None;
+        }
+        self.stop_here(game, player, step, when)
+    }
+
+    /// A command is under way for `player`: it says to pass, or it is done.
+    fn follow_command(&mut self, game: &Game, player: PlayerId) -> Option<Stopped> {
+        let slot = &mut self.commands[player.index()];
+        let pending = slot.as_mut()?;
+        match Self::command_says(game, pending) {
+            Some(done) => {
+                *slot = None;
+                Some(match done {
+                    PassUntil::EndOfTurn => Stopped::TurnEnded { player },
+                    command => Stopped::CommandDone { player, command },
+                })
+            }
+            None if pending.command == PassUntil::NextStop => {
+                // The one pass asked for; the profile decides afterwards.
+                *slot = None;
+                None
+            }
+            None => {
+                pending.passed = true;
+                None
+            }
+        }
+    }
+
+    /// Whether one of the conditions `when` of `player`'s profile holds in
+    /// `step`, and which.
+    fn stop_here(
+        &self,
+        game: &Game,
+        player: PlayerId,
+        step: StepId,
+        when: StopWhen,
+    ) -> Option<Stopped> {
+        let seen = self.seen.get(player.index()).copied().flatten();
         let stack = game.stack();
         let holds = |w: StopWhen| {
             when.contains(w)
                 && match w {
                     StopWhen::ALWAYS => true,
                     StopWhen::STACK_NONEMPTY => !stack.is_empty(),
-                    StopWhen::STACK_GREW => seen.grew_to(StackSeen::of(stack)),
+                    StopWhen::STACK_GREW => seen.is_some_and(|s| s.grew_to(StackSeen::of(stack))),
                     _ => false,
                 }
         };

@@ -142,6 +142,15 @@ impl StopProfile {
         here.union(self.anywhere)
     }
 
+    /// Whether any stop of the profile, anywhere, has condition `when`.
+    pub fn uses(&self, when: StopWhen) -> bool {
+        self.anywhere.contains(when)
+            || self
+                .steps
+                .iter()
+                .any(|s| s.own.contains(when) || s.others.contains(when))
+    }
+
     /// The conditions that stop in every window.
     pub fn anywhere(&self) -> StopWhen {
         self.anywhere
