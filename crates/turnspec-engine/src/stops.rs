@@ -111,7 +111,7 @@ pub enum StopsError {
 }
 
 /// What the stack looked like to a player: its height and top object.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
 struct StackSeen {
     len: usize,
     top: Option<StackObject>,
@@ -134,7 +134,7 @@ impl StackSeen {
 }
 
 /// A command with what the game looked like when it was given.
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 struct Pending {
     command: PassUntil,
     turn: u32,
@@ -146,7 +146,11 @@ struct Pending {
 }
 
 /// Passes priority for players by their stop profiles and commands.
-#[derive(Debug, Clone)]
+///
+/// Equal and hashed over everything it keeps (profiles, commands, what
+/// each player last saw), so a search can merge states that a game and
+/// its auto-passer cannot tell apart (`turnspec stops check`).
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct AutoPasser {
     profiles: [Option<StopProfile>; SEATS],
     commands: [Option<Pending>; SEATS],
