@@ -121,3 +121,42 @@ fn check(args: CheckArgs) -> Result<ExitCode, String> {
         ExitCode::SUCCESS
     })
 }
+
+/// The auto-passer `--stops` asks for: each value is `P1=FILE` (that
+/// player's profile) or `FILE` (every player's). `Ok(None)` without
+/// `--stops`; an error when a value or a profile is wrong (the profile's
+/// diagnostics are printed first).
+pub(crate) fn passer_from_args(
+    values: &[String],
+    spec: &Spec,
+    players: u8,
+) -> Result<Option<turnspec_engine::AutoPasser>, String> {
+    if values.is_empty() {
+        return Ok(None);
+    }
+    let mut passer = turnspec_engine::AutoPasser::new();
+    for value in values {
+        let (seats, file): (Vec<u8>, &str) = match value.split_once('=') {
+            Some((who, file)) => {
+                let n = who
+                    .strip_prefix('P')
+                    .and_then(|n| n.parse::<u8>().ok())
+                    .filter(|n| (1..=players).contains(n))
+                    .ok_or_else(|| {
+                        format!("--stops {value}: write P1=FILE to P{players}=FILE, or FILE for every player")
+                    })?;
+                (vec![n - 1], file)
+            }
+            None => ((0..players).collect(), value.as_str()),
+        };
+        let Some(profile) = load_profile(Path::new(file), spec)? else {
+            return Err(format!("--stops {value}: the stop profile has errors"));
+        };
+        for seat in seats {
+            passer
+                .set_profile(spec, turnspec_engine::PlayerId(seat), profile.clone())
+                .map_err(|e| format!("--stops {value}: {e}"))?;
+        }
+    }
+    Ok(Some(passer))
+}
