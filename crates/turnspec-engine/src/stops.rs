@@ -232,6 +232,11 @@ pub struct AutoPasser {
     /// so what they see of the stack is refreshed.
     asked: Option<PlayerId>,
     pass_limit: u32,
+    /// Per step of the profiles' spec, bit `2 * seat + own_turn` set where
+    /// that seat passes without looking: it has a profile, no command, and
+    /// no condition of the profile applies there. The common pass is one
+    /// load and one test. Written only by [`AutoPasser::refresh_quiet`].
+    quiet: Vec<u16>,
 }
 
 impl Default for AutoPasser {
@@ -250,6 +255,41 @@ impl AutoPasser {
             tracks_stack: 0,
             asked: None,
             pass_limit: DEFAULT_PASS_LIMIT,
+            quiet: Vec::new(),
+        }
+    }
+
+    /// Rewrites `player`'s bits of the quiet table, after their profile or
+    /// command changed.
+    fn refresh_quiet(&mut self, player: PlayerId) {
+        let index = player.index();
+        if index >= SEATS {
+            return;
+        }
+        let (own, others) = (1u16 << (2 * index + 1), 1u16 << (2 * index));
+        let profile = match (&self.profiles[index], self.commands[index].is_some()) {
+            (Some(profile), false) => Some(profile),
+            _ => None,
+        };
+        if let Some(profile) = profile
+            && self.quiet.len() < profile.steps_len()
+        {
+            self.quiet.resize(profile.steps_len(), 0);
+        }
+        for bits in self.quiet.iter_mut() {
+            *bits &= !(own | others);
+        }
+        if let Some(profile) = profile {
+            for (bits, (own_silent, others_silent)) in
+                self.quiet.iter_mut().zip(profile.silent_steps())
+            {
+                if own_silent {
+                    *bits |= own;
+                }
+                if others_silent {
+                    *bits |= others;
+                }
+            }
         }
     }
 
@@ -275,6 +315,7 @@ impl AutoPasser {
             self.tracks_stack |= bit;
         }
         *slot = Some(profile);
+        self.refresh_quiet(player);
         Ok(())
     }
 
@@ -283,6 +324,7 @@ impl AutoPasser {
         if let Some(slot) = self.profiles.get_mut(player.index()) {
             *slot = None;
             self.tracks_stack &= !(1u8 << player.index());
+            self.refresh_quiet(player);
         }
     }
 
@@ -315,6 +357,7 @@ impl AutoPasser {
             stack: StackSeen::of(game.stack()),
             passed: false,
         });
+        self.refresh_quiet(player);
         Ok(())
     }
 
@@ -322,6 +365,7 @@ impl AutoPasser {
     pub fn cancel(&mut self, player: PlayerId) {
         if let Some(slot) = self.commands.get_mut(player.index()) {
             *slot = None;
+            self.refresh_quiet(player);
         }
     }
 
@@ -351,7 +395,11 @@ impl AutoPasser {
             let Some(holder) = game.holder() else {
                 return Stopped::NoHolder;
             };
-            if let Some(stopped) = self.decide(game, holder) {
+            if self.is_quiet(game, holder) {
+                // The table's answer is the full decision's, which would
+                // change nothing here (no command to follow).
+                debug_assert!(self.clone().decide(game, holder).is_none());
+            } else if let Some(stopped) = self.decide(game, holder) {
                 if let Some(seen) = self.seen.get_mut(holder.index()) {
                     *seen = Some(StackSeen::of(game.stack()));
                 }
@@ -377,9 +425,17 @@ impl AutoPasser {
         }
     }
 
-    /// `None` to pass for `player`, or why to ask them. The common case, a
-    /// player with a profile and no command in a step where it does not
-    /// stop, is a few loads and one test.
+    /// Whether `player` passes here without looking (the quiet table).
+    #[inline(always)]
+    fn is_quiet(&self, game: &Game, player: PlayerId) -> bool {
+        let own = usize::from(player == game.active_player());
+        let bit = 1u16 << (((player.index() & 7) << 1) | own);
+        self.quiet
+            .get(game.step().index())
+            .is_some_and(|bits| bits & bit != 0)
+    }
+
+    /// `None` to pass for `player`, or why to ask them.
     #[inline]
     fn decide(&mut self, game: &Game, player: PlayerId) -> Option<Stopped> {
         let index = player.index();
@@ -405,7 +461,7 @@ impl AutoPasser {
     fn follow_command(&mut self, game: &Game, player: PlayerId) -> Option<Stopped> {
         let slot = &mut self.commands[player.index()];
         let pending = slot.as_mut()?;
-        match Self::command_says(game, pending) {
+        let said = match Self::command_says(game, pending) {
             Some(done) => {
                 *slot = None;
                 Some(match done {
@@ -420,9 +476,12 @@ impl AutoPasser {
             }
             None => {
                 pending.passed = true;
-                None
+                return None;
             }
-        }
+        };
+        // The command is over: the profile decides again.
+        self.refresh_quiet(player);
+        said
     }
 
     /// Whether one of the conditions `when` of `player`'s profile holds in

@@ -184,6 +184,22 @@ impl StopProfile {
         self.anywhere
     }
 
+    /// How many steps the profile has a setting for (its spec's steps).
+    pub fn steps_len(&self) -> usize {
+        self.steps.len()
+    }
+
+    /// For each step in id order: whether the profile never stops there in
+    /// the player's own turn, and in the others' (counting `anywhere`).
+    pub fn silent_steps(&self) -> impl Iterator<Item = (bool, bool)> + '_ {
+        self.steps.iter().map(|s| {
+            (
+                s.own.union(self.anywhere).is_empty(),
+                s.others.union(self.anywhere).is_empty(),
+            )
+        })
+    }
+
     /// Whether the profile was made for a spec with this many steps: a
     /// cheap guard against using one spec's profile with another.
     pub fn fits(&self, spec: &Spec) -> bool {
