@@ -646,6 +646,10 @@ impl<'a> Reader<'a> {
 
 fn read_state(r: &mut Reader<'_>, spec: &Spec) -> Result<GameState> {
     let turn = r.u32("turn")?;
+    // The engine counts turns up by one: a last turn number would overflow.
+    if turn == u32::MAX {
+        return Err(r.invalid("turn"));
+    }
     let turn_limit = r.u32("turn_limit")?;
     let players = r.u8()?;
     let g = spec.game();
@@ -675,7 +679,7 @@ fn read_state(r: &mut Reader<'_>, spec: &Spec) -> Result<GameState> {
         .ok_or_else(|| r.invalid("point"))?;
     let phase = r.id("phase", spec.phases())?;
     let turn_pos = r.u8()?;
-    if turn_pos as usize > spec.turn().len() {
+    if turn_pos as usize > spec.turn().len().max(spec.between().len()) {
         return Err(r.invalid("turn_pos"));
     }
     let step = r.id("step", spec.steps())?;
@@ -695,11 +699,20 @@ fn read_state(r: &mut Reader<'_>, spec: &Spec) -> Result<GameState> {
     let repeat = r.u8()?;
     let window_opened = r.bool("window_opened")?;
     let quiet_repeats = r.u16("quiet_repeats")?;
+    // One past the bound stops the game (endless.rs), so no more than that.
+    if u32::from(quiet_repeats) > crate::MAX_REPEATS_WITHOUT_PRIORITY + 1 {
+        return Err(r.invalid("quiet_repeats"));
+    }
     let holder = match r.tag("holder")? {
         false => None,
         true => Some(r.player("holder", players)?),
     };
+    // Passes in a row: a window closes once every side has passed, so a
+    // few rounds at most (counted up by one, so never near 255).
     let passes = r.u8()?;
+    if passes > 2 * MAX_PLAYERS {
+        return Err(r.invalid("passes"));
+    }
     let returns_len = r.u8()?;
     if returns_len as usize > MAX_NESTING {
         return Err(r.invalid("returns_len"));
