@@ -17,8 +17,8 @@ mod types;
 use std::collections::VecDeque;
 
 use turnspec_engine::{
-    Action, Event, Game, GameOptions, Host, ObjectKind, PlayerId, RuleError, SNAPSHOT_VERSION,
-    Status, TurnActionHook,
+    Action, Event, Game, GameOptions, Host, ObjectKind, Place, PlayerId, RuleError,
+    SNAPSHOT_VERSION, Scope, Status, TurnActionHook,
 };
 use turnspec_model::{Spec, TurnActionId};
 
@@ -160,6 +160,62 @@ fn player(text: &str, players: u8) -> Result<PlayerId, ErrorBody> {
 
 fn unknown(what: &str, id: &str) -> ErrorBody {
     error("unknown_name", format!("this spec has no {what} `{id}`"))
+}
+
+/// The place a move names by `phase` or `step`: exactly one.
+fn place(spec: &Spec, phase: &Option<String>, step: &Option<String>) -> Result<Place, ErrorBody> {
+    match (phase, step) {
+        (Some(p), None) => spec
+            .phase_by_id(p)
+            .map(Place::Phase)
+            .ok_or_else(|| unknown("phase", p)),
+        (None, Some(s)) => spec
+            .step_by_id(s)
+            .map(Place::Step)
+            .ok_or_else(|| unknown("step", s)),
+        _ => Err(error(
+            "bad_request",
+            "give exactly one of `phase` and `step`",
+        )),
+    }
+}
+
+/// A `duration` move's scope.
+fn scope(
+    spec: &Spec,
+    players: u8,
+    name: &str,
+    who: &Option<String>,
+    (phase, step): (&Option<String>, &Option<String>),
+) -> Result<Scope, ErrorBody> {
+    let who = || match who {
+        Some(p) => player(p, players),
+        None => Err(error(
+            "bad_request",
+            format!("scope `{name}` needs `player`"),
+        )),
+    };
+    Ok(match name {
+        "step" => Scope::Step,
+        "phase" => Scope::Phase,
+        "turn" => Scope::Turn,
+        "until_next" => Scope::UntilNext {
+            at: place(spec, phase, step)?,
+            player: who()?,
+        },
+        "end_of_next_turn" => Scope::EndOfNextTurn {
+            at: place(spec, phase, step)?,
+            player: who()?,
+        },
+        "until_turn_of" => Scope::UntilTurnOf { player: who()? },
+        "through_next_turn" => Scope::ThroughNextTurn { player: who()? },
+        "during_turns_of" => Scope::DuringTurnsOf { player: who()? },
+        "from_next" => Scope::FromNext {
+            at: place(spec, phase, step)?,
+            player: who()?,
+        },
+        other => return Err(error("bad_request", format!("no scope `{other}`"))),
+    })
 }
 
 /// The hex text of `bytes`.
@@ -537,6 +593,52 @@ impl Session {
                     .ok_or_else(|| unknown("effect", effect))?;
                 game.apply_declared_effect(id, p, host, sink).map_err(rule)
             }
+            Move::EffectOn { effect, by, target } => {
+                let (p, t) = (player(by, n)?, player(target, n)?);
+                let id = spec
+                    .effect_by_id(effect)
+                    .ok_or_else(|| unknown("effect", effect))?;
+                game.apply_declared_effect_on(id, p, t, host, sink)
+                    .map_err(rule)
+            }
+            Move::EndEffect { effect, by } => {
+                let p = player(by, n)?;
+                let id = spec
+                    .effect_by_id(effect)
+                    .ok_or_else(|| unknown("effect", effect))?;
+                game.end_lasting_effect(id, p, sink).map_err(rule)
+            }
+            Move::PendingTrigger { label, by } => {
+                let p = player(by, n)?;
+                game.report_pending_trigger(p, *label).map_err(rule)
+            }
+            Move::DelayTrigger {
+                label,
+                by,
+                phase,
+                step,
+                own_turn,
+                next_turn,
+            } => {
+                let p = player(by, n)?;
+                let at = place(spec, phase, step)?;
+                match (*next_turn, *own_turn) {
+                    (true, _) => game.delay_trigger_to_next_turn(p, *label, at),
+                    (false, own) => game.delay_trigger(p, *label, at, own),
+                }
+                .map_err(rule)
+            }
+            Move::Duration {
+                label,
+                scope: name,
+                player: who,
+                phase,
+                step,
+            } => {
+                let scope = scope(spec, n, name, who, (phase, step))?;
+                game.start_duration(*label, scope).map_err(rule)
+            }
+            Move::EndDuration { label } => game.end_duration(*label, sink).map_err(rule),
             Move::Answer {
                 action,
                 value,

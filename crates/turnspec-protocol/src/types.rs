@@ -145,6 +145,79 @@ pub enum Move {
         /// The player.
         by: String,
     },
+    /// Host: a structural effect naming a second player (`control_turn`:
+    /// `by` controls `target`'s next turn).
+    EffectOn {
+        /// The effect id.
+        effect: String,
+        /// The player it is applied for.
+        by: String,
+        /// The other player.
+        target: String,
+    },
+    /// Host: ends a lasting effect (a `skip` with `lasting = true`)
+    /// applied for a player.
+    EndEffect {
+        /// The effect id.
+        effect: String,
+        /// The player.
+        by: String,
+    },
+    /// Host: a triggered ability that triggered during a resolution: it
+    /// goes on the stack the next time a player would receive priority.
+    PendingTrigger {
+        /// The ability's label.
+        label: u32,
+        /// Its controller.
+        by: String,
+    },
+    /// Host: a delayed triggered ability, at the next beginning of a phase
+    /// or step (give exactly one of `phase` and `step`).
+    DelayTrigger {
+        /// The ability's label.
+        label: u32,
+        /// Its controller.
+        by: String,
+        /// A phase id.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        phase: Option<String>,
+        /// A step id.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        step: Option<String>,
+        /// Only in the controller's own turn ("your next upkeep").
+        #[serde(default)]
+        own_turn: bool,
+        /// Only in the controller's next turn, gone when it ends ("on your
+        /// next turn").
+        #[serde(default)]
+        next_turn: bool,
+    },
+    /// Host: an effect that lasts for a while; the trace says `expired`
+    /// with its label when it ends.
+    Duration {
+        /// The effect's label.
+        label: u32,
+        /// `step`, `phase`, `turn` (until the end of the current one), or
+        /// bound to `player`'s turns: `until_next` (`phase`/`step`),
+        /// `end_of_next_turn` (`phase`/`step`), `until_turn_of`,
+        /// `through_next_turn`, `during_turns_of`, `from_next`
+        /// (`phase`/`step`).
+        scope: String,
+        /// The player the scope is bound to.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        player: Option<String>,
+        /// A phase id, for the scopes that name a place.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        phase: Option<String>,
+        /// A step id, for the scopes that name a place.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        step: Option<String>,
+    },
+    /// Host: ends an effect started with `duration` before its time.
+    EndDuration {
+        /// The effect's label.
+        label: u32,
+    },
     /// Host: the answer the next time this turn-based action happens, and
     /// the triggers it reports (controlled by the active player then).
     /// Queued; without one the answer is 0.

@@ -396,6 +396,118 @@ fn host_commands_facts_effects_and_endings() {
 }
 
 #[test]
+fn delayed_triggers_durations_and_lasting_effects() {
+    let mut s = started(2);
+    let apply = |s: &mut Session, m: Value| send(s, json!({"v": 1, "op": "apply", "move": m}));
+    // A delayed trigger at P1's next upkeep, and one at both places: refused.
+    let r = apply(
+        &mut s,
+        json!({"kind": "delay_trigger", "label": 4, "by": "P1", "step": "upkeep", "own_turn": true}),
+    );
+    assert!(r.get("ok").is_some(), "{r}");
+    let r = apply(
+        &mut s,
+        json!({"kind": "delay_trigger", "label": 4, "by": "P1", "step": "upkeep", "phase": "beginning"}),
+    );
+    assert_eq!(r["error"]["code"], "protocol::bad_request");
+    let r = apply(
+        &mut s,
+        json!({"kind": "delay_trigger", "label": 4, "by": "P1", "step": "nowhere"}),
+    );
+    assert_eq!(r["error"]["code"], "protocol::unknown_name");
+    // Durations: until end of turn; bound to a player's turns.
+    assert!(
+        apply(
+            &mut s,
+            json!({"kind": "duration", "label": 8, "scope": "turn"})
+        )
+        .get("ok")
+        .is_some()
+    );
+    let r = apply(
+        &mut s,
+        json!({"kind": "duration", "label": 9, "scope": "through_next_turn", "player": "P2"}),
+    );
+    assert!(r.get("ok").is_some(), "{r}");
+    let r = apply(
+        &mut s,
+        json!({"kind": "duration", "label": 9, "scope": "until_next"}),
+    );
+    assert_eq!(r["error"]["code"], "protocol::bad_request");
+    let r = apply(
+        &mut s,
+        json!({"kind": "duration", "label": 9, "scope": "forever"}),
+    );
+    assert_eq!(r["error"]["code"], "protocol::bad_request");
+    let r = apply(&mut s, json!({"kind": "end_duration", "label": 1234}));
+    assert_eq!(r["error"]["code"], "rule::no_such_duration");
+    assert!(
+        apply(&mut s, json!({"kind": "end_duration", "label": 9}))
+            .get("ok")
+            .is_some()
+    );
+    // A lasting skip, ended; another player controlling a turn.
+    assert!(
+        apply(
+            &mut s,
+            json!({"kind": "effect", "effect": "skip_upkeeps", "by": "P2"})
+        )
+        .get("ok")
+        .is_some()
+    );
+    assert!(
+        apply(
+            &mut s,
+            json!({"kind": "end_effect", "effect": "skip_upkeeps", "by": "P2"})
+        )
+        .get("ok")
+        .is_some()
+    );
+    let r = apply(
+        &mut s,
+        json!({"kind": "effect_on", "effect": "control_turn", "by": "P1", "target": "P2"}),
+    );
+    assert!(r.get("ok").is_some(), "{r}");
+    assert!(
+        apply(
+            &mut s,
+            json!({"kind": "pending_trigger", "label": 6, "by": "P2"})
+        )
+        .get("ok")
+        .is_some()
+    );
+    // Play on to P1's next upkeep: the turn-long duration expired, the
+    // delayed trigger triggered.
+    for _ in 0..200 {
+        let st = ok(
+            &mut s,
+            json!({"v": 1, "op": "apply", "move": {"kind": "pass"}}),
+        );
+        if st["state"]["turn"] == 3 && st["state"]["step"] == "upkeep" {
+            break;
+        }
+    }
+    let trace = ok(&mut s, json!({"v": 1, "op": "trace"}));
+    let events = trace["events"].as_array().unwrap();
+    assert!(
+        events
+            .iter()
+            .any(|e| e["event"] == "expired" && e["label"] == 8),
+        "{trace}"
+    );
+    assert!(
+        events
+            .iter()
+            .any(|e| e["event"] == "trigger_put" && e["label"] == 4),
+        "{trace}"
+    );
+    assert!(
+        events.iter().any(|e| e["event"] == "turn_controlled"),
+        "{trace}"
+    );
+}
+
+#[test]
 fn the_trace_keeps_the_latest_events_only() {
     let mut s = started(2);
     let mut last = json!(null);
