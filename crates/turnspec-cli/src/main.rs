@@ -8,6 +8,7 @@ mod diff;
 mod explore;
 mod graph;
 mod out;
+mod play;
 mod replay;
 mod run;
 mod schema;
@@ -107,7 +108,10 @@ enum Command {
     /// Replay a game recorded with `run --record FILE` under another spec:
     /// the first event where the traces part, the first action refused.
     Replay(replay::ReplayArgs),
-    /// Print the JSON Schema of the spec or scenario format, for editors
+    /// Play a game driven by another program: requests and responses as
+    /// JSON lines on stdin and stdout (`--protocol jsonl`, docs/protocol.md).
+    Play(play::PlayArgs),
+    /// Print the JSON Schema of the spec, scenario or protocol format, for editors
     /// (Taplo / Even Better TOML: see docs/cli.md).
     Schema {
         /// The format.
@@ -220,6 +224,7 @@ fn main() -> ExitCode {
         Command::Man => man(),
         Command::Serve(args) => serve::serve(args),
         Command::Schema { kind } => schema::schema(kind),
+        Command::Play(args) => play::play(args),
         Command::Replay(args) => replay::replay(args),
     };
     let code = match result {

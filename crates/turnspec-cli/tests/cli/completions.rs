@@ -5,7 +5,7 @@ use crate::common;
 
 use common::{assert_exit, stdout, turnspec};
 
-const SUBCOMMANDS: [&str; 12] = [
+const SUBCOMMANDS: [&str; 13] = [
     "check",
     "graph",
     "run",
@@ -18,6 +18,7 @@ const SUBCOMMANDS: [&str; 12] = [
     "serve",
     "schema",
     "replay",
+    "play",
 ];
 
 #[test]

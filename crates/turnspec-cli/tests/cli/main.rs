@@ -13,6 +13,7 @@ mod explain;
 mod explore;
 mod graph;
 mod output;
+mod play;
 mod replay;
 mod schema;
 mod serve;

@@ -58,3 +58,19 @@ fn an_unknown_format_is_exit_2() {
     let o = turnspec(&["schema", "trace"]);
     assert_exit(&o, 2);
 }
+
+#[test]
+fn the_protocol_schema_in_docs_is_up_to_date() {
+    let o = turnspec(&["schema", "protocol"]);
+    assert_exit(&o, 0);
+    let generated = stdout(&o);
+    let schema: serde_json::Value = serde_json::from_str(&generated).unwrap();
+    assert_eq!(schema["$schema"], "http://json-schema.org/draft-07/schema#");
+    assert!(schema["anyOf"].is_array(), "{generated}");
+    let committed = std::fs::read_to_string(root().join("docs/schema/protocol.schema.json"))
+        .unwrap_or_default();
+    assert!(
+        committed == generated,
+        "docs/schema/protocol.schema.json is out of date: regenerate it with\n  cargo run -- schema protocol > docs/schema/protocol.schema.json"
+    );
+}
