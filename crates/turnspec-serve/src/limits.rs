@@ -25,6 +25,8 @@ pub const MAX_OBJECTS: usize = 64;
 pub const MAX_SESSIONS: usize = 128;
 /// An open game unused this long is closed.
 pub const IDLE: std::time::Duration = std::time::Duration::from_secs(30 * 60);
+/// Stop markers (and `anywhere` conditions) of all players in one game.
+pub const MAX_STOP_MARKERS: usize = 512;
 /// Bytes in a save path, and folders in it.
 pub const MAX_PATH: usize = 200;
 /// Folders in a save path.

@@ -102,6 +102,16 @@ fn entry(m: &Move) -> String {
         Move::SetObjectFact { fact, object } => {
             format!("set_fact = {}\nlabel = {}\n", quoted(fact), quoted(object))
         }
+        Move::PassToStop { by, command, at } => {
+            let mut s = format!("pass_to_stop = {}\n", quoted(command));
+            if let Some(at) = at {
+                s.push_str(&format!("at = {}\n", quoted(at)));
+            }
+            if let Some(by) = by {
+                s.push_str(&format!("by = {}\n", quoted(by)));
+            }
+            s
+        }
         Move::ClearObjectFact { fact, object } => {
             format!(
                 "clear_fact = {}\nlabel = {}\n",
@@ -425,6 +435,11 @@ impl Workbench {
     pub fn save(&self, request: &SaveRequest) -> Result<Value, ApiError> {
         let session = &request.session;
         let entry = self.entry(session.setup.spec)?;
+        if session.setup.has_stops() {
+            return Err(ApiError::bad(
+                "a game with stop markers cannot be saved as a scenario yet: scenarios name stop profile files ([setup] stops, docs/stops.md); clear the markers (pass_to_stop moves without markers can be saved)",
+            ));
+        }
         let Some(spec_file) = &entry.path else {
             return Err(ApiError::bad(
                 "this spec is built into turnspec and has no file a scenario could name; start `turnspec serve` with a spec file",
@@ -446,7 +461,7 @@ impl Workbench {
         let folder = target.as_ref().map_or(root.clone(), |t| t.folder.clone());
         let spec_path = relative(&folder, &spec_file);
         let mut labels = LabelTable::new();
-        let side = Self::replay(entry, &session.setup, &session.moves, &mut labels)?;
+        let side = Self::replay(entry, &session.setup, &session.moves, &mut labels, true)?;
         let name = if request.name.trim().is_empty() {
             format!("workbench session on {}", entry.spec.title())
         } else {

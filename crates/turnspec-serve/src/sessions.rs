@@ -89,11 +89,9 @@ struct Open {
 impl Open {
     fn new(w: &Workbench, setup: Setup) -> Result<Open, ApiError> {
         let mut runs = Vec::new();
-        for index in std::iter::once(setup.spec).chain(setup.compare) {
+        for (n, index) in std::iter::once(setup.spec).chain(setup.compare).enumerate() {
             let entry: &SpecEntry = w.entry(index)?;
-            let options = Workbench::options(entry, &setup)?;
-            let side = Side::start(&entry.spec, &options)
-                .map_err(|e| ApiError::bad(format!("{}: {e}", entry.label)))?;
+            let side = Workbench::start_side(entry, &setup, n == 0)?;
             runs.push(Run {
                 spec: index,
                 marks: vec![side.mark()],
