@@ -181,6 +181,7 @@ impl Workbench {
         for m in moves {
             side.play(m, labels);
             crate::limits::check_trace(side.trace.len())?;
+            crate::limits::check_pass_limits(side.pass_limits)?;
         }
         Ok(side)
     }

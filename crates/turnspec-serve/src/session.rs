@@ -291,6 +291,10 @@ pub(crate) struct Side {
     /// Why the last move, if it was a `pass_to_stop`, stopped
     /// ([`Stopped::describe`]).
     pub(crate) stopped: Option<String>,
+    /// How many `pass_to_stop` moves reached the pass limit (refused, but
+    /// work done): never restored by going back, so a request that replays
+    /// moves can bound them ([`crate::limits::check_pass_limits`]).
+    pub(crate) pass_limits: u32,
 }
 
 /// Refuses a label a scenario could not carry as it stands.
@@ -359,6 +363,7 @@ impl Side {
             passer: AutoPasser::new(),
             stops: json!({}),
             stopped: None,
+            pass_limits: 0,
         };
         // A request's work stays bounded: no more passes than a trace holds.
         side.passer
@@ -632,6 +637,9 @@ impl Side {
             _ => None,
         };
         if let Some(refusal) = refusal {
+            if stopped == Stopped::PassLimit {
+                self.pass_limits += 1;
+            }
             self.game = game;
             self.host = host;
             self.passer = passer;

@@ -353,6 +353,9 @@ impl Workbench {
         for m in &request.moves {
             // A refused move is left out, as the page drops it.
             let _ = open.play(m)?;
+            for r in &open.runs {
+                crate::limits::check_pass_limits(r.side.pass_limits)?;
+            }
         }
         let (id, open) = self.sessions.insert(open);
         let open = lock(&open);

@@ -235,3 +235,46 @@ fn saving_writes_pass_to_stop_and_refuses_markers() {
     assert_eq!(e.status, 400);
     assert!(e.message.contains("stop markers"), "{}", e.message);
 }
+
+#[test]
+fn passing_is_bounded_and_too_many_markers_are_refused() {
+    let w = workbench(scratch("stops-bounds"));
+    // Both players stop only where the stack is not empty, and nobody
+    // plays: the auto-passer would pass for ever. It stops at the pass
+    // limit, and the move is refused without changing anything.
+    let mut r = request(0, None, vec![to_stop("next_stop")]);
+    for p in ["P1", "P2"] {
+        r.setup.stops.insert(
+            p.into(),
+            vec![StopMarker {
+                at: "upkeep".into(),
+                turn: "any".into(),
+                when: "stack_nonempty".into(),
+            }],
+        );
+    }
+    let v = w.play(&r).unwrap();
+    let side = &v["sides"][0];
+    assert_eq!(side["refused"][0]["refusal"]["reason"], "pass_limit");
+    assert_eq!(side["state"]["turn"], 1);
+    assert_eq!(side["state"]["step"], "upkeep");
+    assert_eq!(side["state"]["stopped"], Value::Null);
+    // A few such moves in one request, not thousands: the work is bounded.
+    r.moves = vec![to_stop("next_stop"); 3];
+    let e = w.play(&r).unwrap_err();
+    assert_eq!(e.status, 413);
+    assert!(e.message.contains("pass limit") || e.message.contains("without anyone"));
+    let e = w
+        .open(&OpenRequest {
+            setup: r.setup.clone(),
+            moves: r.moves.clone(),
+        })
+        .unwrap_err();
+    assert_eq!(e.status, 413);
+
+    let mut r = with_stops(&[], vec![]);
+    r.setup
+        .stops
+        .insert("P2".into(), vec![marker("end", "others"); 600]);
+    assert_eq!(w.play(&r).unwrap_err().status, 413);
+}
