@@ -363,6 +363,11 @@ test("stops: markers per player on the diagram, pass to next stop and its reason
   assert.match(await text("#state-turn"), /^2 \(.*P2\)/);
   await page.waitForSelector('.step.current[data-step="upkeep"]');
 
+  // Saved with the markers as stop profile files beside the scenario, and run.
+  await saveAndTest("scenarios/browser-stops.toml");
+  assert.match(await text("#save-result"), /stop profiles scenarios\/browser-stops\.stops-P1\.toml, scenarios\/browser-stops\.stops-P2\.toml/);
+  assert.ok(existsSync(join(WORK, "scenarios/browser-stops.stops-P2.toml")));
+
   // Reset: no markers, so nobody has a profile and the same moves stop at
   // the next priority; another move clears the reason line.
   await click("#reset-stops");

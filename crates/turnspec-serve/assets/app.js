@@ -436,7 +436,9 @@ async function save() {
       result.passes
         ? el("span", { class: "ok" }, `passes (${result.checks} checks)`)
         : el("span", { class: "bad" }, `does not pass: ${result.failure}`),
-      result.written ? ` — written to ${result.written}` : "");
+      result.written ? ` — written to ${result.written}` : "",
+      result.stops_written && result.stops_written.length
+        ? `, with the stop profiles ${result.stops_written.join(", ")}` : "");
     $("save-toml").hidden = false;
     $("save-toml").textContent = result.toml;
   } catch (e) {

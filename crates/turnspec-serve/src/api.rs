@@ -61,14 +61,6 @@ fn always() -> String {
     "always".into()
 }
 
-impl Setup {
-    /// Whether any player has a stop marker or an `anywhere` condition.
-    pub fn has_stops(&self) -> bool {
-        self.stops.values().any(|m| !m.is_empty())
-            || self.stops_anywhere.values().any(|w| !w.is_empty())
-    }
-}
-
 /// A session: the setup and the moves made so far.
 #[derive(Debug, Clone, Deserialize)]
 pub struct PlayRequest {

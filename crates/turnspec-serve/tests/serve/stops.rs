@@ -208,8 +208,9 @@ fn pass_to_stop_is_deterministic_and_an_open_game_agrees() {
 }
 
 #[test]
-fn saving_writes_pass_to_stop_and_refuses_markers() {
-    let w = workbench(scratch("stops-save"));
+fn saving_writes_pass_to_stop_and_the_markers_as_profile_files() {
+    let root = scratch("stops-save");
+    let w = workbench(root.clone());
     let moves = vec![to_stop("next_stop"), to_stop("end_of_turn")];
     let saved = w
         .save(&SaveRequest {
@@ -223,17 +224,44 @@ fn saving_writes_pass_to_stop_and_refuses_markers() {
     let toml = saved["toml"].as_str().unwrap();
     assert!(toml.contains("pass_to_stop = \"next_stop\""), "{toml}");
     assert!(toml.contains("pass_to_stop = \"end_of_turn\""), "{toml}");
+    assert!(!toml.contains("stops ="), "{toml}");
 
-    let e = w
-        .save(&SaveRequest {
-            session: with_stops(&["end"], moves),
+    // With markers: a profile file per player beside the scenario.
+    let save = |overwrite| {
+        w.save(&SaveRequest {
+            session: with_stops(&["beginning_of_combat", "end"], moves.clone()),
             name: String::new(),
-            path: None,
-            overwrite: false,
+            path: Some("s/stops.toml".into()),
+            overwrite,
         })
-        .unwrap_err();
-    assert_eq!(e.status, 400);
-    assert!(e.message.contains("stop markers"), "{}", e.message);
+    };
+    let saved = save(false).unwrap();
+    assert_eq!(saved["passes"], true, "{saved}");
+    let toml = saved["toml"].as_str().unwrap();
+    assert!(
+        toml.contains("stops = { P1 = \"stops.stops-P1.toml\", P2 = \"stops.stops-P2.toml\" }"),
+        "{toml}"
+    );
+    assert_eq!(
+        saved["stops_written"],
+        serde_json::json!(["s/stops.stops-P1.toml", "s/stops.stops-P2.toml"])
+    );
+    let p2 = std::fs::read_to_string(root.join("s/stops.stops-P2.toml")).unwrap();
+    assert!(
+        p2.contains("[profile]") && p2.contains("at = \"end\""),
+        "{p2}"
+    );
+    // `turnspec test` reads it from its file as it stands.
+    let mut cache = turnspec_scenario::SpecCache::default();
+    let scenario = turnspec_scenario::load_file(&root.join("s/stops.toml"), &mut cache)
+        .unwrap_or_else(|r| panic!("{}", r.to_short_text()));
+    assert!(matches!(
+        turnspec_scenario::run(&scenario),
+        turnspec_scenario::Outcome::Passed { .. }
+    ));
+    // Saved again: refused without overwrite, replaced with it.
+    assert!(save(false).unwrap_err().message.contains("exists"));
+    assert_eq!(save(true).unwrap()["passes"], true);
 }
 
 #[test]
