@@ -319,3 +319,60 @@ test("a spec without [objects] shows no object controls", async () => {
   assert.ok(await page.isHidden("#objects-panel"));
   assert.ok(await page.isHidden("#play-object-row"));
 });
+
+test("stops: markers per player on the diagram, pass to next stop and its reason, a marker off, end of turn", async () => {
+  await open("games/mtg.toml");
+  await click("#new-game");
+  const marker = (at, player) => `#diagram [data-stop="${at}"][data-player="${player}"]`;
+  // Markers show on every step with a priority window, one per player, off.
+  assert.ok(await page.isVisible(marker("upkeep", "P1")));
+  assert.ok(await page.isVisible(marker("end", "P2")));
+  assert.equal(await page.$(marker("untap", "P1")), null, "the untap step has no priority window");
+  assert.equal(await page.$$eval("#diagram .stop-toggle.on", (b) => b.length), 0);
+
+  // P1 stops in the precombat main phase (a phase without steps); P2 at the
+  // beginning of combat and in the end step.
+  await click(marker("precombat_main", "P1"));
+  await click(marker("beginning_of_combat", "P2"));
+  await click(marker("end", "P2"));
+  assert.equal(await page.getAttribute(marker("end", "P2"), "aria-pressed"), "true");
+  assert.equal(await page.getAttribute(marker("end", "P1"), "aria-pressed"), "false");
+  assert.equal(await page.$$eval("#diagram .stop-toggle.on", (b) => b.length), 3);
+
+  await click("#pass-to-stop");
+  assert.equal(await text("#stopped"), "Stopped: stop P1 precombat_main always");
+  await page.waitForSelector('.phase.current[data-phase="precombat_main"]');
+  assert.equal(await text("#state-holder"), "P1");
+
+  await click("#pass-to-stop");
+  assert.equal(await text("#stopped"), "Stopped: stop P2 beginning_of_combat always");
+  await page.waitForSelector('.step.current[data-step="beginning_of_combat"]');
+  assert.equal(await text("#state-holder"), "P2");
+
+  // P2's marker at the beginning of combat off: the same moves stop at the end step.
+  await click(marker("beginning_of_combat", "P2"));
+  assert.equal(await page.getAttribute(marker("beginning_of_combat", "P2"), "aria-pressed"), "false");
+  assert.equal(await text("#stopped"), "Stopped: stop P2 end always");
+  await page.waitForSelector('.step.current[data-step="end"]');
+  assert.match(await text("#state-turn"), /^1 /);
+  assert.match(await text('.trace[data-side="0"]'), /P1 passes to next stop/);
+
+  // P2 passes to the end of the turn: asked again at their first priority in turn 2.
+  await click("#pass-to-eot");
+  assert.equal(await text("#stopped"), "Stopped: turn_ended P2");
+  assert.match(await text("#state-turn"), /^2 \(.*P2\)/);
+  await page.waitForSelector('.step.current[data-step="upkeep"]');
+
+  // Saved with the markers as stop profile files beside the scenario, and run.
+  await saveAndTest("scenarios/browser-stops.toml");
+  assert.match(await text("#save-result"), /stop profiles scenarios\/browser-stops\.stops-P1\.toml, scenarios\/browser-stops\.stops-P2\.toml/);
+  assert.ok(existsSync(join(WORK, "scenarios/browser-stops.stops-P2.toml")));
+
+  // Reset: no markers, so nobody has a profile and the same moves stop at
+  // the next priority; another move clears the reason line.
+  await click("#reset-stops");
+  assert.equal(await page.$$eval("#diagram .stop-toggle.on", (b) => b.length), 0);
+  assert.match(await text("#stopped"), /^Stopped: no_profile P\d$/);
+  await click("#pass-all");
+  assert.ok(!(await page.isVisible("#stopped")));
+});

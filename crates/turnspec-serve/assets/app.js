@@ -19,7 +19,9 @@ const rule = (r) => (r ? el("span", { class: "rule" }, ` [${r}]`) : null);
 
 // `last`: the game as the page draws it ({ sides, divergence }), kept up to
 // date from each move's answer.
-const session = { specs: [], details: null, moves: [], last: null, id: null };
+// `stops`: the stop markers by player ({ P1: [{ at, turn }] }), part of the
+// setup: a change opens the game again with the same moves.
+const session = { specs: [], details: null, moves: [], last: null, id: null, stops: {} };
 
 class ApiError extends Error {
   constructor(message, status) { super(message); this.status = status; }
@@ -58,12 +60,38 @@ function showError(message) {
 function setup() {
   const variants = [...document.querySelectorAll("#variants input:checked")].map((i) => i.value);
   const compare = $("compare").value;
+  const count = Number($("players").value);
+  const stops = {};
+  for (const [p, markers] of Object.entries(session.stops)) {
+    if (markers.length && Number(p.slice(1)) <= count) stops[p] = markers;
+  }
   return {
     spec: Number($("spec").value),
-    players: Number($("players").value),
+    players: count,
     variants,
     compare: compare === "" ? null : Number(compare),
+    stops,
   };
+}
+
+// The player's marker at `at` (a step id, or a step-less phase's id).
+function markerOf(player, at) {
+  return (session.stops[player] || []).find((m) => m.at === at);
+}
+
+// Switches a player's marker at `at` on (stopping in the turns chosen under
+// "New markers") or off, and opens the game again with the same moves.
+async function toggleStop(player, at) {
+  const list = session.stops[player] || [];
+  session.stops[player] = markerOf(player, at)
+    ? list.filter((m) => m.at !== at)
+    : [...list, { at, turn: $("stop-turn").value }];
+  await refresh();
+}
+
+async function resetStops() {
+  session.stops = {};
+  await refresh();
 }
 
 async function loadSpec() {
@@ -104,6 +132,7 @@ async function loadSpec() {
 
 async function newGame() {
   session.moves = [];
+  session.stops = {};
   await loadSpec();
   await refresh();
 }
@@ -231,6 +260,9 @@ function render(data) {
         el("td", {}, o.controlled_since_turn ? `turn ${o.controlled_since_turn}` : "before the game"),
         el("td", {}, o.facts.join(", ") || "none")))));
   renderMoves();
+  $("stopped").hidden = !s.stopped;
+  $("stopped").textContent = s.stopped ? `Stopped: ${s.stopped}` : "";
+  for (const b of ["pass-to-stop", "pass-to-eot"]) $(b).disabled = !s.holder;
   // Top first, marked; an empty stack says so without a number.
   const top = s.stack.length - 1;
   $("stack").replaceChildren(s.stack.length === 0
@@ -277,6 +309,23 @@ function renderMoves() {
   }));
 }
 
+// A stop marker toggle per player beside a step with a priority window.
+function stopToggles(at, s) {
+  if (!s || !s.windows.length) return null;
+  const turns = { any: "", own: " own", others: " others" };
+  const whose = { any: "in every turn", own: "in their own turn", others: "in others' turns" };
+  return el("span", { class: "stop-toggles" }, ...players(Number($("players").value)).map((p) => {
+    const m = markerOf(p, at);
+    return el("button", {
+      class: `stop-toggle${m ? " on" : ""}`,
+      "data-stop": at, "data-player": p, "aria-pressed": m ? "true" : "false",
+      title: m ? `${p} stops here ${whose[m.turn]}; click to remove`
+        : `click: ${p}'s auto-passer stops here (${whose[$("stop-turn").value]})`,
+      onclick: (e) => { e.stopPropagation(); toggleStop(p, at); },
+    }, `${p}${m ? turns[m.turn] : ""}`);
+  }));
+}
+
 function renderDiagram(state) {
   const phases = session.details.diagram.phases;
   $("diagram").replaceChildren(...phases.map((p) => {
@@ -288,6 +337,10 @@ function renderDiagram(state) {
     const when = (x) => x.conditions.length ? el("div", { class: "conditions" }, x.conditions.join("; ")) : null;
     const w = when(p);
     if (w) box.append(w);
+    if (p.stepless) {
+      const toggles = stopToggles(p.id, p.steps[0]);
+      if (toggles) box.firstChild.append(toggles);
+    }
     // Timing classes only where someone gets priority (a step with a window).
     const tags = (s) => s.timing.length && s.windows.length
       ? el("div", { class: "timing-tags" }, `may play: ${s.timing.join(", ")}`) : null;
@@ -300,7 +353,7 @@ function renderDiagram(state) {
       for (const s of p.steps) {
         const cls = `step${s.conditional ? " conditional" : ""}${current && s.id === state.step ? " current" : ""}`;
         box.append(el("div", { class: cls, "data-step": s.id },
-          s.name, rule(s.rule), s.repeats ? " ↻" : "", tags(s), when(s)));
+          s.name, rule(s.rule), s.repeats ? " ↻" : "", stopToggles(s.id, s), tags(s), when(s)));
       }
     }
     return box;
@@ -324,6 +377,7 @@ function describeMove(m) {
     case "gain_control": return `${m.by} gains control of ${m.object}`;
     case "set_object_fact": return `set fact ${m.fact} of ${m.object}`;
     case "clear_object_fact": return `clear fact ${m.fact} of ${m.object}`;
+    case "pass_to_stop": return `${m.by || "the holder"} passes to ${m.command === "step" ? `step ${m.at}` : m.command.replaceAll("_", " ")}`;
     default: return m.kind;
   }
 }
@@ -382,7 +436,9 @@ async function save() {
       result.passes
         ? el("span", { class: "ok" }, `passes (${result.checks} checks)`)
         : el("span", { class: "bad" }, `does not pass: ${result.failure}`),
-      result.written ? ` — written to ${result.written}` : "");
+      result.written ? ` — written to ${result.written}` : "",
+      result.stops_written && result.stops_written.length
+        ? `, with the stop profiles ${result.stops_written.join(", ")}` : "");
     $("save-toml").hidden = false;
     $("save-toml").textContent = result.toml;
   } catch (e) {
@@ -405,6 +461,16 @@ async function init() {
     $("actor").addEventListener("change", renderMoves);
     $("pass").addEventListener("click", () => act({ kind: "pass", by: $("actor").value }));
     $("pass-all").addEventListener("click", () => act({ kind: "pass_all" }));
+    // pass_to_stop for the priority holder: their auto-passer passes, and
+    // everyone else's passes as their stop markers say, until someone is asked.
+    const toStop = (command) => () => {
+      const holder = session.last && session.last.sides[0].state.holder;
+      act({ kind: "pass_to_stop", command, ...(holder ? { by: holder } : {}) });
+    };
+    $("pass-to-stop").addEventListener("click", toStop("next_stop"));
+    $("pass-to-eot").addEventListener("click", toStop("end_of_turn"));
+    $("reset-stops").addEventListener("click", resetStops);
+    $("stop-turn").addEventListener("change", () => renderDiagram(session.last.sides[0].state));
     $("undo").addEventListener("click", () => { if (session.moves.length) backTo(session.moves.length - 1); });
     $("trigger").addEventListener("click", () =>
       act({ kind: "trigger", label: cleanLabel($("trigger-label").value) || "Trigger", by: $("trigger-by").value }));

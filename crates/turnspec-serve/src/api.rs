@@ -1,7 +1,9 @@
 //! The JSON API, as plain functions over a [`Workbench`]: the HTTP routes
 //! in `lib.rs` only decode and encode. Tests call these directly.
 
-use serde::Deserialize;
+use std::collections::BTreeMap;
+
+use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 use turnspec_engine::GameOptions;
 
@@ -12,7 +14,7 @@ use crate::session::{LabelTable, Move, Side, event_json};
 /// Which game to play: the spec (its index in the workbench), the player
 /// count and the variants switched on; optionally a second spec driven by
 /// the same moves.
-#[derive(Debug, Clone, Deserialize)]
+#[derive(Debug, Clone, Default, Deserialize)]
 pub struct Setup {
     /// Index of the spec in [`Workbench::specs`].
     pub spec: usize,
@@ -25,6 +27,38 @@ pub struct Setup {
     /// A second spec to play side by side with the same moves.
     #[serde(default)]
     pub compare: Option<usize>,
+    /// Stop markers by player (`P1`...), for `pass_to_stop`
+    /// (docs/stops.md): where each player's auto-passer stops. A player
+    /// without markers (and without `stops_anywhere`) has no profile and
+    /// is asked at every priority.
+    #[serde(default)]
+    pub stops: BTreeMap<String, Vec<StopMarker>>,
+    /// Conditions that stop a player in every window (`stack_grew`...),
+    /// the profile format's `[anywhere] when`.
+    #[serde(default)]
+    pub stops_anywhere: BTreeMap<String, Vec<String>>,
+}
+
+/// One stop marker: the profile format's `[[stop]]`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct StopMarker {
+    /// A step id of the spec (or a phase id: every step of it).
+    pub at: String,
+    /// `own`, `others` or `any` (the default), seen from the player.
+    #[serde(default = "any_turn")]
+    pub turn: String,
+    /// `always` (the default), `stack_nonempty`, `stack_grew`, `can_play`.
+    #[serde(default = "always")]
+    pub when: String,
+}
+
+fn any_turn() -> String {
+    "any".into()
+}
+
+fn always() -> String {
+    "always".into()
 }
 
 /// A session: the setup and the moves made so far.
@@ -111,20 +145,35 @@ impl Workbench {
         Ok(GameOptions::players(players).with_variants(variants))
     }
 
+    /// Starts one spec's side of a game with the setup's stop markers. The
+    /// first spec refuses a marker naming a step it lacks; the second spec
+    /// of a comparison leaves it out, as it does variants.
+    pub(crate) fn start_side(
+        entry: &SpecEntry,
+        setup: &Setup,
+        first: bool,
+    ) -> Result<Side, ApiError> {
+        let options = Self::options(entry, setup)?;
+        let mut side = Side::start(&entry.spec, &options)
+            .map_err(|e| ApiError::bad(format!("{}: {e}", entry.label)))?;
+        side.set_stops(setup, first)?;
+        Ok(side)
+    }
+
     /// Replays the moves under one spec.
     pub(crate) fn replay(
         entry: &SpecEntry,
         setup: &Setup,
         moves: &[Move],
         labels: &mut LabelTable,
+        first: bool,
     ) -> Result<Side, ApiError> {
         crate::limits::check_moves(moves)?;
-        let options = Self::options(entry, setup)?;
-        let mut side = Side::start(&entry.spec, &options)
-            .map_err(|e| ApiError::bad(format!("{}: {e}", entry.label)))?;
+        let mut side = Self::start_side(entry, setup, first)?;
         for m in moves {
             side.play(m, labels);
             crate::limits::check_trace(side.trace.len())?;
+            crate::limits::check_pass_limits(side.pass_limits)?;
         }
         Ok(side)
     }
@@ -143,13 +192,14 @@ impl Workbench {
         let setup = &request.setup;
         let mut labels = LabelTable::new();
         let first = self.entry(setup.spec)?;
-        let main = Self::replay(first, setup, &request.moves, &mut labels)?;
+        let main = Self::replay(first, setup, &request.moves, &mut labels, true)?;
         let other = match setup.compare {
             Some(i) => Some(Self::replay(
                 self.entry(i)?,
                 setup,
                 &request.moves,
                 &mut labels,
+                false,
             )?),
             None => None,
         };

@@ -44,7 +44,7 @@ use serde::Deserialize;
 use serde_json::Value;
 use tokio::sync::Semaphore;
 
-pub use api::{ApiError, PlayRequest, Setup};
+pub use api::{ApiError, PlayRequest, Setup, StopMarker};
 pub use catalog::SpecEntry;
 pub use guard::Guard;
 pub use scenario::SaveRequest;

@@ -25,6 +25,12 @@ pub const MAX_OBJECTS: usize = 64;
 pub const MAX_SESSIONS: usize = 128;
 /// An open game unused this long is closed.
 pub const IDLE: std::time::Duration = std::time::Duration::from_secs(30 * 60);
+/// Stop markers (and `anywhere` conditions) of all players in one game.
+pub const MAX_STOP_MARKERS: usize = 512;
+/// `pass_to_stop` moves in one request that may pass [`MAX_TRACE`] times
+/// without anyone being asked (each is refused, `pass_limit`, and changes
+/// nothing, so the trace bound does not count its passes).
+pub const MAX_PASS_LIMITS: u32 = 2;
 /// Bytes in a save path, and folders in it.
 pub const MAX_PATH: usize = 200;
 /// Folders in a save path.
@@ -36,6 +42,17 @@ pub(crate) fn check_moves(moves: &[Move]) -> Result<(), ApiError> {
         return Err(ApiError::too_much(format!(
             "{} moves; a game in the workbench holds at most {MAX_MOVES}",
             moves.len()
+        )));
+    }
+    Ok(())
+}
+
+/// Refuses a request whose `pass_to_stop` moves reached the pass limit
+/// more than [`MAX_PASS_LIMITS`] times.
+pub(crate) fn check_pass_limits(hits: u32) -> Result<(), ApiError> {
+    if hits > MAX_PASS_LIMITS {
+        return Err(ApiError::too_much(format!(
+            "{hits} pass_to_stop moves passed {MAX_TRACE} times without anyone being asked; at most {MAX_PASS_LIMITS} in one request"
         )));
     }
     Ok(())

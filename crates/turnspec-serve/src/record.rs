@@ -304,6 +304,11 @@ pub fn describe_move(m: &Move) -> String {
         Move::GainControl { object, by } => format!("{by} gains control of {object}"),
         Move::SetObjectFact { fact, object } => format!("set fact {fact} of {object}"),
         Move::ClearObjectFact { fact, object } => format!("clear fact {fact} of {object}"),
+        Move::PassToStop { by, command, at } => format!(
+            "{} passes to stop: {command}{}",
+            by.as_deref().unwrap_or("the holder"),
+            at.as_deref().map(|a| format!(" {a}")).unwrap_or_default()
+        ),
     }
 }
 

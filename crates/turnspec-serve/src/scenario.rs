@@ -102,6 +102,16 @@ fn entry(m: &Move) -> String {
         Move::SetObjectFact { fact, object } => {
             format!("set_fact = {}\nlabel = {}\n", quoted(fact), quoted(object))
         }
+        Move::PassToStop { by, command, at } => {
+            let mut s = format!("pass_to_stop = {}\n", quoted(command));
+            if let Some(at) = at {
+                s.push_str(&format!("at = {}\n", quoted(at)));
+            }
+            if let Some(by) = by {
+                s.push_str(&format!("by = {}\n", quoted(by)));
+            }
+            s
+        }
         Move::ClearObjectFact { fact, object } => {
             format!(
                 "clear_fact = {}\nlabel = {}\n",
@@ -110,6 +120,69 @@ fn entry(m: &Move) -> String {
             )
         }
     }
+}
+
+/// What a scenario names besides its moves: its name, its spec's path and
+/// the stop profiles of its `[setup]`.
+struct Head<'a> {
+    name: &'a str,
+    spec_path: &'a str,
+    profiles: &'a [Profile],
+}
+
+/// One player's stop markers written as a stop profile file, saved beside
+/// the scenario (`NAME.stops-P1.toml`) and named by its `[setup] stops`.
+struct Profile {
+    player: String,
+    /// The file's name, beside the scenario.
+    file: String,
+    text: String,
+}
+
+/// The profile files of the setup's stop markers, for a scenario saved as
+/// `scenario_file` (a file name ending in `.toml`).
+fn profiles(setup: &crate::api::Setup, scenario_file: &str) -> Vec<Profile> {
+    let stem = scenario_file.strip_suffix(".toml").unwrap_or(scenario_file);
+    let mut players: Vec<&String> = setup
+        .stops
+        .keys()
+        .chain(setup.stops_anywhere.keys())
+        .collect();
+    players.sort();
+    players.dedup();
+    let mut out = Vec::new();
+    for player in players {
+        let markers = setup.stops.get(player).map_or(&[][..], Vec::as_slice);
+        let anywhere = setup
+            .stops_anywhere
+            .get(player)
+            .map_or(&[][..], Vec::as_slice);
+        if markers.is_empty() && anywhere.is_empty() {
+            continue;
+        }
+        let mut t = String::from("# Stop markers set in `turnspec serve` (docs/stops.md).\n");
+        t.push_str(&format!(
+            "[profile]\nname = {}\n",
+            quoted(&format!("{player}'s stop markers in the workbench"))
+        ));
+        for m in markers {
+            t.push_str(&format!(
+                "\n[[stop]]\nat = {}\nturn = {}\nwhen = {}\n",
+                quoted(&m.at),
+                quoted(&m.turn),
+                quoted(&m.when)
+            ));
+        }
+        if !anywhere.is_empty() {
+            t.push_str(&format!("\n[anywhere]\nwhen = {}\n", list(anywhere)));
+        }
+        out.push(Profile {
+            player: player.clone(),
+            file: format!("{stem}.stops-{player}.toml"),
+            text: t,
+        });
+    }
+    out
 }
 
 /// `to` written relative to the folder `from` (both absolute), with `/`.
@@ -127,13 +200,12 @@ fn relative(from: &Path, to: &Path) -> String {
 }
 
 /// The scenario text of a replayed session.
-fn write(
-    name: &str,
-    spec_path: &str,
-    request: &PlayRequest,
-    side: &Side,
-    labels: &LabelTable,
-) -> String {
+fn write(head: &Head<'_>, request: &PlayRequest, side: &Side, labels: &LabelTable) -> String {
+    let Head {
+        name,
+        spec_path,
+        profiles,
+    } = *head;
     let spec = &side.spec;
     // Each move's lines, in one pass over the trace (slot 0: the start).
     let mut by_move: Vec<Vec<String>> = vec![Vec::new(); request.moves.len() + 1];
@@ -177,6 +249,13 @@ fn write(
         .collect();
     if !variants.is_empty() {
         t.push_str(&format!("variants = {}\n", list(&variants)));
+    }
+    if !profiles.is_empty() {
+        let files: Vec<String> = profiles
+            .iter()
+            .map(|p| format!("{} = {}", p.player, quoted(&p.file)))
+            .collect();
+        t.push_str(&format!("stops = {{ {} }}\n", files.join(", ")));
     }
     // The start's events come first, so answers given later are queued for
     // the next time, as they were in the session.
@@ -288,6 +367,7 @@ fn target(
     path: &str,
     overwrite: bool,
     served: &[PathBuf],
+    header: &str,
 ) -> Result<Target, ApiError> {
     let (folders, name) = parts(path)?;
     let shown = format!("{}/{name}", folders.join("/"))
@@ -333,10 +413,13 @@ fn target(
                     )));
                 }
                 let text = std::fs::read_to_string(&file).unwrap_or_default();
-                if !text.lines().any(|l| l.trim() == "[scenario]") {
-                    return Err(ApiError::bad(format!(
-                        "{shown} is not a scenario file; overwrite replaces only scenarios"
-                    )));
+                if !text.lines().any(|l| l.trim() == header) {
+                    let what = if header == "[profile]" {
+                        "a stop profile file; overwrite replaces only stop profiles there"
+                    } else {
+                        "a scenario file; overwrite replaces only scenarios"
+                    };
+                    return Err(ApiError::bad(format!("{shown} is not {what}")));
                 }
             }
             Err(_) => {}
@@ -441,12 +524,12 @@ impl Workbench {
         let target = request
             .path
             .as_deref()
-            .map(|p| target(&root, p, request.overwrite, &served))
+            .map(|p| target(&root, p, request.overwrite, &served, "[scenario]"))
             .transpose()?;
         let folder = target.as_ref().map_or(root.clone(), |t| t.folder.clone());
         let spec_path = relative(&folder, &spec_file);
         let mut labels = LabelTable::new();
-        let side = Self::replay(entry, &session.setup, &session.moves, &mut labels)?;
+        let side = Self::replay(entry, &session.setup, &session.moves, &mut labels, true)?;
         let name = if request.name.trim().is_empty() {
             format!("workbench session on {}", entry.spec.title())
         } else {
@@ -457,15 +540,52 @@ impl Workbench {
                 "the scenario's name is longer than 200 characters",
             ));
         }
-        let text = write(&name, &spec_path, session, &side, &labels);
-        // Run it as `turnspec test` would, against the same spec.
         let shown = target
             .as_ref()
             .map_or_else(|| "session.toml".to_string(), |t| t.shown.clone());
+        let file_name = shown.rsplit('/').next().unwrap_or("session.toml");
+        let profiles = profiles(&session.setup, file_name);
+        // Each profile file beside the scenario, checked as the scenario is
+        // before anything is written.
+        let profile_targets = match &request.path {
+            Some(path) => {
+                let folder = path.rsplit_once('/').map_or("", |(f, _)| f);
+                profiles
+                    .iter()
+                    .map(|p| {
+                        let at = if folder.is_empty() {
+                            p.file.clone()
+                        } else {
+                            format!("{folder}/{}", p.file)
+                        };
+                        self::target(&root, &at, request.overwrite, &served, "[profile]")
+                    })
+                    .collect::<Result<Vec<_>, _>>()?
+            }
+            None => Vec::new(),
+        };
+        let head = Head {
+            name: &name,
+            spec_path: &spec_path,
+            profiles: &profiles,
+        };
+        let text = write(&head, session, &side, &labels);
+        // Run it as `turnspec test` would, against the same spec, reading
+        // the profiles from memory.
         let spec = Arc::clone(&entry.spec);
-        let outcome = match turnspec_scenario::load(&shown, &text, &mut |p| {
-            Ok((Arc::clone(&spec), p.into()))
-        }) {
+        let loaded = turnspec_scenario::load_with_files(
+            &shown,
+            &text,
+            &mut |p| Ok((Arc::clone(&spec), p.into())),
+            &mut |p| {
+                profiles
+                    .iter()
+                    .find(|f| f.file == p)
+                    .map(|f| (f.text.clone(), p.to_string()))
+                    .ok_or_else(|| format!("no stop profile {p}"))
+            },
+        );
+        let outcome = match loaded {
             Err(report) => Err(report.to_short_text()),
             Ok(scenario) => match turnspec_scenario::run(&scenario) {
                 Outcome::Passed { checks } => Ok(checks),
@@ -473,7 +593,13 @@ impl Workbench {
             },
         };
         let mut written = None;
+        let mut profiles_written = Vec::new();
         if let (Some(t), Ok(_)) = (&target, &outcome) {
+            // The profiles first: a scenario is never written without them.
+            for (pt, p) in profile_targets.iter().zip(&profiles) {
+                pt.write(&root, &p.text)?;
+                profiles_written.push(pt.shown.clone());
+            }
             t.write(&root, &text)?;
             written = Some(t.shown.clone());
         }
@@ -483,6 +609,10 @@ impl Workbench {
             "checks": outcome.as_ref().ok(),
             "failure": outcome.as_ref().err(),
             "written": written,
+            "stops": profiles.iter().map(|p| json!({
+                "player": p.player, "file": p.file, "toml": p.text,
+            })).collect::<Vec<_>>(),
+            "stops_written": profiles_written,
         }))
     }
 }

@@ -12,7 +12,10 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 use turnspec_engine::TurnActionHook;
 use turnspec_engine::{Action, Event, Game, GameOptions, Host, PlayerId, RuleError, Status};
-use turnspec_spec::{Spec, TurnActionId};
+use turnspec_engine::{AutoPasser, PassUntil, Stopped};
+use turnspec_spec::{Spec, StepId, StopProfile, StopTurn, StopWhen, TurnActionId};
+
+use crate::api::{ApiError, Setup};
 use turnspec_trace::{compact, describe, is_end};
 
 /// One thing the designer did, in the scenario format's words.
@@ -126,6 +129,21 @@ pub enum Move {
         fact: String,
         /// The object's name.
         object: String,
+    },
+    /// `pass_to_stop = COMMAND` (+ `at`, `by`): a player gives their
+    /// auto-passer a one-shot command and it passes for every player whose
+    /// command or stop markers say so, until someone is asked
+    /// (docs/stops.md).
+    PassToStop {
+        /// The player giving the command; the priority holder when absent.
+        #[serde(default)]
+        by: Option<String>,
+        /// `next_stop`, `end_of_turn`, `stack_changes`, `step`, `resolve`,
+        /// `advance`.
+        command: String,
+        /// The step of `step`.
+        #[serde(default)]
+        at: Option<String>,
     },
 }
 
@@ -266,6 +284,17 @@ pub(crate) struct Side {
     pub(crate) refused: Vec<Option<Refusal>>,
     /// For each move: whether the turn never ended after it.
     pub(crate) endless_after: Vec<bool>,
+    /// Passes for the players with stop markers (`pass_to_stop`).
+    passer: AutoPasser,
+    /// The stop markers in effect, as the state shows them.
+    stops: Value,
+    /// Why the last move, if it was a `pass_to_stop`, stopped
+    /// ([`Stopped::describe`]).
+    pub(crate) stopped: Option<String>,
+    /// How many `pass_to_stop` moves reached the pass limit (refused, but
+    /// work done): never restored by going back, so a request that replays
+    /// moves can bound them ([`crate::limits::check_pass_limits`]).
+    pub(crate) pass_limits: u32,
 }
 
 /// Refuses a label a scenario could not carry as it stands.
@@ -289,6 +318,8 @@ fn object(name: &str, labels: &mut LabelTable) -> Result<u32, Refusal> {
 pub(crate) struct Mark {
     game: Game,
     host: QueuedHost,
+    passer: AutoPasser,
+    stopped: Option<String>,
     trace: usize,
     moves: usize,
 }
@@ -329,7 +360,14 @@ impl Side {
             trace: Vec::new(),
             refused: Vec::new(),
             endless_after: Vec::new(),
+            passer: AutoPasser::new(),
+            stops: json!({}),
+            stopped: None,
+            pass_limits: 0,
         };
+        // A request's work stays bounded: no more passes than a trace holds.
+        side.passer
+            .set_pass_limit(u32::try_from(crate::limits::MAX_TRACE).unwrap_or(u32::MAX));
         for m in before {
             if let Move::Answer { .. } = m {
                 let _ = side.try_play(m, labels, 0);
@@ -346,6 +384,8 @@ impl Side {
         Mark {
             game: self.game.clone(),
             host: self.host.clone(),
+            passer: self.passer.clone(),
+            stopped: self.stopped.clone(),
             trace: self.trace.len(),
             moves: self.refused.len(),
         }
@@ -355,6 +395,8 @@ impl Side {
     pub(crate) fn restore(&mut self, mark: &Mark) {
         self.game = mark.game.clone();
         self.host = mark.host.clone();
+        self.passer = mark.passer.clone();
+        self.stopped = mark.stopped.clone();
         self.trace.truncate(mark.trace);
         self.refused.truncate(mark.moves);
         self.endless_after.truncate(mark.moves);
@@ -407,6 +449,10 @@ impl Side {
     pub(crate) fn play(&mut self, m: &Move, labels: &mut LabelTable) {
         let index = self.refused.len();
         let result = self.try_play(m, labels, index);
+        // The reason line belongs to the last move: another action clears it.
+        if result.is_ok() && m.is_action() && !matches!(m, Move::PassToStop { .. }) {
+            self.stopped = None;
+        }
         self.refused.push(result.err());
         self.endless_after.push(self.game.endless_turn().is_some());
     }
@@ -539,7 +585,154 @@ impl Side {
                 let value = matches!(m, Move::SetObjectFact { .. });
                 self.command(index, |g, _, e| g.set_object_fact(id, fact_id, value, e))
             }
+            Move::PassToStop { by, command, at } => {
+                let player = match by {
+                    Some(by) => player(by, n)?,
+                    None => self.holder()?,
+                };
+                let until = pass_until(spec, command, at.as_deref())?;
+                self.pass_to_stop(player, until, index)
+            }
         }
+    }
+
+    /// Gives `player`'s auto-passer `until` and lets it pass. A pass the
+    /// engine refuses, or passing [`crate::limits::MAX_TRACE`] times
+    /// without anyone being asked, refuses the move and changes nothing.
+    fn pass_to_stop(
+        &mut self,
+        player: PlayerId,
+        until: PassUntil,
+        index: usize,
+    ) -> Result<(), Refusal> {
+        let (game, host, passer) = (self.game.clone(), self.host.clone(), self.passer.clone());
+        self.passer
+            .command(&self.game, player, until)
+            .map_err(|e| Refusal {
+                reason: "stops".into(),
+                rule: None,
+                message: format!("{player} cannot give `{}`: {e}", until.name()),
+            })?;
+        let mut events = Vec::new();
+        let stopped = self
+            .passer
+            .advance(&mut self.game, &mut self.host, &mut events);
+        let refusal = match stopped {
+            Stopped::Refused { player, error } => Some(Refusal {
+                reason: error.reason().to_string(),
+                rule: self.spec.rule(error.rule()).map(str::to_string),
+                message: format!(
+                    "the auto-passer's pass for {player} was refused: {}",
+                    error.describe(&self.spec)
+                ),
+            }),
+            Stopped::PassLimit => Some(Refusal {
+                reason: "pass_limit".into(),
+                rule: None,
+                message: format!(
+                    "the auto-passer passed {} times and nobody was asked; add a stop marker",
+                    crate::limits::MAX_TRACE
+                ),
+            }),
+            _ => None,
+        };
+        if let Some(refusal) = refusal {
+            if stopped == Stopped::PassLimit {
+                self.pass_limits += 1;
+            }
+            self.game = game;
+            self.host = host;
+            self.passer = passer;
+            return Err(refusal);
+        }
+        self.record(events, Some(index));
+        self.stopped = Some(stopped.describe(&self.spec));
+        Ok(())
+    }
+
+    /// Gives each player the profile their stop markers make. With
+    /// `strict` (the first spec), a marker naming a step the spec lacks,
+    /// an unknown player, turn or condition is refused; otherwise (the
+    /// second spec of a comparison) a step it lacks is left out.
+    pub(crate) fn set_stops(&mut self, setup: &Setup, strict: bool) -> Result<(), ApiError> {
+        let spec = self.spec.clone();
+        let n = self.game.players();
+        let total: usize = setup.stops.values().map(Vec::len).sum::<usize>()
+            + setup.stops_anywhere.values().map(Vec::len).sum::<usize>();
+        if total > crate::limits::MAX_STOP_MARKERS {
+            return Err(ApiError::too_much(format!(
+                "{total} stop markers; a game in the workbench holds at most {}",
+                crate::limits::MAX_STOP_MARKERS
+            )));
+        }
+        let mut shown = serde_json::Map::new();
+        let seats = setup.stops.keys().chain(setup.stops_anywhere.keys());
+        let mut players: Vec<&String> = seats.collect();
+        players.sort();
+        players.dedup();
+        for name in players {
+            let p = player(name, n)
+                .map_err(|r| ApiError::bad(format!("stop markers: {}", r.message)))?;
+            let markers = setup.stops.get(name).map_or(&[][..], Vec::as_slice);
+            let anywhere = setup
+                .stops_anywhere
+                .get(name)
+                .map_or(&[][..], Vec::as_slice);
+            let mut profile = StopProfile::new(&spec);
+            let mut kept = Vec::new();
+            for m in markers {
+                let bad = |what: String| ApiError::bad(format!("stop marker for {name}: {what}"));
+                let turn = match m.turn.as_str() {
+                    "own" => StopTurn::Own,
+                    "others" => StopTurn::Others,
+                    "any" => StopTurn::Any,
+                    t => {
+                        return Err(bad(format!(
+                            "`turn` is `own`, `others` or `any`, not `{t}`"
+                        )));
+                    }
+                };
+                let when = StopWhen::from_name(&m.when).ok_or_else(|| {
+                    bad(format!(
+                        "`when` is `always`, `stack_nonempty`, `stack_grew` or `can_play`, not `{}`",
+                        m.when
+                    ))
+                })?;
+                let Some(steps) = place(&spec, &m.at) else {
+                    if strict {
+                        return Err(bad(format!("this spec has no phase or step `{}`", m.at)));
+                    }
+                    continue;
+                };
+                for step in steps {
+                    profile.add(step, turn, when);
+                }
+                kept.push(m.clone());
+            }
+            let mut kept_anywhere = Vec::new();
+            for w in anywhere {
+                let when = StopWhen::from_name(w).ok_or_else(|| {
+                    ApiError::bad(format!(
+                        "stop markers for {name}: `{w}` is not `always`, `stack_nonempty`, `stack_grew` or `can_play`"
+                    ))
+                })?;
+                profile.add_anywhere(when);
+                kept_anywhere.push(w.clone());
+            }
+            if kept.is_empty() && kept_anywhere.is_empty() {
+                // No markers: no profile, asked at every priority.
+                continue;
+            }
+            self.passer
+                .set_profile(&spec, p, profile)
+                .map_err(|e| ApiError::bad(format!("stop markers for {name}: {e}")))?;
+            shown.insert(
+                name.clone(),
+                json!({ "at": kept, "anywhere": kept_anywhere }),
+            );
+        }
+        self.stops = Value::Object(shown);
+        Ok(())
     }
 
     /// Refuses an object for a spec without `[objects]`, as the engine
@@ -650,6 +843,8 @@ impl Side {
             "facts": facts,
             "queued_answers": queued,
             "objects": objects,
+            "stops": self.stops,
+            "stopped": self.stopped,
         })
     }
 
@@ -720,6 +915,40 @@ impl Side {
             .collect();
         json!({ "running": g.status() == Status::Running, "players": players })
     }
+}
+
+/// The steps a stop marker's `at` names: a step, or every step of a phase
+/// (a step-less phase's id names its one window), as profile files read it.
+fn place(spec: &Spec, at: &str) -> Option<Vec<StepId>> {
+    if let Some(phase) = spec.phase_by_id(at) {
+        return spec.phase(phase).map(|p| p.steps().collect());
+    }
+    spec.step_by_id(at).map(|s| vec![s])
+}
+
+/// The command a `pass_to_stop` names, with its step for `step`.
+fn pass_until(spec: &Spec, command: &str, at: Option<&str>) -> Result<PassUntil, Refusal> {
+    if command == "step" {
+        let Some(at) = at else {
+            return Err(Refusal::unknown(
+                "`pass_to_stop = \"step\"` needs `at`, the step to pass until".into(),
+            ));
+        };
+        return place(spec, at)
+            .and_then(|steps| (steps.len() == 1).then(|| steps[0]))
+            .map(PassUntil::Step)
+            .ok_or_else(|| Refusal::unknown(format!("this spec has no step `{at}`")));
+    }
+    if at.is_some() {
+        return Err(Refusal::unknown(format!(
+            "`at` goes with `pass_to_stop = \"step\"`, not `{command}`"
+        )));
+    }
+    PassUntil::from_name(command).ok_or_else(|| {
+        Refusal::unknown(format!(
+            "no pass_to_stop command `{command}`; it is next_stop, end_of_turn, stack_changes, step, resolve or advance"
+        ))
+    })
 }
 
 /// Why `player` may not pass now, tried on a copy of the game so nothing

@@ -89,11 +89,9 @@ struct Open {
 impl Open {
     fn new(w: &Workbench, setup: Setup) -> Result<Open, ApiError> {
         let mut runs = Vec::new();
-        for index in std::iter::once(setup.spec).chain(setup.compare) {
+        for (n, index) in std::iter::once(setup.spec).chain(setup.compare).enumerate() {
             let entry: &SpecEntry = w.entry(index)?;
-            let options = Workbench::options(entry, &setup)?;
-            let side = Side::start(&entry.spec, &options)
-                .map_err(|e| ApiError::bad(format!("{}: {e}", entry.label)))?;
+            let side = Workbench::start_side(entry, &setup, n == 0)?;
             runs.push(Run {
                 spec: index,
                 marks: vec![side.mark()],
@@ -355,6 +353,9 @@ impl Workbench {
         for m in &request.moves {
             // A refused move is left out, as the page drops it.
             let _ = open.play(m)?;
+            for r in &open.runs {
+                crate::limits::check_pass_limits(r.side.pass_limits)?;
+            }
         }
         let (id, open) = self.sessions.insert(open);
         let open = lock(&open);

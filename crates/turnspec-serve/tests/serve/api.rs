@@ -24,7 +24,7 @@ fn entry(file: &str) -> SpecEntry {
 }
 
 /// MTG (0), Grand Archive (1), MTG 2011 (2); scenarios saved under `root`.
-fn workbench(root: PathBuf) -> Workbench {
+pub(crate) fn workbench(root: PathBuf) -> Workbench {
     Workbench::new(
         vec![
             entry("mtg.toml"),
@@ -35,20 +35,21 @@ fn workbench(root: PathBuf) -> Workbench {
     )
 }
 
-fn scratch(name: &str) -> PathBuf {
+pub(crate) fn scratch(name: &str) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("turnspec-serve-{}-{name}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
     dir
 }
 
-fn request(spec: usize, compare: Option<usize>, moves: Vec<Move>) -> PlayRequest {
+pub(crate) fn request(spec: usize, compare: Option<usize>, moves: Vec<Move>) -> PlayRequest {
     PlayRequest {
         setup: Setup {
             spec,
             players: Some(2),
             variants: vec![],
             compare,
+            ..Setup::default()
         },
         moves,
     }

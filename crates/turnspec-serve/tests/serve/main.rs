@@ -4,3 +4,4 @@
 
 mod api;
 mod record;
+mod stops;
