@@ -428,7 +428,7 @@ impl AutoPasser {
     /// Whether `player` passes here without looking (the quiet table).
     #[inline(always)]
     fn is_quiet(&self, game: &Game, player: PlayerId) -> bool {
-        let own = usize::from(player == game.active_player());
+        let own = usize::from(own_turn(game, player));
         let bit = 1u16 << (((player.index() & 7) << 1) | own);
         self.quiet
             .get(game.step().index())
@@ -450,7 +450,7 @@ impl AutoPasser {
             return Some(Stopped::NoProfile { player });
         };
         let step = game.step();
-        let when = profile.when(step, player == game.active_player());
+        let when = profile.when(step, own_turn(game, player));
         if when.is_empty() {
             return None;
         }
@@ -538,6 +538,15 @@ impl AutoPasser {
         };
         done.then_some(pending.command)
     }
+}
+
+/// Whether it is `player`'s own turn, for their profile: their turn, or
+/// their team's with shared team turns (805.5).
+#[inline(always)]
+fn own_turn(game: &Game, player: PlayerId) -> bool {
+    // Without teams every seat is a team of its own.
+    let s = game.state();
+    s.team(player) == s.team(s.active)
 }
 
 /// Whether `player` could play something now (a play or a choice, not a

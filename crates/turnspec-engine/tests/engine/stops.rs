@@ -552,3 +552,29 @@ fn bag_choices_are_legal_actions_and_ask_can_play() {
     // P1 holds nothing to choose from P2's triggers.
     assert_eq!(t.game.legal_actions(P1).count(), 0);
 }
+
+/// With shared team turns (805.5), a teammate's turn is the player's own:
+/// a stop on "own" turns applies in it.
+#[test]
+fn a_teammates_turn_is_ones_own() {
+    let spec = mtg();
+    let options = GameOptions::players(4).with_teams(vec![1, 1, 2, 2]);
+    let mut t = Table::new(spec, options, TestHost::new(spec));
+    let mut passer = AutoPasser::new();
+    let own_upkeep = "[profile]\nname = \"t\"\n[[stop]]\nat = \"upkeep\"\nturn = \"own\"\n";
+    for p in 0..4 {
+        passer
+            .set_profile(spec, PlayerId(p), profile(spec, own_upkeep))
+            .unwrap();
+    }
+    // Turn 1 is team 1's: P1 (the team's primary seat) is asked in the upkeep.
+    let stopped = advance(&mut t, &mut passer);
+    assert_eq!(stop_at(&t, stopped).1, "upkeep");
+    assert_eq!(t.game.turn(), 1);
+    // Passing on: team 2's P3 is not asked in team 1's upkeep (not their
+    // turn); the next stop is team 2's upkeep, in turn 2, for P3.
+    passer.command(&t.game, P1, PassUntil::NextStop).unwrap();
+    let stopped = advance(&mut t, &mut passer);
+    let (who, step, _) = stop_at(&t, stopped);
+    assert_eq!((who, step, t.game.turn()), (PlayerId(2), "upkeep", 2));
+}
