@@ -29,6 +29,8 @@ use crate::roles::Role;
 #[derive(Debug, Clone)]
 pub struct Spec {
     parts: std::sync::Arc<SpecParts>,
+    /// [`Spec::fingerprint`], worked out once: the parts never change.
+    fingerprint: u64,
 }
 
 /// Everything a [`Spec`] holds: the spec under construction, for the
@@ -270,8 +272,10 @@ impl Spec {
     pub fn new(parts: SpecParts) -> Result<Spec, ModelError> {
         let problems = crate::integrity::check(&parts);
         if problems.is_empty() {
+            let fingerprint = fingerprint_of(&parts);
             Ok(Spec {
                 parts: std::sync::Arc::new(parts),
+                fingerprint,
             })
         } else {
             Err(ModelError { problems })
@@ -343,80 +347,7 @@ impl Spec {
     /// it. A saved game (`turnspec_engine::Game::to_bytes`) carries it so
     /// that one saved under another spec is refused.
     pub fn fingerprint(&self) -> u64 {
-        use std::fmt::Write as _;
-        struct Fnv(u64);
-        impl std::fmt::Write for Fnv {
-            fn write_str(&mut self, s: &str) -> std::fmt::Result {
-                for b in s.bytes() {
-                    self.0 ^= u64::from(b);
-                    self.0 = self.0.wrapping_mul(0x0000_0100_0000_01b3);
-                }
-                Ok(())
-            }
-        }
-        // Destructured, so that a part added later must be named here.
-        let SpecParts {
-            game,
-            terms,
-            priority,
-            phases,
-            turn,
-            steps,
-            turn_actions,
-            windows,
-            timing,
-            counters,
-            facts,
-            variants,
-            effects,
-            mana,
-            leaving,
-            game_end,
-            endings,
-            objects,
-            object_facts,
-            roles,
-            kinds,
-            conditions,
-            rules,
-            origins: _,
-            between,
-            attributes,
-        } = &*self.parts;
-        let parts: [&dyn std::fmt::Debug; 25] = [
-            game,
-            terms,
-            priority,
-            phases,
-            turn,
-            steps,
-            turn_actions,
-            windows,
-            timing,
-            counters,
-            facts,
-            variants,
-            effects,
-            mana,
-            leaving,
-            game_end,
-            endings,
-            objects,
-            object_facts,
-            roles,
-            kinds,
-            conditions,
-            rules,
-            between,
-            attributes,
-        ];
-        let mut h = Fnv(0xcbf2_9ce4_8422_2325);
-        for part in parts {
-            // Each part ends with a separator, so that moving text between
-            // parts changes the hash. Writing to `Fnv` cannot fail.
-            let _ = write!(h, "{part:?}\u{1}");
-        }
-        h.0
+        self.fingerprint
     }
 
     /// The phase's first step of its regular run (on-demand steps are run
@@ -545,3 +476,81 @@ named!(
     ObjectFact,
     Role
 );
+
+/// [`Spec::fingerprint`] of `parts`.
+fn fingerprint_of(parts: &SpecParts) -> u64 {
+    use std::fmt::Write as _;
+    struct Fnv(u64);
+    impl std::fmt::Write for Fnv {
+        fn write_str(&mut self, s: &str) -> std::fmt::Result {
+            for b in s.bytes() {
+                self.0 ^= u64::from(b);
+                self.0 = self.0.wrapping_mul(0x0000_0100_0000_01b3);
+            }
+            Ok(())
+        }
+    }
+    // Destructured, so that a part added later must be named here.
+    let SpecParts {
+        game,
+        terms,
+        priority,
+        phases,
+        turn,
+        steps,
+        turn_actions,
+        windows,
+        timing,
+        counters,
+        facts,
+        variants,
+        effects,
+        mana,
+        leaving,
+        game_end,
+        endings,
+        objects,
+        object_facts,
+        roles,
+        kinds,
+        conditions,
+        rules,
+        origins: _,
+        between,
+        attributes,
+    } = parts;
+    let parts: [&dyn std::fmt::Debug; 25] = [
+        game,
+        terms,
+        priority,
+        phases,
+        turn,
+        steps,
+        turn_actions,
+        windows,
+        timing,
+        counters,
+        facts,
+        variants,
+        effects,
+        mana,
+        leaving,
+        game_end,
+        endings,
+        objects,
+        object_facts,
+        roles,
+        kinds,
+        conditions,
+        rules,
+        between,
+        attributes,
+    ];
+    let mut h = Fnv(0xcbf2_9ce4_8422_2325);
+    for part in parts {
+        // Each part ends with a separator, so that moving text between
+        // parts changes the hash. Writing to `Fnv` cannot fail.
+        let _ = write!(h, "{part:?}\u{1}");
+    }
+    h.0
+}

@@ -45,6 +45,14 @@ pub const MAX_QUEUED_ANSWERS: usize = 256;
 /// The most triggers one queued answer reports.
 pub const MAX_ANSWER_TRIGGERS: usize = 64;
 
+/// The largest game state by default, as its snapshot's size in bytes
+/// (16 KiB; [`Session::with_max_state_bytes`] sets another): past
+/// it, moves and commands that add to the state (plays, triggers,
+/// delayed triggers, durations, effects, objects entering play) are
+/// refused with `protocol::too_many` until play shrinks it again; passes
+/// and everything else still go.
+pub const MAX_STATE_BYTES: usize = 16 * 1024;
+
 /// Every request `op`, as `hello` lists them.
 pub const REQUESTS: [&str; 8] = [
     "hello",
@@ -102,6 +110,8 @@ pub struct Session {
     /// The events of the request being handled (kept, so a pass allocates
     /// nothing once it has grown).
     scratch: Vec<Event>,
+    /// [`MAX_STATE_BYTES`], or what [`Session::with_max_state_bytes`] set.
+    max_state_bytes: usize,
 }
 
 type Outcome = Result<Answer, ErrorBody>;
@@ -258,7 +268,15 @@ impl Session {
             trace_base: 0,
             cursor: 0,
             scratch: Vec::new(),
+            max_state_bytes: MAX_STATE_BYTES,
         }
+    }
+
+    /// The same session with another bound on the game's state (the size
+    /// of its snapshot in bytes) than [`MAX_STATE_BYTES`].
+    pub fn with_max_state_bytes(mut self, bytes: usize) -> Session {
+        self.max_state_bytes = bytes;
+        self
     }
 
     /// The game, once `new_game` or `restore` made one.
@@ -532,6 +550,29 @@ impl Session {
     }
 
     fn apply_to(&mut self, game: &mut Game, mv: &Move) -> Result<(), ErrorBody> {
+        let grows = matches!(
+            mv,
+            Move::Play { .. }
+                | Move::Trigger { .. }
+                | Move::PendingTrigger { .. }
+                | Move::DelayTrigger { .. }
+                | Move::Duration { .. }
+                | Move::Effect { .. }
+                | Move::EffectOn { .. }
+                | Move::Enter { .. }
+        );
+        if grows {
+            let size = game.to_bytes().len();
+            let max = self.max_state_bytes;
+            if size > max {
+                return Err(error(
+                    "too_many",
+                    format!(
+                        "the game's state is {size} bytes; nothing more is added past {max} (pass to resolve)"
+                    ),
+                ));
+            }
+        }
         let spec = &self.spec;
         let n = game.players();
         let host = &mut self.host;

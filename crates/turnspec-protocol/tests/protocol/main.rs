@@ -508,6 +508,33 @@ fn delayed_triggers_durations_and_lasting_effects() {
 }
 
 #[test]
+fn the_state_is_bounded() {
+    // A small bound, so the test stays quick in debug builds.
+    let mut s = Session::new(MTG.clone()).with_max_state_bytes(1024);
+    ok(&mut s, json!({"v": 1, "op": "new_game", "players": 2}));
+    let mut refused = None;
+    for label in 0..2_000u32 {
+        let r = send(
+            &mut s,
+            json!({"v": 1, "op": "apply", "move": {"kind": "trigger", "label": label, "by": "P1"}}),
+        );
+        if let Some(e) = r.get("error") {
+            refused = Some((label, e.clone()));
+            break;
+        }
+    }
+    let (label, e) = refused.expect("triggers are refused at some point");
+    assert_eq!(e["code"], "protocol::too_many");
+    assert!(label > 100, "{label}");
+    assert!(snapshot(&s).len() <= 1024 + 64);
+    // Passing still goes, and resolves them.
+    ok(
+        &mut s,
+        json!({"v": 1, "op": "apply", "move": {"kind": "pass"}}),
+    );
+}
+
+#[test]
 fn the_trace_keeps_the_latest_events_only() {
     let mut s = started(2);
     let mut last = json!(null);
