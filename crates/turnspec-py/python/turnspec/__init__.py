@@ -1,0 +1,58 @@
+"""turnspec: card-game turn structures as data (docs/python.md).
+
+Load a spec, play a game of it, simulate, compare, diff and explore::
+
+    import turnspec
+    spec = turnspec.load("games/mtg.toml")
+    game = turnspec.Game(spec, players=2)
+    game.apply("pass")
+    print(game.events())
+"""
+
+from __future__ import annotations
+
+from ._core import Game, Spec, check, load, loads
+from ._errors import (
+    Diagnostic,
+    HostError,
+    IllegalMove,
+    Related,
+    SetupError,
+    SpecError,
+    TurnspecError,
+)
+from ._results import (
+    Comparison,
+    Exploration,
+    SimulationResult,
+    SpecDiff,
+    compare,
+    diff,
+    explore,
+    simulate,
+)
+
+__all__ = [
+    "Comparison",
+    "Diagnostic",
+    "Exploration",
+    "Game",
+    "HostError",
+    "IllegalMove",
+    "Related",
+    "SetupError",
+    "SimulationResult",
+    "Spec",
+    "SpecDiff",
+    "SpecError",
+    "TurnspecError",
+    "check",
+    "compare",
+    "diff",
+    "explore",
+    "load",
+    "loads",
+    "simulate",
+]
+
+__version__ = "0.1.0"
