@@ -118,6 +118,12 @@ impl Cached {
             self.features.bag || self.features.role_windows || state.mods.is_some();
     }
 
+    /// Whether the game runs the turn program
+    /// ([`GameOptions::turn_program`]), for snapshots.
+    pub(crate) fn uses_program(&self) -> bool {
+        self.use_program
+    }
+
     /// The turn program.
     #[inline(always)]
     pub(crate) fn program(&self) -> &Program {

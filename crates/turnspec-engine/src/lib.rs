@@ -37,6 +37,7 @@ mod roles;
 mod seats;
 mod setup;
 mod shape;
+mod snapshot;
 mod state;
 mod stops;
 mod structural;
@@ -53,6 +54,7 @@ pub use host::{
 };
 pub use legal::LegalActions;
 pub use setup::{GameOptions, MAX_STACK_RESERVE, SetupError, StartAt};
+pub use snapshot::{SNAPSHOT_VERSION, SnapshotError};
 pub use state::{GameState, ObjectKind, Outcome, Place, PlayerId, Scope, StackObject, Status};
 pub use state::{MAX_OBJECTS, ObjectInfo};
 pub use stops::{AutoPasser, DEFAULT_PASS_LIMIT, PassUntil, Stopped, StopsError};

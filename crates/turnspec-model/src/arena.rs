@@ -97,6 +97,15 @@ impl<I: Id, T> Arena<I, T> {
         self.items.get_mut(id.index())
     }
 
+    /// The id of the element at `index`, or `None` past the end: for
+    /// decoders (a saved game) that read positions and must check each
+    /// against the spec they load into. The id names an element of this
+    /// arena, as every id does.
+    #[inline]
+    pub fn id_at(&self, index: usize) -> Option<I> {
+        (index < self.items.len()).then(|| I::from_index(index))
+    }
+
     /// Whether `id` names an element of this arena.
     #[inline]
     pub fn contains(&self, id: I) -> bool {

@@ -329,6 +329,94 @@ impl Spec {
         part between -> [PhaseId] = between;
         /// Attribute names of timing classes, for `top.NAME`.
         part attributes -> [String] = attributes;
+        /// The text of every rule citation, by [`RuleRef`].
+        part rules -> Arena<RuleRef, String> = rules;
+    }
+
+    /// A fingerprint of the compiled spec: a 64-bit FNV-1a hash of the
+    /// debug form of every part except `origins` (where each element was
+    /// set in the source, which moves when a comment is edited). It covers
+    /// everything the engine runs on and the names and rule texts shown
+    /// with it, so two specs with the same fingerprint run the same turn.
+    /// Deterministic across runs, machines and builds of the same
+    /// turnspec (no random seed); a change to the model's types may change
+    /// it. A saved game (`turnspec_engine::Game::to_bytes`) carries it so
+    /// that one saved under another spec is refused.
+    pub fn fingerprint(&self) -> u64 {
+        use std::fmt::Write as _;
+        struct Fnv(u64);
+        impl std::fmt::Write for Fnv {
+            fn write_str(&mut self, s: &str) -> std::fmt::Result {
+                for b in s.bytes() {
+                    self.0 ^= u64::from(b);
+                    self.0 = self.0.wrapping_mul(0x0000_0100_0000_01b3);
+                }
+                Ok(())
+            }
+        }
+        // Destructured, so that a part added later must be named here.
+        let SpecParts {
+            game,
+            terms,
+            priority,
+            phases,
+            turn,
+            steps,
+            turn_actions,
+            windows,
+            timing,
+            counters,
+            facts,
+            variants,
+            effects,
+            mana,
+            leaving,
+            game_end,
+            endings,
+            objects,
+            object_facts,
+            roles,
+            kinds,
+            conditions,
+            rules,
+            origins: _,
+            between,
+            attributes,
+        } = &*self.parts;
+        let parts: [&dyn std::fmt::Debug; 25] = [
+            game,
+            terms,
+            priority,
+            phases,
+            turn,
+            steps,
+            turn_actions,
+            windows,
+            timing,
+            counters,
+            facts,
+            variants,
+            effects,
+            mana,
+            leaving,
+            game_end,
+            endings,
+            objects,
+            object_facts,
+            roles,
+            kinds,
+            conditions,
+            rules,
+            between,
+            attributes,
+        ];
+        let mut h = Fnv(0xcbf2_9ce4_8422_2325);
+        for part in parts {
+            // Each part ends with a separator, so that moving text between
+            // parts changes the hash. Writing to `Fnv` cannot fail.
+            let _ = write!(h, "{part:?}\u{1}");
+        }
+        h.0
     }
 
     /// The phase's first step of its regular run (on-demand steps are run

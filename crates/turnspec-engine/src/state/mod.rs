@@ -145,6 +145,11 @@ impl Outcome {
     pub fn rule(self) -> RuleRef {
         self.rule
     }
+
+    /// The winners, one bit per seat (for snapshots).
+    pub(crate) fn winners_bits(self) -> u8 {
+        self.winners
+    }
 }
 
 /// Where to come back to when an on-demand phase ends.

@@ -13,6 +13,7 @@ mod library_misuse;
 mod no_panic;
 mod objects;
 mod program;
+mod snapshot;
 mod stops;
 mod support;
 mod transitions;
