@@ -1060,15 +1060,37 @@ impl PyGame {
         self.with_host(py, |g, h, s| g.remove_player(p, h, s))
     }
 
-    /// The compact, versioned snapshot of the game (not of its host or
-    /// event buffer).
-    fn to_bytes<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyBytes>> {
-        let _ = py;
-        Err(error_of(
-            py,
-            "TurnspecError",
-            ("snapshots are not available in this build",),
-        ))
+    /// The compact, versioned snapshot of the game's state (not of its
+    /// host or event buffer): `Game.from_bytes(spec, data)` makes the same
+    /// game again, exactly.
+    fn to_bytes<'py>(&self, py: Python<'py>) -> Bound<'py, PyBytes> {
+        PyBytes::new(py, &self.game.to_bytes())
+    }
+
+    /// The game a snapshot of `to_bytes` holds, for the same spec. Raises
+    /// `SnapshotError` for bytes that are not a snapshot of this spec.
+    #[staticmethod]
+    #[pyo3(signature = (spec, data, *, host = None, record_events = true))]
+    fn from_bytes(
+        py: Python<'_>,
+        spec: Bound<'_, PySpec>,
+        data: &[u8],
+        host: Option<Bound<'_, PyAny>>,
+        record_events: bool,
+    ) -> PyResult<PyGame> {
+        let inner = spec.get().spec.clone();
+        let game = Game::from_bytes(&inner, data)
+            .map_err(|e| error_of(py, "SnapshotError", (e.to_string(),)))?;
+        let started = !(game.holder().is_none() && game.status() == Status::Running);
+        Ok(PyGame {
+            spec_obj: spec.unbind(),
+            spec: inner,
+            game,
+            hooks: Hooks::of(py, host.as_ref())?,
+            events: Vec::new(),
+            record: record_events,
+            started,
+        })
     }
 }
 

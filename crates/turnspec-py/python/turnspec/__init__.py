@@ -18,6 +18,7 @@ from ._errors import (
     IllegalMove,
     Related,
     SetupError,
+    SnapshotError,
     SpecError,
     TurnspecError,
 )
@@ -42,6 +43,7 @@ __all__ = [
     "Related",
     "SetupError",
     "SimulationResult",
+    "SnapshotError",
     "Spec",
     "SpecDiff",
     "SpecError",

@@ -117,3 +117,8 @@ class HostError(TurnspecError):
 class SetupError(TurnspecError):
     """A game cannot be set up with these options (a player count the
     spec does not allow...)."""
+
+
+class SnapshotError(TurnspecError):
+    """Bytes given to ``Game.from_bytes`` are not a snapshot of this spec
+    (another spec, another snapshot version, truncated or altered)."""
