@@ -832,6 +832,11 @@ impl PyGame {
             None => Some(self.game.counter(id)),
         })
     }
+    /// Whether `player` is seated and has not left the game.
+    fn in_game(&self, player: Bound<'_, PyAny>) -> PyResult<bool> {
+        let p = player_of(&player)?;
+        Ok(p.0 < self.game.players() && self.game.state().is_in(p))
+    }
     /// Whether a fact is set.
     fn fact(&self, fact: &str) -> PyResult<bool> {
         let id = self.lookup("fact", fact, self.spec.fact_by_id(fact))?;
