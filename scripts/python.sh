@@ -35,7 +35,7 @@ run_tests() {
   # installed wheel, not the source folder.
   (cd "$root" && "$venv/bin/python" -m pytest -q -p no:cacheprovider "$crate/tests")
   (cd "$crate" && "$venv/bin/python" -m mypy --strict --cache-dir "$root/target/mypy-cache" \
-      python/turnspec tests "$root/docs/examples/python_walkthrough.py")
+      python/turnspec tests bench "$root/docs/examples/python_walkthrough.py")
   (cd "$root/target" && "$venv/bin/python" "$root/docs/examples/python_walkthrough.py" > /dev/null)
   echo "walkthrough ran (10,000 games per edition)"
 }

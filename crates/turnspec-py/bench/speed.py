@@ -15,6 +15,7 @@ from __future__ import annotations
 import argparse
 import time
 from pathlib import Path
+from typing import Callable
 
 import turnspec
 
@@ -50,7 +51,7 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=5)
     args = parser.parse_args()
     spec = turnspec.load(str(ROOT / "games" / "mtg.toml"))
-    rows = [
+    rows: list[tuple[str, Callable[[], float]]] = [
         ("Python, one apply per pass", lambda: per_pass(spec, args.turns, False)),
         ("Python, one apply per pass, events as dicts", lambda: per_pass(spec, args.turns, True)),
         ("play_turns (inside Rust)", lambda: batch(spec, args.turns * 10)),

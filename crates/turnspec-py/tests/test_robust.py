@@ -5,7 +5,7 @@ which these tests do not catch)."""
 from __future__ import annotations
 
 import random
-from typing import Any
+from typing import Any, Callable
 
 import turnspec
 from conftest import GAMES
@@ -40,7 +40,7 @@ def test_mutated_snapshots_never_panic(mtg: turnspec.Spec) -> None:
 
 def test_junk_arguments_never_panic(mtg: turnspec.Spec) -> None:
     g = turnspec.Game(mtg)
-    calls = [
+    calls: list[Callable[[Any], object]] = [
         lambda j: g.apply({"pass": j}),
         lambda j: g.apply({"play": j, "by": "P1"}),
         lambda j: g.apply({"play": "instant", "by": j, "label": j}),
