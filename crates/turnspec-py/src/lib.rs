@@ -283,7 +283,7 @@ struct Hooks {
 }
 
 impl Hooks {
-    fn of(py: Python<'_>, host: Option<&Bound<'_, PyAny>>) -> PyResult<Hooks> {
+    fn of(host: Option<&Bound<'_, PyAny>>) -> PyResult<Hooks> {
         let Some(host) = host.filter(|h| !h.is_none()) else {
             return Ok(Hooks::default());
         };
@@ -307,9 +307,6 @@ impl Hooks {
             played: get("played")?,
             step_began: get("step_began")?,
             resolved: get("resolved")?,
-        })
-        .inspect(|_| {
-            let _ = py;
         })
     }
 
@@ -709,7 +706,7 @@ impl PyGame {
             spec_obj: spec.unbind(),
             spec: inner,
             game,
-            hooks: Hooks::of(py, host.as_ref())?,
+            hooks: Hooks::of(host.as_ref())?,
             events: Vec::new(),
             record: record_events,
             started: false,
@@ -746,8 +743,8 @@ impl PyGame {
 
     /// Sets (or with None removes) the host.
     #[setter]
-    fn set_host(&mut self, py: Python<'_>, host: Option<Bound<'_, PyAny>>) -> PyResult<()> {
-        self.hooks = Hooks::of(py, host.as_ref())?;
+    fn set_host(&mut self, host: Option<Bound<'_, PyAny>>) -> PyResult<()> {
+        self.hooks = Hooks::of(host.as_ref())?;
         Ok(())
     }
 
@@ -1091,7 +1088,7 @@ impl PyGame {
             spec_obj: spec.unbind(),
             spec: inner,
             game,
-            hooks: Hooks::of(py, host.as_ref())?,
+            hooks: Hooks::of(host.as_ref())?,
             events: Vec::new(),
             record: record_events,
             started,
@@ -1122,8 +1119,7 @@ impl PyGame {
             }
             decisions += 1;
         }
-        // The turn `end` has begun: play it to its first decision is done;
-        // finish the turns before it only.
+        // Stops at the first decision of turn `end` (or when the game stops).
         decisions
     }
 }
