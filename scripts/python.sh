@@ -2,7 +2,7 @@
 # The Python package (crates/turnspec-py, docs/python.md).
 #
 #   bash scripts/python.sh install   # venv in target/py-venv, pinned tools, build and install the wheel
-#   bash scripts/python.sh test      # pytest, mypy on the package, stubs and tests, the walkthrough
+#   bash scripts/python.sh test      # pytest, mypy (and stubtest) on the package, stubs and tests, the walkthrough
 #   bash scripts/python.sh           # both (what .ci/run runs)
 #
 # Needs CPython 3.11 or later with venv and pip (`python3`, or $PYTHON) and
@@ -36,6 +36,9 @@ run_tests() {
   (cd "$root" && "$venv/bin/python" -m pytest -q -p no:cacheprovider "$crate/tests")
   (cd "$crate" && "$venv/bin/python" -m mypy --strict --cache-dir "$root/target/mypy-cache" \
       python/turnspec tests bench "$root/docs/examples/python_walkthrough.py")
+  # The stub of the native module against the module as built.
+  (cd "$crate" && "$venv/bin/python" -m mypy.stubtest turnspec._core \
+      --mypy-config-file pyproject.toml --allowlist stubtest-allowlist.txt)
   (cd "$root/target" && "$venv/bin/python" "$root/docs/examples/python_walkthrough.py" > /dev/null)
   echo "walkthrough ran (10,000 games per edition)"
 }

@@ -1,8 +1,10 @@
 """Type stubs of the native module ``turnspec._core`` (src/lib.rs)."""
 
-from typing import Any, Literal, Optional, Sequence, Union
+from typing import Any, Literal, Optional, Sequence, Union, final
 
 from ._errors import Diagnostic
+
+__all__ = ["Spec", "Game", "load", "loads", "check", "_simulate", "_compare", "_diff", "_explore"]
 
 Player = Union[str, int]
 """A player: "P1", "P2"... or a seat index from 0."""
@@ -17,6 +19,7 @@ Trigger = tuple[Player, int]
 
 PolicyName = Literal["all-pass", "busy", "random"]
 
+@final
 class Spec:
     @property
     def path(self) -> str: ...
@@ -53,9 +56,10 @@ def load(path: str) -> Spec: ...
 def loads(text: str, path: str = "<string>") -> Spec: ...
 def check(path: str) -> list[Diagnostic]: ...
 
+@final
 class Game:
-    def __init__(
-        self,
+    def __new__(
+        cls,
         spec: Spec,
         players: int = 2,
         *,
@@ -64,7 +68,7 @@ class Game:
         host: Optional[object] = None,
         record_events: bool = True,
         start: bool = True,
-    ) -> None: ...
+    ) -> Game: ...
     def start(self) -> None: ...
     @property
     def started(self) -> bool: ...
