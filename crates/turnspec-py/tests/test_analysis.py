@@ -52,10 +52,11 @@ def test_explore() -> None:
 
 
 def test_events_table(mtg: turnspec.Spec) -> None:
-    from turnspec._results import events_table, table_to_pandas
-
     g = turnspec.Game(mtg)
     g.play_turns(1)
-    table = events_table(g.events())
-    df = table_to_pandas(table)
+    table = turnspec.events_table(g.events())
+    df = turnspec.table_to_pandas(table)
     assert "event" in df.columns and "rule" in df.columns
+    assert turnspec.table_to_arrow(table).num_rows == len(df)
+    wins = turnspec.table_to_pandas(turnspec.simulate(mtg, games=5, turns=1).outcomes())
+    assert list(wins["seat"]) == ["P1", "P2"]

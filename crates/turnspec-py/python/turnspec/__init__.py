@@ -29,8 +29,11 @@ from ._results import (
     SpecDiff,
     compare,
     diff,
+    events_table,
     explore,
     simulate,
+    table_to_arrow,
+    table_to_pandas,
 )
 
 __all__ = [
@@ -51,10 +54,13 @@ __all__ = [
     "check",
     "compare",
     "diff",
+    "events_table",
     "explore",
     "load",
     "loads",
     "simulate",
+    "table_to_arrow",
+    "table_to_pandas",
 ]
 
 __version__ = "0.1.0"
