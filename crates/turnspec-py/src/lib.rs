@@ -15,8 +15,8 @@ use pyo3::types::{PyBytes, PyDict, PyList, PyString, PyTuple};
 use serde_json::Value;
 use turnspec_engine::policy::{AllPass, BusyPolicy, Policy, RandomPolicy, decide_and_apply};
 use turnspec_engine::{
-    Action, Event, EventSink, Game, GameOptions, HookContext, Host, ObjectKind, PlayedHook,
-    PlayerId, ResolvedHook, RuleError, StackObject, Status, StepBeganHook, Triggers,
+    Action, Event, EventSink, Game, GameOptions, HookContext, Host, ObjectKind, Place, PlayedHook,
+    PlayerId, ResolvedHook, RuleError, Scope, StackObject, Status, StepBeganHook, Triggers,
     TurnActionHook,
 };
 use turnspec_spec::{Report, Spec};
@@ -585,6 +585,21 @@ impl PyGame {
         })
     }
 
+    /// A phase or step by id: "step:ID" or "phase:ID", or a bare id,
+    /// a step's first.
+    fn place(&self, at: &str) -> PyResult<Place> {
+        let step = |id: &str| self.spec.step_by_id(id).map(Place::Step);
+        let phase = |id: &str| self.spec.phase_by_id(id).map(Place::Phase);
+        let found = if let Some(id) = at.strip_prefix("step:") {
+            step(id)
+        } else if let Some(id) = at.strip_prefix("phase:") {
+            phase(id)
+        } else {
+            step(at).or_else(|| phase(at))
+        };
+        self.lookup("phase or step", at, found)
+    }
+
     fn parse_move(&self, mv: &Bound<'_, PyAny>) -> PyResult<Action> {
         if let Ok(s) = mv.cast::<PyString>() {
             if s.to_str()? == "pass" {
@@ -1048,6 +1063,100 @@ impl PyGame {
         let id = self.lookup("ending", ending, self.spec.ending_by_id(ending))?;
         let p = player_of(&player)?;
         self.with_host(py, |g, h, s| g.declare_ending(id, p, h, s))
+    }
+
+    /// Reports a triggered ability that waits for the next time a player
+    /// would receive priority, without an event now.
+    fn report_pending_trigger(
+        &mut self,
+        py: Python<'_>,
+        player: Bound<'_, PyAny>,
+        label: u32,
+    ) -> PyResult<()> {
+        let p = player_of(&player)?;
+        self.with_host(py, |g, _, _| g.report_pending_trigger(p, label))
+    }
+
+    /// A delayed trigger of `player` at the beginning of `at` (a step or
+    /// phase id; "phase:ID" or "step:ID" to choose): the next time it
+    /// begins, or in `player`'s own turn with `own_turn`, or not before
+    /// the next turn with `next_turn`.
+    #[pyo3(signature = (player, label, at, *, own_turn = false, next_turn = false))]
+    #[allow(clippy::too_many_arguments)] // Python keyword arguments
+    fn delay_trigger(
+        &mut self,
+        py: Python<'_>,
+        player: Bound<'_, PyAny>,
+        label: u32,
+        at: &str,
+        own_turn: bool,
+        next_turn: bool,
+    ) -> PyResult<()> {
+        let p = player_of(&player)?;
+        let place = self.place(at)?;
+        if next_turn {
+            self.with_host(py, |g, _, _| g.delay_trigger_to_next_turn(p, label, place))
+        } else {
+            self.with_host(py, |g, _, _| g.delay_trigger(p, label, place, own_turn))
+        }
+    }
+
+    /// Starts a duration the host tracks (`label`), ending as `scope`
+    /// says: "step", "phase", "turn", "until_turn_of", "through_next_turn",
+    /// "during_turns_of" (these three with `player`), "until_next",
+    /// "end_of_next_turn", "from_next" (with `player` and `at`).
+    #[pyo3(signature = (label, scope, player = None, at = None))]
+    #[allow(clippy::too_many_arguments)] // Python keyword arguments
+    fn start_duration(
+        &mut self,
+        py: Python<'_>,
+        label: u32,
+        scope: &str,
+        player: Option<Bound<'_, PyAny>>,
+        at: Option<&str>,
+    ) -> PyResult<()> {
+        let player = player.map(|p| player_of(&p)).transpose()?;
+        let at = at.map(|a| self.place(a)).transpose()?;
+        let need_player = || {
+            player.ok_or_else(|| PyValueError::new_err(format!("scope {scope:?} needs a player")))
+        };
+        let need_at =
+            || at.ok_or_else(|| PyValueError::new_err(format!("scope {scope:?} needs at")));
+        let scope = match scope {
+            "step" => Scope::Step,
+            "phase" => Scope::Phase,
+            "turn" => Scope::Turn,
+            "until_turn_of" => Scope::UntilTurnOf {
+                player: need_player()?,
+            },
+            "through_next_turn" => Scope::ThroughNextTurn {
+                player: need_player()?,
+            },
+            "during_turns_of" => Scope::DuringTurnsOf {
+                player: need_player()?,
+            },
+            "until_next" => Scope::UntilNext {
+                at: need_at()?,
+                player: need_player()?,
+            },
+            "end_of_next_turn" => Scope::EndOfNextTurn {
+                at: need_at()?,
+                player: need_player()?,
+            },
+            "from_next" => Scope::FromNext {
+                at: need_at()?,
+                player: need_player()?,
+            },
+            other => {
+                return Err(PyValueError::new_err(format!("no scope {other:?}")));
+            }
+        };
+        self.with_host(py, |g, _, _| g.start_duration(label, scope))
+    }
+
+    /// Ends a duration started with `start_duration` before its time.
+    fn end_duration(&mut self, py: Python<'_>, label: u32) -> PyResult<()> {
+        self.with_host(py, |g, _, s| g.end_duration(label, s))
     }
 
     /// Adds mana to `player`'s pool.

@@ -255,3 +255,27 @@ def test_play_turns_batch(mtg: turnspec.Spec) -> None:
     assert repr(r) == repr(r2)
     with pytest.raises(ValueError):
         g.play_turns(1, policy="clever")  # type: ignore[arg-type]
+
+
+def test_delayed_triggers_and_durations(mtg: turnspec.Spec) -> None:
+    g = turnspec.Game(mtg)
+    g.delay_trigger("P1", 42, "end")
+    g.delay_trigger("P2", 43, "phase:ending", own_turn=True)
+    g.delay_trigger("P1", 44, "upkeep", next_turn=True)
+    g.report_pending_trigger("P2", 45)
+    with pytest.raises(ValueError):
+        g.delay_trigger("P1", 1, "nowhere")
+    g.start_duration(7, "turn")
+    g.start_duration(8, "until_next", player="P1", at="upkeep")
+    with pytest.raises(ValueError):
+        g.start_duration(9, "until_next", player="P1")
+    with pytest.raises(ValueError):
+        g.start_duration(9, "forever")
+    g.end_duration(8)
+    with pytest.raises(turnspec.IllegalMove):
+        g.end_duration(1234)
+    while g.turn < 4 and g.running:
+        g.apply("pass")
+    labels = {e.get("label") for e in g.events()}
+    # 44 triggers in P1's next turn (turn 3), at its upkeep.
+    assert {42, 43, 44, 45} <= labels
