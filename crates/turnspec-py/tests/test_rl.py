@@ -15,7 +15,7 @@ def test_state_basics(mtg: turnspec.Spec) -> None:
     assert s.current_player() == 0
     assert PASS in s.legal_actions()
     assert s.leave_action in s.legal_actions()
-    assert s.num_distinct_actions() == len(mtg.timing_classes) + 2
+    assert s.num_distinct_actions() == len(mtg.timing_classes) + 3
     assert len(s.legal_actions_mask()) == s.num_distinct_actions()
     c = s.clone()
     s.apply_action(PASS)
@@ -122,3 +122,21 @@ def test_pettingzoo_three_players_and_rewards(mtg: turnspec.Spec) -> None:
             env.step(leave)  # everyone concedes in turn: the last one wins
         steps += 1
     assert sorted(total.values()) == [-1.0, -1.0, 1.0]
+
+
+def test_every_spec_always_has_a_legal_action() -> None:
+    from conftest import GAMES
+
+    for path in sorted(GAMES.glob("*.toml")):
+        try:
+            spec = turnspec.load(str(path))
+        except turnspec.SpecError:
+            continue
+        rng = random.Random(path.name)
+        s = GameState(spec, players=spec.min_players, turn_limit=3, concede=False)
+        for _ in range(3000):
+            if s.is_terminal():
+                break
+            legal = s.legal_actions()
+            assert legal, (path.name, str(s))
+            s.apply_action(PASS if PASS in legal and rng.random() < 0.8 else rng.choice(legal))

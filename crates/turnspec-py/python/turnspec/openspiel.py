@@ -6,7 +6,9 @@
 * actions: ``0`` passes; ``1 + i`` plays the spec's timing class ``i``
   (``spec.timing_classes[i]``; a class made by an object uses the first
   object that may, with the engine's label for it); ``1 + T`` (T timing
-  classes) leaves the game (a concession), when ``concede=True``.
+  classes) resolves the first trigger the player may choose from a bag
+  (Lorcana); ``2 + T`` leaves the game (a concession), when
+  ``concede=True``.
 * players are seat indices from 0; ``current_player()`` is the holder, or
   ``CHANCE`` (-1) at a chance node, or ``TERMINAL`` (-4) once the game has
   stopped.
@@ -99,12 +101,16 @@ class GameState:
     # --- sizes ---------------------------------------------------------
 
     def num_distinct_actions(self) -> int:
-        """Pass, one per timing class, and leave."""
-        return len(self._timings) + 2
+        """Pass, one per timing class, choose, and leave."""
+        return len(self._timings) + 3
+
+    @property
+    def choose_action(self) -> int:
+        return len(self._timings) + 1
 
     @property
     def leave_action(self) -> int:
-        return len(self._timings) + 1
+        return len(self._timings) + 2
 
     def observation_size(self) -> int:
         return len(self.spec.steps) + 2 * self.num_players + 2
@@ -150,6 +156,8 @@ class GameState:
                 out.setdefault(PASS, m)
             elif "play" in m:
                 out.setdefault(1 + self._timings.index(m["play"]), m)
+            elif "choose" in m:
+                out.setdefault(self.choose_action, m)
         holder = self.game.holder
         if self.concede and holder is not None:
             out[self.leave_action] = {"leave": holder}
@@ -185,6 +193,8 @@ class GameState:
             return "pass"
         if action == self.leave_action:
             return "leave"
+        if action == self.choose_action:
+            return "choose"
         return f"play {self._timings[action - 1]}"
 
     def apply_action(self, action: int) -> None:
