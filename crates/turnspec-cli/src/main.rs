@@ -13,6 +13,7 @@ mod run;
 mod schema;
 mod serve;
 mod simulate;
+mod stops;
 mod test;
 
 use std::io::{IsTerminal, Write};
@@ -88,6 +89,10 @@ enum Command {
     /// where the game gets stuck or loops; with --against, the shortest
     /// games where two specs differ. Findings can be written as scenarios.
     Explore(explore::ExploreArgs),
+    /// Stop profiles (docs/stops.md): `stops check PROFILE SPEC` finds the
+    /// windows a profile passes through where the player could act.
+    #[command(subcommand)]
+    Stops(stops::StopsCommand),
     /// Print a shell completion script, e.g. `turnspec completions bash >
     /// ~/.local/share/bash-completion/completions/turnspec`.
     Completions {
@@ -207,6 +212,7 @@ fn main() -> ExitCode {
         Command::Diff(args) => diff::diff(args),
         Command::Compare(args) => compare::compare(args),
         Command::Explore(args) => explore::explore_cmd(args),
+        Command::Stops(command) => stops::stops(command),
         Command::Test { paths, format } => test::test(&paths, format),
         Command::Graph { spec, format } => graph::graph(&spec, format),
         Command::Run(args) => run::run(args),

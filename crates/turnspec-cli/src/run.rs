@@ -6,7 +6,9 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use turnspec_engine::policy::{AllPass, BusyPolicy, Policy, RandomPolicy, play_out};
-use turnspec_engine::{Event, EventSink, Game, GameOptions, Status};
+use turnspec_engine::{
+    AutoPasser, Event, EventSink, Game, GameOptions, Status, play_out_with_stops,
+};
 use turnspec_serve::record::{Recorder, Recording, play_recorded};
 use turnspec_spec::Spec;
 use turnspec_trace::{TextOptions, TextTrace};
@@ -20,10 +22,16 @@ struct Printer<'s> {
     text: TextTrace,
     line: String,
     out: BufWriter<Stdout>,
+    /// The indentation of the last text line written, so that an `asked:`
+    /// line sits under the priority it follows.
+    indent: usize,
 }
 
 impl Printer<'_> {
     fn write(&mut self) {
+        if let Some(last) = self.line.trim_end_matches('\n').rsplit('\n').next() {
+            self.indent = last.len() - last.trim_start().len();
+        }
         if let Err(e) = self.out.write_all(self.line.as_bytes()) {
             // No one to play the rest of the game for: a closed pipe
             // (`turnspec run | head`) ends it quietly, a full disk with 2.
@@ -75,6 +83,12 @@ pub(crate) struct RunArgs {
     /// `turnspec replay FILE --spec OTHER`.
     #[arg(long, value_name = "FILE")]
     record: Option<PathBuf>,
+    /// Play with stop profiles (docs/stops.md): `P1=FILE` for one player,
+    /// `FILE` for every player (repeatable). The auto-passer passes where
+    /// a profile says so; the policy decides only where a player is asked,
+    /// and the trace shows each time with an `asked:` line.
+    #[arg(long, value_name = "[PN=]FILE")]
+    stops: Vec<String>,
 }
 
 pub(crate) fn run(args: RunArgs) -> Result<ExitCode, String> {
@@ -87,6 +101,7 @@ pub(crate) fn run(args: RunArgs) -> Result<ExitCode, String> {
         format,
         show_ends,
         record,
+        stops,
     } = args;
     policy.check_seed(seed)?;
     let seed = seed.unwrap_or(0);
@@ -95,6 +110,10 @@ pub(crate) fn run(args: RunArgs) -> Result<ExitCode, String> {
         return Ok(ExitCode::FAILURE);
     };
     policy.check_spec(&spec, &source.label())?;
+    let passer = crate::stops::passer_from_args(&stops, &spec, players)?;
+    if passer.is_some() && record.is_some() {
+        return Err("--record and --stops cannot be used together yet".to_string());
+    }
     let mut game = Game::new(&spec, &GameOptions::players(players)).map_err(|e| e.to_string())?;
     game.set_turn_limit(turns);
     let mut printer = Printer {
@@ -105,6 +124,7 @@ pub(crate) fn run(args: RunArgs) -> Result<ExitCode, String> {
         }),
         line: String::new(),
         out: BufWriter::with_capacity(1 << 16, std::io::stdout()),
+        indent: 0,
     };
     if format == Format::Json {
         // The header record: what was run, so a stream of events can be
@@ -135,15 +155,30 @@ pub(crate) fn run(args: RunArgs) -> Result<ExitCode, String> {
         };
         printer.write();
     }
-    let recording = match policy {
-        PolicyName::AllPass => play(&mut game, AllPass, &mut printer, record.is_some()),
-        PolicyName::Busy => play(
+    let recording = match (passer, policy) {
+        (Some(mut passer), policy) => {
+            match policy {
+                PolicyName::AllPass => play_stops(&mut game, AllPass, &mut passer, &mut printer),
+                PolicyName::Busy => {
+                    play_stops(&mut game, BusyPolicy::new(&spec), &mut passer, &mut printer)
+                }
+                PolicyName::Random => play_stops(
+                    &mut game,
+                    RandomPolicy::with_effects(seed),
+                    &mut passer,
+                    &mut printer,
+                ),
+            }
+            None
+        }
+        (None, PolicyName::AllPass) => play(&mut game, AllPass, &mut printer, record.is_some()),
+        (None, PolicyName::Busy) => play(
             &mut game,
             BusyPolicy::new(&spec),
             &mut printer,
             record.is_some(),
         ),
-        PolicyName::Random => play(
+        (None, PolicyName::Random) => play(
             &mut game,
             RandomPolicy::with_effects(seed),
             &mut printer,
@@ -186,6 +221,44 @@ pub(crate) fn run(args: RunArgs) -> Result<ExitCode, String> {
         }
         _ => ExitCode::SUCCESS,
     })
+}
+
+/// Plays the game out with the auto-passer: an `asked:` line (or a JSON
+/// record `{"event": "asked", ...}`) each time a player is asked, and a
+/// summary line at the end.
+fn play_stops<P: Policy>(
+    game: &mut Game,
+    mut policy: P,
+    passer: &mut AutoPasser,
+    sink: &mut Printer<'_>,
+) {
+    let counts = play_out_with_stops(game, &mut policy, passer, sink, |game, stopped, sink| {
+        let text = stopped.describe(game.spec());
+        sink.line = match sink.format {
+            Format::Text => format!("{:1$}asked: {text}\n", "", sink.indent),
+            Format::Json => {
+                serde_json::json!({ "event": "asked", "stopped": text }).to_string() + "\n"
+            }
+        };
+        sink.write();
+    });
+    let asked: Vec<String> = (0..game.players())
+        .map(|p| format!("P{} {}", p + 1, counts.asked[p as usize]))
+        .collect();
+    sink.line = match sink.format {
+        Format::Text => format!(
+            "stops: asked {}; {} passes made by the auto-passer\n",
+            asked.join(", "),
+            counts.auto_passes
+        ),
+        Format::Json => {
+            let per: Vec<u64> = counts.asked[..game.players() as usize].to_vec();
+            serde_json::json!({ "event": "stops", "asked": per, "auto_passes": counts.auto_passes })
+                .to_string()
+                + "\n"
+        }
+    };
+    sink.write();
 }
 
 /// Plays the game out; with `record`, through a recorder, whose recording

@@ -49,6 +49,11 @@ pub(crate) struct SimulateArgs {
     threads: Option<u16>,
     #[arg(long, value_enum, default_value_t = Format::Text)]
     format: Format,
+    /// Play with stop profiles (docs/stops.md): `P1=FILE` for one player,
+    /// `FILE` for every player (repeatable). Reports how often each player
+    /// was asked per turn, and the passes the auto-passer made.
+    #[arg(long, value_name = "[PN=]FILE")]
+    stops: Vec<String>,
 }
 
 /// Games played and folded at a time by [`simulate_all`].
@@ -153,6 +158,7 @@ pub(crate) fn simulate(args: SimulateArgs) -> Result<ExitCode, String> {
     // Refuse a bad player count before starting any thread.
     Game::new(&spec, &GameOptions::players(args.players)).map_err(|e| e.to_string())?;
     args.policy.check_spec(&spec, &source.label())?;
+    let passer = crate::stops::passer_from_args(&args.stops, &spec, args.players)?;
     let setup = Setup {
         spec: &spec,
         players: args.players,
@@ -160,6 +166,7 @@ pub(crate) fn simulate(args: SimulateArgs) -> Result<ExitCode, String> {
         policy: args.policy.lib(),
         depth,
         seed,
+        stops: passer.as_ref(),
     };
     let bar = !crate::out::quiet() && std::io::stderr().is_terminal();
     let s = simulate_all(setup, args.games, args.threads, bar)?;
@@ -200,6 +207,13 @@ pub(crate) fn simulate(args: SimulateArgs) -> Result<ExitCode, String> {
                 "passes_per_sec": per_sec(c.passes),
                 "digest": digest,
             });
+            let mut v = v;
+            if passer.is_some() {
+                v["stops"] = serde_json::json!({
+                    "asked": &c.asked[..args.players as usize],
+                    "auto_passes": c.auto_passes,
+                });
+            }
             crate::out::println(&v.to_string());
         }
         Format::Text => {
@@ -246,6 +260,19 @@ pub(crate) fn simulate(args: SimulateArgs) -> Result<ExitCode, String> {
                     args.games,
                     wins.join(", "),
                     c.draws
+                ));
+            }
+            if passer.is_some() {
+                let asked: Vec<String> = c.asked[..args.players as usize]
+                    .iter()
+                    .enumerate()
+                    .map(|(i, n)| format!("P{} {n} ({:.2}/turn)", i + 1, c.per_turn(*n)))
+                    .collect();
+                crate::out::println(&format!(
+                    "  stops: asked {}; auto-passed {} of {} passes",
+                    asked.join(", "),
+                    c.auto_passes,
+                    c.passes
                 ));
             }
             if c.stalled > 0 {
@@ -296,6 +323,7 @@ mod tests {
             policy: policy.lib(),
             depth: 1,
             seed,
+            stops: None,
         }
     }
 

@@ -31,6 +31,7 @@ use turnspec_engine::policy::{AllPass, BusyPolicy, Policy, RandomPolicy, SplitMi
 use turnspec_engine::{
     Action, Because, EndlessTurn, Event, EventSink, Game, GameOptions, Host, Status,
 };
+use turnspec_engine::{AskedCounts, AutoPasser, play_out_with_stops};
 use turnspec_spec::{EffectId, Spec};
 
 /// Who plays the simulated games.
@@ -119,6 +120,11 @@ pub struct Counts {
     /// Wins of each seat (P1 first), in games over; a team's win counts for
     /// each of its players.
     pub wins: [u64; MAX_SEATS],
+    /// With stop profiles ([`Setup::stops`]): the times each seat was asked
+    /// (a decision left to the policy).
+    pub asked: [u64; MAX_SEATS],
+    /// With stop profiles: the passes the auto-passer made.
+    pub auto_passes: u64,
 }
 
 /// Seats counted in [`Counts::wins`]: every player a game can have.
@@ -143,6 +149,10 @@ impl Counts {
         for (w, o) in self.wins.iter_mut().zip(o.wins) {
             *w += o;
         }
+        for (a, o) in self.asked.iter_mut().zip(o.asked) {
+            *a += o;
+        }
+        self.auto_passes += o.auto_passes;
     }
 
     /// `n` per turn (0 when no turn was played).
@@ -155,8 +165,9 @@ impl Counts {
     }
 
     /// What a game's hash covers: the counts `simulate`'s digest has always
-    /// hashed, in that order (turn actions, triggers and never-ends came
-    /// later and are left out, so digests recorded before stay valid).
+    /// hashed, in that order (turn actions, triggers, never-ends and the
+    /// stop counts came later and are left out, so digests recorded before
+    /// stay valid; with stops, the final state still tells games apart).
     fn hash_into<H: Hasher>(&self, h: &mut H) {
         for n in [
             self.turns,
@@ -279,6 +290,10 @@ pub struct Setup<'a> {
     pub depth: u8,
     /// The run's seed; game `i` uses [`game_seed`]`(seed, i)`.
     pub seed: u64,
+    /// Play as clients with these stop profiles would (docs/stops.md): the
+    /// auto-passer passes where they say, the policy decides only where a
+    /// player is asked. Each game starts from a copy.
+    pub stops: Option<&'a AutoPasser>,
 }
 
 /// What one game gave.
@@ -299,20 +314,28 @@ pub fn play_game(setup: Setup<'_>, index: u64) -> Result<GameResult, String> {
         Game::new(setup.spec, &GameOptions::players(setup.players)).map_err(|e| e.to_string())?;
     game.set_turn_limit(setup.turns);
     let mut sink = Sink::new(setup.spec);
-    let plays = match setup.policy {
-        SimPolicy::AllPass => drive(&mut game, AllPass, &mut sink),
+    let mut passer = setup.stops.cloned();
+    let passer = passer.as_mut();
+    let (plays, asked) = match setup.policy {
+        SimPolicy::AllPass => drive(&mut game, AllPass, passer, &mut sink),
         SimPolicy::Busy => drive(
             &mut game,
             BusyPolicy::new(setup.spec).with_depth(setup.depth),
+            passer,
             &mut sink,
         ),
         SimPolicy::Random => drive(
             &mut game,
             RandomPolicy::new(game_seed(setup.seed, index)),
+            passer,
             &mut sink,
         ),
     };
     let mut counts = sink.counts;
+    counts.auto_passes = asked.auto_passes;
+    for (c, a) in counts.asked.iter_mut().zip(asked.asked) {
+        *c = a;
+    }
     counts.actions = plays;
     counts.stalled = (game.status() == Status::Stalled) as u64;
     counts.never_ends = (game.status() == Status::NeverEnds) as u64;
@@ -333,10 +356,21 @@ pub fn play_game(setup: Setup<'_>, index: u64) -> Result<GameResult, String> {
     })
 }
 
-fn drive<P: Policy>(game: &mut Game, policy: P, sink: &mut Sink) -> u64 {
+fn drive<P: Policy>(
+    game: &mut Game,
+    policy: P,
+    passer: Option<&mut AutoPasser>,
+    sink: &mut Sink,
+) -> (u64, AskedCounts) {
     let mut counted = Counted::new(policy);
-    play_out(game, &mut counted, sink);
-    counted.plays
+    let asked = match passer {
+        None => {
+            play_out(game, &mut counted, sink);
+            AskedCounts::default()
+        }
+        Some(passer) => play_out_with_stops(game, &mut counted, passer, sink, |_, _, _| {}),
+    };
+    (counted.plays, asked)
 }
 
 /// Games folded in game-index order: their summed counts, the digest and

@@ -95,6 +95,7 @@ pub fn simulate(columns: &[SpecColumn], options: &StatsOptions) -> Vec<SpecStats
                 policy: options.policy,
                 depth: 1,
                 seed: options.seed,
+                stops: None,
             };
             let mut tally = Tally::default();
             let mut error = None;

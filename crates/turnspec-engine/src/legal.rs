@@ -7,7 +7,9 @@ use crate::state::PlayerId;
 impl Game {
     /// Every action `player` could take now: pass first, then each timing
     /// class they may use (a class made by an object once for each object
-    /// in play that may, labelled with its id). Allocates nothing.
+    /// in play that may, labelled with its id), then in a spec with a bag
+    /// (Lorcana's, 7.7.4) each trigger they may choose to resolve, once per
+    /// label, oldest first. Allocates nothing.
     pub fn legal_actions(&self, player: PlayerId) -> LegalActions<'_> {
         LegalActions {
             game: self,
@@ -18,6 +20,7 @@ impl Game {
                 u16::MAX
             },
             object: 0,
+            bag: 0,
         }
     }
 }
@@ -29,6 +32,8 @@ pub struct LegalActions<'g> {
     pub(crate) next: u16,
     /// For a class with `by = "object"`: the next object in play to try.
     pub(crate) object: usize,
+    /// Once the timing classes are done: the next bag entry to offer.
+    pub(crate) bag: usize,
 }
 
 impl Iterator for LegalActions<'_> {
@@ -79,6 +84,39 @@ impl Iterator for LegalActions<'_> {
                 });
             }
         }
+        if self.next != u16::MAX {
+            self.next = u16::MAX;
+        } else if self.bag == 0 {
+            return None;
+        }
+        self.next_choice()
+    }
+}
+
+impl LegalActions<'_> {
+    /// The next trigger of the bag `player` may choose (`Action::Choose`),
+    /// skipping labels offered already.
+    fn next_choice(&mut self) -> Option<Action> {
+        let stack = self.game.stack();
+        if !self.game.cached.features().bag {
+            self.bag = usize::MAX;
+            return None;
+        }
+        while self.bag < stack.len() {
+            let i = self.bag;
+            self.bag += 1;
+            let label = stack[i].label;
+            if self.game.check_bag_choice(self.player, label)
+                && !stack[..i].iter().any(|o| o.label == label)
+            {
+                return Some(Action::Choose {
+                    player: self.player,
+                    label,
+                });
+            }
+        }
+        // Nothing more, ever: the `bag == 0` test above stays false.
+        self.bag = usize::MAX;
         None
     }
 }

@@ -57,4 +57,7 @@ pub use setup::{GameOptions, MAX_STACK_RESERVE, SetupError, StartAt};
 pub use snapshot::{SNAPSHOT_VERSION, SnapshotError};
 pub use state::{GameState, ObjectKind, Outcome, Place, PlayerId, Scope, StackObject, Status};
 pub use state::{MAX_OBJECTS, ObjectInfo};
-pub use stops::{AutoPasser, DEFAULT_PASS_LIMIT, PassUntil, Stopped, StopsError};
+pub use stops::{
+    AskedCounts, AutoPasser, DEFAULT_PASS_LIMIT, PassUntil, Stopped, StopsError,
+    play_out_with_stops,
+};

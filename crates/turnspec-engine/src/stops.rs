@@ -42,6 +42,34 @@ pub enum PassUntil {
     Advance,
 }
 
+impl PassUntil {
+    /// The command's name in scenarios and tools: `next_stop`,
+    /// `end_of_turn`, `stack_changes`, `step`, `resolve`, `advance`.
+    pub fn name(self) -> &'static str {
+        match self {
+            PassUntil::NextStop => "next_stop",
+            PassUntil::EndOfTurn => "end_of_turn",
+            PassUntil::StackChanges => "stack_changes",
+            PassUntil::Step(_) => "step",
+            PassUntil::Resolve => "resolve",
+            PassUntil::Advance => "advance",
+        }
+    }
+
+    /// The command named `name`, except `step` (which needs its step).
+    pub fn from_name(name: &str) -> Option<PassUntil> {
+        [
+            PassUntil::NextStop,
+            PassUntil::EndOfTurn,
+            PassUntil::StackChanges,
+            PassUntil::Resolve,
+            PassUntil::Advance,
+        ]
+        .into_iter()
+        .find(|c| c.name() == name)
+    }
+}
+
 /// Why [`AutoPasser::advance`] gave the decision back.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 #[non_exhaustive]
@@ -95,6 +123,46 @@ pub enum Stopped {
     PassLimit,
 }
 
+impl Stopped {
+    /// One line with the spec's ids, as scenarios write it (`expect =
+    /// { stopped = "..." }`) and tools print it: `stop P2 end stack_grew`,
+    /// `can_play P1 main`, `no_profile P2`, `done P1 resolve`, `turn_ended
+    /// P1`, `game_over`, `no_holder`, `refused P1 not_holder`,
+    /// `pass_limit`.
+    pub fn describe(&self, spec: &Spec) -> String {
+        match self {
+            Stopped::Stop { player, step, when } => format!(
+                "stop {player} {} {}",
+                spec.id_of(*step),
+                when.name().unwrap_or("?")
+            ),
+            Stopped::CanPlay { player, step } => format!("can_play {player} {}", spec.id_of(*step)),
+            Stopped::NoProfile { player } => format!("no_profile {player}"),
+            Stopped::CommandDone { player, command } => match command {
+                PassUntil::Step(step) => format!("done {player} step {}", spec.id_of(*step)),
+                c => format!("done {player} {}", c.name()),
+            },
+            Stopped::TurnEnded { player } => format!("turn_ended {player}"),
+            Stopped::GameOver(_) => "game_over".to_string(),
+            Stopped::NoHolder => "no_holder".to_string(),
+            Stopped::Refused { player, error } => format!("refused {player} {}", error.reason()),
+            Stopped::PassLimit => "pass_limit".to_string(),
+        }
+    }
+
+    /// The player asked, for the stops that ask one.
+    pub fn player(&self) -> Option<PlayerId> {
+        match self {
+            Stopped::Stop { player, .. }
+            | Stopped::CanPlay { player, .. }
+            | Stopped::NoProfile { player }
+            | Stopped::CommandDone { player, .. }
+            | Stopped::TurnEnded { player } => Some(*player),
+            _ => None,
+        }
+    }
+}
+
 /// Why a profile or command was refused.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
 #[non_exhaustive]
@@ -111,7 +179,7 @@ pub enum StopsError {
 }
 
 /// What the stack looked like to a player: its height and top object.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
 struct StackSeen {
     len: usize,
     top: Option<StackObject>,
@@ -134,7 +202,7 @@ impl StackSeen {
 }
 
 /// A command with what the game looked like when it was given.
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 struct Pending {
     command: PassUntil,
     turn: u32,
@@ -146,7 +214,11 @@ struct Pending {
 }
 
 /// Passes priority for players by their stop profiles and commands.
-#[derive(Debug, Clone)]
+///
+/// Equal and hashed over everything it keeps (profiles, commands, what
+/// each player last saw), so a search can merge states that a game and
+/// its auto-passer cannot tell apart (`turnspec stops check`).
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct AutoPasser {
     profiles: [Option<StopProfile>; SEATS],
     commands: [Option<Pending>; SEATS],
@@ -414,4 +486,64 @@ impl AutoPasser {
 fn can_play(game: &Game, player: PlayerId) -> bool {
     game.legal_actions(player)
         .any(|a| matches!(a, Action::Play { .. } | Action::Choose { .. }))
+}
+
+/// What [`play_out_with_stops`] counted: how often each player was asked
+/// (a decision left to the policy) and how many passes the auto-passer made.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
+pub struct AskedCounts {
+    /// Per seat, the times the player was asked.
+    pub asked: [u64; SEATS],
+    /// Passes made by the auto-passer, for every player.
+    pub auto_passes: u64,
+}
+
+/// Counts the passes of the events it forwards.
+struct CountPasses<'s, S> {
+    inner: &'s mut S,
+    passes: u64,
+}
+
+impl<S: EventSink> EventSink for CountPasses<'_, S> {
+    #[inline]
+    fn event(&mut self, event: crate::event::Event) {
+        self.passes += u64::from(matches!(event, crate::event::Event::Passed { .. }));
+        self.inner.event(event);
+    }
+}
+
+/// Plays the game out as clients with stop profiles would: the
+/// auto-passer passes wherever the profiles (and commands) say, and
+/// `policy` decides only where a player is asked, after `on_ask` has seen
+/// why. It stops as [`crate::policy::play_out`] does: when the game is not
+/// running, or an action is refused; and when nobody holds priority or the
+/// pass limit is reached.
+pub fn play_out_with_stops<P: crate::policy::Policy, S: EventSink>(
+    game: &mut Game,
+    policy: &mut P,
+    passer: &mut AutoPasser,
+    sink: &mut S,
+    mut on_ask: impl FnMut(&Game, &Stopped, &mut S),
+) -> AskedCounts {
+    let mut counts = AskedCounts::default();
+    game.start(policy, sink);
+    loop {
+        let mut counting = CountPasses {
+            inner: &mut *sink,
+            passes: 0,
+        };
+        let stopped = passer.advance(game, policy, &mut counting);
+        counts.auto_passes += counting.passes;
+        let Some(player) = stopped.player() else {
+            break;
+        };
+        if let Some(n) = counts.asked.get_mut(player.index()) {
+            *n += 1;
+        }
+        on_ask(game, &stopped, sink);
+        if crate::policy::decide_and_apply(game, policy, sink).is_err() {
+            break;
+        }
+    }
+    counts
 }

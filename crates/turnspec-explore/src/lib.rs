@@ -27,12 +27,14 @@ mod explore;
 mod moves;
 mod scenario;
 mod search;
+mod stops;
 
 pub use against::{DiffReport, Difference, Side as DiffSide, explore_against};
 pub use explore::{CoverageItem, Finding, FindingKind, Report, explore};
 pub use moves::{Move, OBJECTS, Table};
 pub use scenario::run_scenario;
 pub use search::Stop;
+pub use stops::{PassedWindow, StopsReport, Verdict, check_stops};
 pub use turnspec_engine::Status;
 
 use std::hash::{Hash, Hasher};

@@ -565,3 +565,107 @@ fn with_objects_a_spec_without_them_is_unmatched_not_different() {
     );
     assert!(report.differences.is_empty(), "{text}");
 }
+
+/// The stop profile's safety check (`turnspec stops check`) finds the
+/// planted mistake of tests/specs/stops/mtg-planted-hidden.toml (main-phase
+/// stops on the wrong turn) with its shortest sequence, and finds nothing
+/// to object to in the reference profiles.
+mod stops_check {
+    use std::path::PathBuf;
+
+    use turnspec_explore::{Options, StopsReport, Verdict, check_stops};
+    use turnspec_spec::Spec;
+
+    fn root() -> PathBuf {
+        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..")
+    }
+
+    fn check(spec: &str, profile: &str) -> StopsReport {
+        let spec_text = std::fs::read_to_string(root().join(spec)).unwrap();
+        let (spec, _): (Spec, _) = turnspec_spec::load_str(spec, &spec_text).unwrap();
+        let text = std::fs::read_to_string(root().join(profile)).unwrap();
+        let profile = turnspec_spec::load_stops(profile, &text, &spec)
+            .unwrap_or_else(|r| panic!("{}", r.to_short_text()));
+        let mut o = Options::default();
+        o.turns = 2;
+        o.depth = 60;
+        o.max_states = 20_000;
+        o.host_moves = 0;
+        o.threads = 1;
+        check_stops(&spec, &profile, &o).unwrap()
+    }
+
+    #[test]
+    fn a_planted_hidden_window_is_found_with_the_shortest_sequence() {
+        let r = check(
+            "games/mtg.toml",
+            "tests/specs/stops/mtg-planted-hidden.toml",
+        );
+        let hidden: Vec<_> = r
+            .windows
+            .iter()
+            .filter(|w| w.verdict == Verdict::Hidden)
+            .collect();
+        assert_eq!(hidden.len(), 2, "{}", r.to_text("planted"));
+        let first = hidden[0];
+        assert_eq!(
+            (first.step.as_str(), first.own_turn, first.stack),
+            ("precombat_main", true, false)
+        );
+        assert_eq!(first.hides, ["sorcery", "land"]);
+        let moves: Vec<String> = first.moves.iter().map(|m| r.describe_move(*m)).collect();
+        // P1's upkeep passed through by the profile, P2 passes: main.
+        assert_eq!(moves, ["pass P1", "pass P2"]);
+        assert!(
+            first.rules.contains(&"505".to_string()),
+            "{:?}",
+            first.rules
+        );
+        assert!(r.has_hidden());
+    }
+
+    #[test]
+    fn the_reference_profiles_hide_no_decision() {
+        for (spec, profile) in [
+            ("games/mtg.toml", "games/stops/mtg-default.toml"),
+            ("games/mtg.toml", "games/stops/mtg-full-control.toml"),
+            ("games/grand-archive.toml", "games/stops/grand-archive.toml"),
+            ("games/lorcana.toml", "games/stops/lorcana.toml"),
+        ] {
+            let r = check(spec, profile);
+            assert!(!r.has_hidden(), "{profile}:\n{}", r.to_text(profile));
+        }
+    }
+
+    #[test]
+    fn full_control_passes_through_nothing() {
+        let r = check("games/mtg.toml", "games/stops/mtg-full-control.toml");
+        assert!(r.windows.is_empty(), "{}", r.to_text("full control"));
+    }
+
+    #[test]
+    fn a_pass_place_makes_a_hidden_window_chosen() {
+        let spec_text = std::fs::read_to_string(root().join("games/mtg.toml")).unwrap();
+        let (spec, _) = turnspec_spec::load_str("mtg.toml", &spec_text).unwrap();
+        let planted =
+            std::fs::read_to_string(root().join("tests/specs/stops/mtg-planted-hidden.toml"))
+                .unwrap();
+        let text = format!(
+            "{planted}\n[[pass]]\nat = \"precombat_main\"\nturn = \"own\"\nbecause = \"a test\"\n"
+        );
+        let profile = turnspec_spec::load_stops("p.toml", &text, &spec).unwrap();
+        let mut o = Options::default();
+        o.turns = 1;
+        o.depth = 40;
+        o.max_states = 5_000;
+        o.host_moves = 0;
+        o.threads = 1;
+        let r = check_stops(&spec, &profile, &o).unwrap();
+        let main = r
+            .windows
+            .iter()
+            .find(|w| w.step == "precombat_main" && w.own_turn && !w.stack)
+            .expect("precombat main passed through");
+        assert_eq!(main.verdict, Verdict::Chosen);
+    }
+}

@@ -96,6 +96,10 @@ pub struct StopProfile {
     /// Indexed by [`StepId::index`]; as long as the spec's step arena.
     steps: Vec<StepStops>,
     anywhere: StopWhen,
+    /// Per step, where passing through is a choice (`[[pass]]`): bit 0 in
+    /// the player's own turn, bit 1 in the others'. Read only by the safety
+    /// check, never during play.
+    chosen: Vec<u8>,
 }
 
 impl StopProfile {
@@ -104,6 +108,7 @@ impl StopProfile {
         StopProfile {
             steps: vec![StepStops::default(); spec.steps().len()],
             anywhere: StopWhen::NEVER,
+            chosen: vec![0; spec.steps().len()],
         }
     }
 
@@ -120,6 +125,29 @@ impl StopProfile {
             stops.others = stops.others.union(when);
         }
         true
+    }
+
+    /// Marks passing through `step` in the turns `turn` names as a choice
+    /// (`[[pass]]`): the safety check reports it as chosen, not as a
+    /// problem. It changes nothing during play. A step of another spec is
+    /// ignored and answers false.
+    pub fn add_chosen(&mut self, step: StepId, turn: StopTurn) -> bool {
+        let Some(bits) = self.chosen.get_mut(step.index()) else {
+            return false;
+        };
+        *bits |= match turn {
+            StopTurn::Own => 1,
+            StopTurn::Others => 2,
+            StopTurn::Any => 3,
+        };
+        true
+    }
+
+    /// Whether passing through `step` (in the player's own turn or not) was
+    /// marked as a choice.
+    pub fn chosen(&self, step: StepId, own_turn: bool) -> bool {
+        let bit = if own_turn { 1 } else { 2 };
+        self.chosen.get(step.index()).is_some_and(|b| b & bit != 0)
     }
 
     /// Adds conditions that stop in every window.

@@ -5,7 +5,7 @@ use std::ops::Range;
 use std::sync::Arc;
 
 use toml::Spanned;
-use turnspec_engine::{GameOptions, PlayerId, Scope, StartAt};
+use turnspec_engine::{GameOptions, PassUntil, PlayerId, Scope, StartAt};
 use turnspec_spec::schema::{Format, deserialize_reporting, fields_of};
 use turnspec_spec::suggest;
 use turnspec_spec::{
@@ -42,8 +42,26 @@ pub const EXPECT_ILLEGAL_REASONS: &[&str] = &[
 
 /// Parses a scenario file and resolves it against its spec. `load_spec`
 /// receives the spec path as written (relative to the scenario file) and
-/// returns the compiled spec and the path it used, or a message.
+/// returns the compiled spec and the path it used, or a message. A
+/// scenario with `[setup] stops` needs [`load_with_files`].
 pub fn load(path: &str, source: &str, load_spec: &mut SpecLoader<'_>) -> Result<Scenario, Report> {
+    load_with_files(path, source, load_spec, &mut |_| {
+        Err(
+            "stop profiles are read from files: run the scenario from its file (`turnspec test`)"
+                .to_string(),
+        )
+    })
+}
+
+/// [`load`], reading the stop profiles of `[setup] stops` with
+/// `read_file`: it receives a path as written (relative to the scenario
+/// file) and returns the file's text and the path it used, or a message.
+pub fn load_with_files(
+    path: &str,
+    source: &str,
+    load_spec: &mut SpecLoader<'_>,
+    read_file: &mut FileReader<'_>,
+) -> Result<Scenario, Report> {
     let mut report = Report::new(path, source);
     let raw = match parse(source, &mut report.diagnostics) {
         Some(raw) => raw,
@@ -67,7 +85,37 @@ pub fn load(path: &str, source: &str, load_spec: &mut SpecLoader<'_>) -> Result<
         labels: vec![String::new()],
         label_numbers: std::collections::HashMap::new(),
     };
-    let scenario = c.scenario(path, source, &raw, (spec.clone(), spec_path));
+    let mut scenario = c.scenario(path, source, &raw, (spec.clone(), spec_path));
+    let players = scenario.options.players;
+    for (name, file) in &setup.stops {
+        let who = Spanned::new(file.span(), name.clone());
+        let Some(player) = c.player(&who, players) else {
+            continue;
+        };
+        match read_file(file.get_ref()) {
+            Err(message) => c.diags.push(
+                Diagnostic::error("scenario::stops", file.span(), message)
+                    .label("this stop profile")
+                    .help("the path is relative to the scenario file"),
+            ),
+            Ok((text, shown)) => match turnspec_spec::load_stops(&shown, &text, &spec) {
+                Ok(profile) => scenario.stops.push((player, profile)),
+                Err(profile_report) => c.diags.push(
+                    Diagnostic::error(
+                        "scenario::stops",
+                        file.span(),
+                        format!(
+                            "the stop profile has {} error(s):\n{}",
+                            profile_report.errors(),
+                            profile_report.to_short_text()
+                        ),
+                    )
+                    .label("this stop profile")
+                    .help("run `turnspec stops check PROFILE SPEC` on it"),
+                ),
+            },
+        }
+    }
     report.diagnostics.extend(c.diags);
     report.diagnostics.sort_by_key(|d| d.span.start);
     if report.has_errors() {
@@ -454,8 +502,57 @@ impl Resolver<'_> {
                 .map(|b| *b.get_ref())
                 .unwrap_or(false),
             labels: std::mem::take(&mut self.labels),
+            stops: Vec::new(),
             script,
         }
+    }
+
+    /// `pass_to_stop = COMMAND` (with `at` for `step`).
+    fn pass_to_stop(&mut self, c: &Text, at: Option<&Text>, by: Option<PlayerId>) -> Option<Step> {
+        const COMMANDS: &[&str] = &[
+            "next_stop",
+            "end_of_turn",
+            "stack_changes",
+            "step",
+            "resolve",
+            "advance",
+        ];
+        let name = c.get_ref().as_str();
+        let command = if name == "step" {
+            let Some(at) = at else {
+                self.diags.push(
+                    Diagnostic::error(
+                        "scenario::entry",
+                        c.span(),
+                        "`pass_to_stop = \"step\"` needs `at = STEP`",
+                    )
+                    .label("until which step?"),
+                );
+                return None;
+            };
+            PassUntil::Step(self.step_id(at)?)
+        } else {
+            match PassUntil::from_name(name) {
+                Some(command) => command,
+                None => {
+                    let help = match suggest(name, COMMANDS) {
+                        Some(s) => format!("did you mean `{s}`? commands: {}", COMMANDS.join(", ")),
+                        None => format!("commands: {}", COMMANDS.join(", ")),
+                    };
+                    self.diags.push(
+                        Diagnostic::error(
+                            "scenario::bad-value",
+                            c.span(),
+                            format!("`{name}` is not a pass_to_stop command"),
+                        )
+                        .label("here")
+                        .help(help),
+                    );
+                    return None;
+                }
+            }
+        };
+        Some(Step::PassToStop { by, command })
     }
 
     fn entry(&mut self, e: &Spanned<RawEntry>, players: u8) -> Option<Step> {
@@ -463,6 +560,7 @@ impl Resolver<'_> {
         let verbs = [
             r.pass.is_some(),
             r.pass_until.is_some(),
+            r.pass_to_stop.is_some(),
             r.play.is_some(),
             r.trigger.is_some(),
             r.set_fact.is_some(),
@@ -494,7 +592,7 @@ impl Resolver<'_> {
             self.diags.push(
                 Diagnostic::error("scenario::entry", e.span(), format!("a script entry needs exactly one action or expectation, this one has {count}"))
                     .label("this entry")
-                    .help("verbs: pass, pass_until, play, trigger, set_fact, clear_fact, answer, on_begin, on_resolve, effect, end_effect, leave, declare_ending, set_counter, enter, leave_play, gain_control, delay, until, end_until, add_mana, choose, expect, expect_illegal, expect_events, expect_includes, expect_trace"),
+                    .help("verbs: pass, pass_until, pass_to_stop, play, trigger, set_fact, clear_fact, answer, on_begin, on_resolve, effect, end_effect, leave, declare_ending, set_counter, enter, leave_play, gain_control, delay, until, end_until, add_mana, choose, expect, expect_illegal, expect_events, expect_includes, expect_trace"),
             );
             return None;
         }
@@ -521,6 +619,9 @@ impl Resolver<'_> {
             return self
                 .place(target)
                 .map(|target| Step::PassUntil { target, turn });
+        }
+        if let Some(c) = &r.pass_to_stop {
+            return self.pass_to_stop(c, r.at.as_ref(), by);
         }
         if let Some(t) = &r.play {
             let timing = self.timing(t)?;
@@ -973,6 +1074,9 @@ impl Resolver<'_> {
                     .filter_map(|p| self.player(p, players))
                     .collect(),
             );
+        }
+        if let Some(s) = &x.stopped {
+            out.stopped = Some(normalise(s.get_ref()));
         }
         out
     }

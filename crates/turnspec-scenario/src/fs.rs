@@ -16,7 +16,7 @@ use std::sync::Arc;
 
 use turnspec_spec::{Diagnostic, Report, Spec};
 
-use crate::compile::{Scenario, load};
+use crate::compile::{Scenario, load_with_files};
 
 /// The largest file turnspec reads, and the largest spec including all the
 /// bases it `extends`. The reference specs are under 100 KiB; the cap keeps
@@ -209,10 +209,20 @@ pub fn load_file(path: &Path, cache: &mut SpecCache) -> Result<Scenario, Report>
     let shown = path.display().to_string();
     let text = read(path, &shown, "scenario::read")?;
     let dir = path.parent().map(Path::to_path_buf).unwrap_or_default();
-    load(&shown, &text, &mut |spec| {
-        let p = dir.join(spec);
-        cache.get(&p).map(|s| (s, p.display().to_string()))
-    })
+    load_with_files(
+        &shown,
+        &text,
+        &mut |spec| {
+            let p = dir.join(spec);
+            cache.get(&p).map(|s| (s, p.display().to_string()))
+        },
+        &mut |file| {
+            let p = dir.join(file);
+            read_text(&p)
+                .map(|text| (text, p.display().to_string()))
+                .map_err(|e| e.to_string())
+        },
+    )
 }
 
 /// What a search for scenario (or spec) files found.

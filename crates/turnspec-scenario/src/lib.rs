@@ -15,7 +15,7 @@ mod raw;
 pub mod run;
 mod script;
 
-pub use compile::{Scenario, load};
+pub use compile::{Scenario, load, load_with_files};
 pub use fs::{
     Found, MAX_FILE_BYTES, ReadError, SpecCache, find_scenarios, find_specs, is_spec_file,
     load_file, load_spec_file, read_text,

@@ -78,6 +78,12 @@ pub(crate) struct RawSetup {
     /// Include "end of ..." events in event lists.
     #[schemars(with = "Option<bool>")]
     pub show_ends: Option<Spanned<bool>>,
+    /// Stop profiles by player, paths relative to the scenario file
+    /// (`stops = { P1 = "../../../games/stops/mtg-default.toml" }`), for
+    /// `pass_to_stop` (docs/stops.md).
+    #[serde(default)]
+    #[schemars(with = "BTreeMap<String, String>")]
+    pub stops: BTreeMap<String, Text>,
 }
 
 /// One script entry: exactly one verb key, plus the modifiers it uses.
@@ -88,6 +94,12 @@ pub(crate) struct RawEntry {
     pub pass: Option<Text>,
     #[schemars(with = "Option<String>")]
     pub pass_until: Option<Text>,
+    /// `pass_to_stop = "next_stop"` (or `end_of_turn`, `stack_changes`,
+    /// `resolve`, `advance`, `step` with `at`): a player (`by`, else the
+    /// holder) gives their client that command, and the auto-passer passes
+    /// by everyone's stop profile until someone is asked.
+    #[schemars(with = "Option<String>")]
+    pub pass_to_stop: Option<Text>,
     #[schemars(with = "Option<String>")]
     pub play: Option<Text>,
     #[schemars(with = "Option<String>")]
@@ -210,6 +222,9 @@ pub(crate) struct RawExpect {
     /// The players who won a game that is over (`[]` for a draw).
     #[schemars(with = "Option<Vec<String>>")]
     pub winners: Option<Spanned<Vec<Text>>>,
+    /// Why the last `pass_to_stop` stopped (`stop P2 end stack_grew`).
+    #[schemars(with = "Option<String>")]
+    pub stopped: Option<Text>,
 }
 
 #[derive(Debug, Deserialize, schemars::JsonSchema)]

@@ -1,7 +1,9 @@
 //! Running a scenario: a scripted host answers hooks, each entry acts or
 //! checks, and the first failed check stops the run with a precise report.
 
-use turnspec_engine::{Action, Event, Game, Host, PlayerId, RuleError, Scope, Status};
+use turnspec_engine::{
+    Action, AutoPasser, Event, Game, Host, PlayerId, RuleError, Scope, Status, Stopped,
+};
 use turnspec_engine::{PlayedHook, ResolvedHook, StepBeganHook, TurnActionHook};
 use turnspec_spec::{StepId, TurnActionId, line_col};
 use turnspec_trace::{compact, is_end};
@@ -172,6 +174,10 @@ struct Runner<'a> {
     all: Vec<Event>,
     /// An entry expected the turn that never ends (`status = "never_ends"`).
     endless_expected: bool,
+    /// The players' stop profiles (`[setup] stops`), for `pass_to_stop`.
+    passer: AutoPasser,
+    /// Why the last `pass_to_stop` stopped.
+    stopped: Option<Stopped>,
 }
 
 /// Plays the scenario's script against its spec and stops at the first
@@ -201,7 +207,21 @@ pub fn run(scenario: &Scenario) -> Outcome {
         since_check: Vec::new(),
         all: Vec::new(),
         endless_expected: false,
+        passer: AutoPasser::new(),
+        stopped: None,
     };
+    for (player, profile) in &scenario.stops {
+        if let Err(e) = r.passer.set_profile(spec, *player, profile.clone()) {
+            return Outcome::Failed(Failure {
+                entry: 0,
+                line: 1,
+                column: 1,
+                message: format!("cannot use the stop profile of {player}: {e}"),
+                expected: vec![],
+                actual: vec![],
+            });
+        }
+    }
     // `answer` and `on_begin` entries before the first action apply to the
     // start itself (e.g. a trigger during the first untap step).
     let first_action = scenario.script.iter().position(|e| {
@@ -352,6 +372,27 @@ impl Runner<'_> {
                     if self.game.passes() == 0 {
                         break;
                     }
+                }
+            }
+            Step::PassToStop { by, command } => {
+                let player = match by {
+                    Some(p) => *p,
+                    None => self.holder()?,
+                };
+                self.passer
+                    .command(&self.game, player, *command)
+                    .map_err(|e| fail(format!("{player} cannot give `{}`: {e}", command.name())))?;
+                let mut events = Vec::new();
+                let stopped = self
+                    .passer
+                    .advance(&mut self.game, &mut self.host, &mut events);
+                self.record(events);
+                self.stopped = Some(stopped);
+                if let Stopped::Refused { player, error } = stopped {
+                    return Err(fail(format!(
+                        "the auto-passer's pass for {player} was refused: {}",
+                        self.describe(&error)
+                    )));
                 }
             }
             Step::PassUntil { target, turn } => {
@@ -631,6 +672,7 @@ impl Runner<'_> {
             | Step::OnResolve { .. }
             | Step::PassAll
             | Step::PassUntil { .. }
+            | Step::PassToStop { .. }
             | Step::Play { .. }
             | Step::Expect(_)
             | Step::ExpectIllegal { .. }
@@ -720,6 +762,13 @@ impl Runner<'_> {
         if let Some(s) = &x.status {
             let actual = g.status().name();
             check("status", s.clone(), actual.to_string());
+        }
+        if let Some(stopped) = &x.stopped {
+            let actual = match &self.stopped {
+                Some(s) => s.describe(spec),
+                None => "(no pass_to_stop yet)".to_string(),
+            };
+            check("stopped", stopped.clone(), actual);
         }
         if let Some(w) = &x.winners {
             let actual: Vec<String> = match g.outcome() {

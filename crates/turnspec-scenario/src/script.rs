@@ -4,10 +4,10 @@
 use std::ops::Range;
 use std::sync::Arc;
 
-use turnspec_engine::{GameOptions, PlayerId, Scope};
+use turnspec_engine::{GameOptions, PassUntil, PlayerId, Scope};
 use turnspec_spec::{
-    CounterId, EffectId, EndingId, FactId, ObjectFactId, PhaseId, Spec, StepId, TimingId,
-    TurnActionId,
+    CounterId, EffectId, EndingId, FactId, ObjectFactId, PhaseId, Spec, StepId, StopProfile,
+    TimingId, TurnActionId,
 };
 
 /// Triggers a scripted hook reports: controller (default: the active
@@ -43,6 +43,10 @@ impl BoundScope {
     }
 }
 
+/// Reads a file a scenario names (a stop profile), by its path as written:
+/// its text and the path used, or a message.
+pub type FileReader<'a> = dyn FnMut(&str) -> Result<(String, String), String> + 'a;
+
 /// Finds a spec by the path a scenario names; returns it and the path used.
 pub type SpecLoader<'a> = dyn FnMut(&str) -> Result<(Arc<Spec>, String), String> + 'a;
 
@@ -75,6 +79,8 @@ pub struct Scenario {
     pub show_ends: bool,
     /// Label names; label `i` is `labels[i]`, 0 means unlabelled.
     pub labels: Vec<String>,
+    /// `[setup] stops`: the players' stop profiles, for `pass_to_stop`.
+    pub stops: Vec<(PlayerId, StopProfile)>,
     /// The `[[script]]` entries, in order.
     pub script: Vec<Entry>,
 }
@@ -96,6 +102,14 @@ pub enum Step {
     Pass(PlayerId),
     /// `pass = "all"`: players pass until the round of passes is over.
     PassAll,
+    /// `pass_to_stop`: `by` (else the holder) gives the command, then the
+    /// auto-passer passes by the stop profiles until someone is asked.
+    PassToStop {
+        /// Who gives the command; `None`: the priority holder.
+        by: Option<PlayerId>,
+        /// The command.
+        command: PassUntil,
+    },
     /// `pass_until`: players pass until the game stands in an open window
     /// of that phase or step.
     PassUntil {
@@ -348,4 +362,7 @@ pub struct Expect {
     pub status: Option<String>,
     /// `winners`: who won a game that is over (empty for a draw).
     pub winners: Option<Vec<PlayerId>>,
+    /// `stopped`: why the last `pass_to_stop` stopped, as
+    /// [`turnspec_engine::Stopped::describe`] writes it.
+    pub stopped: Option<String>,
 }

@@ -22,5 +22,5 @@ pub use compile::{load_str, load_with};
 pub use diag::{Diagnostic, Related, Report, Segment, Severity, line_col};
 pub use inherit::ReadBase;
 pub use schema::suggest;
-pub use stops::load_stops;
+pub use stops::{load_stops, stops_json_schema};
 pub use turnspec_model::*;

@@ -15,39 +15,90 @@ use crate::schema::{Format, deserialize_reporting, fields_of, suggest};
 type Text = Spanned<String>;
 
 /// The whole file.
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, schemars::JsonSchema)]
+#[schemars(deny_unknown_fields)]
 struct RawStops {
+    /// Who the profile is for.
+    #[schemars(with = "RawProfile")]
     profile: Spanned<RawProfile>,
+    /// Where the client stops (asks the player).
     #[serde(default)]
     stop: Vec<RawStop>,
+    /// Where passing through is a choice: the safety check (`turnspec stops
+    /// check`) reports these places as chosen, not as problems.
+    #[serde(default)]
+    pass: Vec<RawPass>,
+    /// Conditions that stop in every window.
     #[serde(default)]
     anywhere: Option<RawAnywhere>,
 }
 
 /// `[profile]`.
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, schemars::JsonSchema)]
+#[schemars(deny_unknown_fields)]
 struct RawProfile {
+    /// The profile's name, for people.
     #[allow(dead_code)] // Shown by tools; the validated profile has no strings.
+    #[schemars(with = "String")]
     name: Text,
+    /// When given, must be the spec's `[game] name`.
     #[serde(default)]
+    #[schemars(with = "Option<String>")]
     game: Option<Text>,
 }
 
 /// One `[[stop]]`.
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, schemars::JsonSchema)]
+#[schemars(deny_unknown_fields)]
 struct RawStop {
+    /// A phase id (every step of it) or a step id of the spec.
+    #[schemars(with = "String")]
     at: Text,
+    /// `own`, `others` or `any` (the default).
     #[serde(default)]
+    #[schemars(with = "Option<String>")]
     turn: Option<Text>,
+    /// `always` (the default), `stack_nonempty`, `stack_grew` or `can_play`.
     #[serde(default)]
+    #[schemars(with = "Option<String>")]
     when: Option<Text>,
 }
 
-/// `[anywhere]`.
-#[derive(Debug, Deserialize)]
-struct RawAnywhere {
+/// One `[[pass]]`: passing through here is a choice.
+#[derive(Debug, Deserialize, schemars::JsonSchema)]
+#[schemars(deny_unknown_fields)]
+struct RawPass {
+    /// A phase id (every step of it) or a step id of the spec.
+    #[schemars(with = "String")]
+    at: Text,
+    /// `own`, `others` or `any` (the default).
     #[serde(default)]
+    #[schemars(with = "Option<String>")]
+    turn: Option<Text>,
+    /// Why, for people.
+    #[allow(dead_code)] // Read by people; the validated profile has no strings.
+    #[serde(default)]
+    #[schemars(with = "Option<String>")]
+    because: Option<Text>,
+}
+
+/// `[anywhere]`.
+#[derive(Debug, Deserialize, schemars::JsonSchema)]
+#[schemars(deny_unknown_fields)]
+struct RawAnywhere {
+    /// Conditions checked in every window, in every turn.
+    #[serde(default)]
+    #[schemars(with = "Vec<String>")]
     when: Vec<Text>,
+}
+
+/// The JSON Schema of a stop profile file, generated from the loader's raw
+/// serde types; `turnspec schema stops` prints it.
+pub fn stops_json_schema() -> serde_json::Value {
+    crate::schema::json_schema_of::<RawStops>(
+        "turnspec stop profile",
+        "A player's stop profile for one spec: where the client asks and where it passes; see docs/stops.md.",
+    )
 }
 
 const STOPS_FORMAT: Format = Format {
@@ -59,6 +110,7 @@ const STOPS_FORMAT: Format = Format {
         ("the top of the file", &[]),
         ("[profile]", &["profile"]),
         ("[[stop]]", &["stop"]),
+        ("[[pass]]", &["pass"]),
         ("[anywhere]", &["anywhere"]),
     ],
 };
@@ -68,6 +120,7 @@ fn stops_keys(tables: &[&str]) -> &'static [&'static str] {
         [] => fields_of::<RawStops>(),
         ["profile"] => fields_of::<RawProfile>(),
         ["stop"] => fields_of::<RawStop>(),
+        ["pass"] => fields_of::<RawPass>(),
         ["anywhere"] => fields_of::<RawAnywhere>(),
         _ => &[],
     }
@@ -133,18 +186,7 @@ fn resolve(raw: &RawStops, spec: &Spec, diags: &mut Vec<Diagnostic>) -> StopProf
     }
     for stop in &raw.stop {
         let steps = place(spec, &stop.at, diags);
-        let turn = match &stop.turn {
-            None => Some(StopTurn::Any),
-            Some(t) => match t.get_ref().as_str() {
-                "own" => Some(StopTurn::Own),
-                "others" => Some(StopTurn::Others),
-                "any" => Some(StopTurn::Any),
-                other => {
-                    diags.push(bad_value("turn", other, t.span(), TURN_NAMES));
-                    None
-                }
-            },
-        };
+        let turn = turn(&stop.turn, diags);
         let when = match &stop.when {
             None => Some(StopWhen::ALWAYS),
             Some(w) => condition(w, diags),
@@ -152,6 +194,14 @@ fn resolve(raw: &RawStops, spec: &Spec, diags: &mut Vec<Diagnostic>) -> StopProf
         if let (Some(steps), Some(turn), Some(when)) = (steps, turn, when) {
             for step in steps {
                 profile.add(step, turn, when);
+            }
+        }
+    }
+    for pass in &raw.pass {
+        let steps = place(spec, &pass.at, diags);
+        if let (Some(steps), Some(turn)) = (steps, turn(&pass.turn, diags)) {
+            for step in steps {
+                profile.add_chosen(step, turn);
             }
         }
     }
@@ -163,6 +213,21 @@ fn resolve(raw: &RawStops, spec: &Spec, diags: &mut Vec<Diagnostic>) -> StopProf
         }
     }
     profile
+}
+
+fn turn(t: &Option<Text>, diags: &mut Vec<Diagnostic>) -> Option<StopTurn> {
+    let Some(t) = t else {
+        return Some(StopTurn::Any);
+    };
+    match t.get_ref().as_str() {
+        "own" => Some(StopTurn::Own),
+        "others" => Some(StopTurn::Others),
+        "any" => Some(StopTurn::Any),
+        other => {
+            diags.push(bad_value("turn", other, t.span(), TURN_NAMES));
+            None
+        }
+    }
 }
 
 fn condition(w: &Text, diags: &mut Vec<Diagnostic>) -> Option<StopWhen> {

@@ -16,3 +16,4 @@ mod output;
 mod replay;
 mod schema;
 mod serve;
+mod stops;

@@ -1,4 +1,4 @@
-//! `turnspec schema spec|scenario`: the JSON Schemas generated from the
+//! `turnspec schema spec|scenario|stops`: the JSON Schemas generated from the
 //! raw serde types, and the copies in docs/schema/ that editors use; this
 //! test fails when the copies drift from the code.
 
@@ -29,6 +29,11 @@ fn the_spec_schema_in_docs_is_up_to_date() {
 #[test]
 fn the_scenario_schema_in_docs_is_up_to_date() {
     check("scenario");
+}
+
+#[test]
+fn the_stops_schema_in_docs_is_up_to_date() {
+    check("stops");
 }
 
 #[test]

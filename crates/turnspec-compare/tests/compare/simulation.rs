@@ -139,6 +139,7 @@ fn compare_statistics_are_the_simulated_games_and_counts() {
             policy,
             depth: 1,
             seed: 4,
+            stops: None,
         };
         let tally = play_games(setup, 6).unwrap();
         let options = StatsOptions {
@@ -176,6 +177,7 @@ fn a_step_less_phase_counts_as_one_step() {
         policy: SimPolicy::AllPass,
         depth: 1,
         seed: 0,
+        stops: None,
     };
     let four = play_games(setup(4), 1).unwrap().counts.steps;
     let five = play_games(setup(5), 1).unwrap().counts.steps;

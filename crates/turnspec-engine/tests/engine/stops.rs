@@ -491,3 +491,64 @@ fn random_profiles_commands_and_moves_never_panic_and_always_return() {
         }
     }
 }
+
+/// `can_play` counts a choice from Lorcana's bag (7.7.4): `legal_actions`
+/// lists each trigger the holder may choose, once per label, and the engine
+/// accepts each of them.
+#[test]
+fn bag_choices_are_legal_actions_and_ask_can_play() {
+    let spec: &'static Spec = &LORCANA;
+    let mut t = Table::new(spec, GameOptions::players(2), TestHost::new(spec));
+    let mut passer = AutoPasser::new();
+    let mut p = StopProfile::new(spec);
+    p.add_anywhere(StopWhen::CAN_PLAY);
+    passer.set_profile(spec, P2, p).unwrap();
+    // P1 (no profile) is asked in their main phase.
+    assert_eq!(
+        advance(&mut t, &mut passer),
+        Stopped::NoProfile { player: P1 }
+    );
+    for label in [7, 8, 8] {
+        t.game.report_trigger(P2, label, &mut t.events).unwrap();
+    }
+    t.game.report_trigger(P1, 9, &mut t.events).unwrap();
+    let mine: Vec<Action> = t.game.legal_actions(P1).collect();
+    assert!(mine.contains(&Action::Choose {
+        player: P1,
+        label: 9
+    }));
+    // P1 passes: their trigger resolves, the bag goes to P2, who could
+    // choose between two labels and is asked.
+    t.game
+        .apply(Action::Pass { player: P1 }, &mut t.host, &mut t.events)
+        .unwrap();
+    let stopped = advance(&mut t, &mut passer);
+    assert!(
+        matches!(stopped, Stopped::CanPlay { player: P2, .. }),
+        "{stopped:?}"
+    );
+    let choices: Vec<Action> = t
+        .game
+        .legal_actions(P2)
+        .filter(|a| matches!(a, Action::Choose { .. }))
+        .collect();
+    assert_eq!(
+        choices,
+        [
+            Action::Choose {
+                player: P2,
+                label: 7
+            },
+            Action::Choose {
+                player: P2,
+                label: 8
+            }
+        ]
+    );
+    for choice in choices {
+        let mut g = t.game.clone();
+        g.apply(choice, &mut t.host, &mut ()).unwrap();
+    }
+    // P1 holds nothing to choose from P2's triggers.
+    assert_eq!(t.game.legal_actions(P1).count(), 0);
+}
