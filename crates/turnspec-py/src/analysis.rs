@@ -59,6 +59,8 @@ fn _simulate<'py>(
             policy,
             depth: 1,
             seed,
+            // No stop profiles: every decision is the policy's.
+            stops: None,
         };
         let n = usize::try_from(games).unwrap_or(0);
         let mut cols: Vec<Vec<u64>> = vec![Vec::with_capacity(n); FIGURES.len() + 2];
