@@ -100,6 +100,8 @@ pub struct StopProfile {
     /// the player's own turn, bit 1 in the others'. Read only by the safety
     /// check, never during play.
     chosen: Vec<u8>,
+    /// The fingerprint of the spec the profile was made for.
+    spec: u64,
 }
 
 impl StopProfile {
@@ -109,6 +111,7 @@ impl StopProfile {
             steps: vec![StepStops::default(); spec.steps().len()],
             anywhere: StopWhen::NEVER,
             chosen: vec![0; spec.steps().len()],
+            spec: spec.fingerprint(),
         }
     }
 
@@ -200,9 +203,9 @@ impl StopProfile {
         })
     }
 
-    /// Whether the profile was made for a spec with this many steps: a
-    /// cheap guard against using one spec's profile with another.
+    /// Whether the profile was made for `spec` (the same fingerprint, so
+    /// the same steps in the same order), not for another spec.
     pub fn fits(&self, spec: &Spec) -> bool {
-        self.steps.len() == spec.steps().len()
+        self.spec == spec.fingerprint() && self.steps.len() == spec.steps().len()
     }
 }

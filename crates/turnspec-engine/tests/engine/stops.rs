@@ -578,3 +578,26 @@ fn a_teammates_turn_is_ones_own() {
     let (who, step, _) = stop_at(&t, stopped);
     assert_eq!((who, step, t.game.turn()), (PlayerId(2), "upkeep", 2));
 }
+
+/// A profile is refused by any spec but its own, even one with the same
+/// steps in the same order (the spec's fingerprint, not its step count).
+#[test]
+fn a_profile_fits_only_its_own_spec() {
+    let text = include_str!("../../../../games/mtg.toml").replacen(
+        "name = \"Magic: The Gathering\"",
+        "name = \"Magic, renamed\"",
+        1,
+    );
+    let renamed = load("renamed.toml", &text);
+    assert_eq!(renamed.steps().len(), mtg().steps().len());
+    let mut passer = AutoPasser::new();
+    assert_eq!(
+        passer.set_profile(&renamed, P1, StopProfile::new(mtg())),
+        Err(StopsError::OtherSpec)
+    );
+    assert!(
+        passer
+            .set_profile(mtg(), P1, StopProfile::new(mtg()))
+            .is_ok()
+    );
+}
