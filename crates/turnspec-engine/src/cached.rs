@@ -162,6 +162,12 @@ impl Cached {
         self.active_may_be_out
     }
 
+    /// The active player is about to change: they may be one who left.
+    #[inline(always)]
+    pub(crate) fn active_changed(&mut self) {
+        self.active_may_be_out = true;
+    }
+
     /// The program begins a turn, whose active player is in the game.
     #[inline(always)]
     pub(crate) fn active_is_in(&mut self, state: &GameState) {

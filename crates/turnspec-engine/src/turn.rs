@@ -250,6 +250,10 @@ impl Game {
     /// else the next side after the latest regular turn.
     #[inline(always)]
     pub(crate) fn next_turn_player(&mut self) {
+        // Until a turn begins with them in the game, the next active player
+        // may be one who left (the game may also stop first, at its turn
+        // limit): the fast paths ask.
+        self.cached.active_changed();
         let s = &mut self.state;
         s.returns_len = 0;
         s.only_step = None;

@@ -75,7 +75,9 @@ enum Target {
 fn main() {
     let args = Args::parse();
     // Panics are counted, not printed one by one.
-    std::panic::set_hook(Box::new(|_| {}));
+    if std::env::var_os("TURNSPEC_FUZZ_PANICS").is_none() {
+        std::panic::set_hook(Box::new(|_| {}));
+    }
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
     let corpus = mutate::Corpus::load(&root);
     if args.print {
