@@ -396,9 +396,14 @@ impl AutoPasser {
                 return Stopped::NoHolder;
             };
             if self.is_quiet(game, holder) {
-                // The table's answer is the full decision's, which would
-                // change nothing here (no command to follow).
-                debug_assert!(self.clone().decide(game, holder).is_none());
+                // The table's answer is the full decision's: no command,
+                // and no condition of the profile applies here.
+                debug_assert!(
+                    self.commands[holder.index()].is_none()
+                        && self.profiles[holder.index()].as_ref().is_some_and(|p| p
+                            .when(game.step(), own_turn(game, holder))
+                            .is_empty())
+                );
             } else if let Some(stopped) = self.decide(game, holder) {
                 if let Some(seen) = self.seen.get_mut(holder.index()) {
                     *seen = Some(StackSeen::of(game.stack()));
