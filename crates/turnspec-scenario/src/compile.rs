@@ -532,6 +532,17 @@ impl Resolver<'_> {
             };
             PassUntil::Step(self.step_id(at)?)
         } else {
+            if let Some(at) = at {
+                self.diags.push(
+                    Diagnostic::error(
+                        "scenario::entry",
+                        at.span(),
+                        format!("`at` has no meaning with `pass_to_stop = \"{name}\"`"),
+                    )
+                    .label("not used")
+                    .help("`at` names the step of `pass_to_stop = \"step\"`; remove it here"),
+                );
+            }
             match PassUntil::from_name(name) {
                 Some(command) => command,
                 None => {
