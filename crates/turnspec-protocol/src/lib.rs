@@ -65,33 +65,111 @@ pub const REQUESTS: [&str; 8] = [
     "state",
 ];
 
-/// Answers turn-based actions from answers the client queued (`answer`
-/// moves): the first queued for that action, and its triggers; else 0.
+/// Answers queued by `answer` moves for turn-based actions: the first
+/// queued for an action answers it the next time it happens, with its
+/// triggers (controlled by the active player then). As a [`Host`], it
+/// answers from the queue, and 0 without a queued answer.
 #[derive(Debug, Default, Clone)]
-struct QueuedHost {
+pub struct QueuedAnswers {
     queued: Vec<(TurnActionId, u16, Vec<u32>)>,
 }
 
-impl Host for QueuedHost {
-    fn turn_action(&mut self, hook: TurnActionHook<'_>) -> u16 {
-        if self.queued.is_empty() {
-            return 0;
-        }
-        let TurnActionHook {
-            ctx,
-            action,
-            mut triggers,
-            ..
-        } = hook;
-        let Some(i) = self.queued.iter().position(|(a, ..)| *a == action) else {
-            return 0;
-        };
-        let (_, value, labels) = self.queued.remove(i);
-        for label in labels {
-            let _ = triggers.add(ctx.active, label);
-        }
-        value
+impl QueuedAnswers {
+    /// How many answers are queued.
+    pub fn len(&self) -> usize {
+        self.queued.len()
     }
+
+    /// Whether none is.
+    pub fn is_empty(&self) -> bool {
+        self.queued.is_empty()
+    }
+
+    /// Forgets every queued answer.
+    pub fn clear(&mut self) {
+        self.queued.clear();
+    }
+
+    /// Takes the first answer queued for the hook's action, reporting its
+    /// triggers; `None` if none is queued for it.
+    pub fn take(&mut self, hook: &mut TurnActionHook<'_>) -> Option<u16> {
+        if self.queued.is_empty() {
+            return None;
+        }
+        let i = self.queued.iter().position(|(a, ..)| *a == hook.action)?;
+        let (_, value, labels) = self.queued.remove(i);
+        let active = hook.ctx.active;
+        for label in labels {
+            let _ = hook.triggers.add(active, label);
+        }
+        Some(value)
+    }
+}
+
+impl Host for QueuedAnswers {
+    fn turn_action(&mut self, mut hook: TurnActionHook<'_>) -> u16 {
+        self.take(&mut hook).unwrap_or(0)
+    }
+}
+
+/// A host [`apply_move`] can drive: it answers the engine's hooks, keeps
+/// the answers `answer` moves queue, and can be copied (`pass_all` runs
+/// on copies of the game and the host, kept only if every pass is).
+pub trait MoveHost: Host + Clone {
+    /// The queue `answer` moves add to.
+    fn answers(&mut self) -> &mut QueuedAnswers;
+}
+
+impl MoveHost for QueuedAnswers {
+    fn answers(&mut self) -> &mut QueuedAnswers {
+        self
+    }
+}
+
+/// How to set up a game: the fields of `new_game`.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct GameSetup {
+    /// How many players (default: 2, or the spec's minimum if higher).
+    pub players: Option<u8>,
+    /// Who takes the first turn, `P1`... (default `P1`).
+    pub starting_player: Option<String>,
+    /// Variants chosen (`[variants.ID]` ids).
+    pub variants: Vec<String>,
+    /// Facts set at the start (`[facts.ID]` ids).
+    pub facts: Vec<String>,
+    /// A team number (0 to 7) for each player, for shared team turns.
+    pub teams: Vec<u8>,
+    /// The game stops (`turn_limit`) once this turn is over.
+    pub turn_limit: Option<u32>,
+}
+
+/// A game of `spec` set up as `setup` says, not started yet
+/// (`Game::start` runs it to its first decision).
+pub fn setup_game(spec: &Spec, setup: &GameSetup) -> Result<Game, ErrorBody> {
+    let n = setup.players.unwrap_or(spec.game().min_players.max(2));
+    let mut options = GameOptions::players(n);
+    if let Some(p) = &setup.starting_player {
+        options = options.with_starting_player(player(p, n)?);
+    }
+    let variants = setup
+        .variants
+        .iter()
+        .map(|v| spec.variant_by_id(v).ok_or_else(|| unknown("variant", v)))
+        .collect::<Result<Vec<_>, _>>()?;
+    let facts = setup
+        .facts
+        .iter()
+        .map(|f| spec.fact_by_id(f).ok_or_else(|| unknown("fact", f)))
+        .collect::<Result<Vec<_>, _>>()?;
+    options = options
+        .with_variants(variants)
+        .with_facts(facts)
+        .with_teams(setup.teams.clone());
+    let mut game = Game::new(spec, &options).map_err(|e| error("setup", e.to_string()))?;
+    if let Some(t) = setup.turn_limit {
+        game.set_turn_limit(t);
+    }
+    Ok(game)
 }
 
 /// One client's session: the spec, the game (after `new_game`), the
@@ -100,7 +178,7 @@ impl Host for QueuedHost {
 pub struct Session {
     spec: Spec,
     game: Option<Game>,
-    host: QueuedHost,
+    host: QueuedAnswers,
     /// The latest events, at most [`MAX_TRACE_EVENTS`].
     trace: VecDeque<Event>,
     /// The sequence number of `trace[0]`.
@@ -124,7 +202,9 @@ fn error(code: &str, message: impl Into<String>) -> ErrorBody {
     }
 }
 
-fn refused(spec: &Spec, e: &RuleError) -> ErrorBody {
+/// The error for a move the engine refused: `rule::REASON`, the
+/// engine's message and the rule the spec cites.
+pub fn refused(spec: &Spec, e: &RuleError) -> ErrorBody {
     ErrorBody {
         code: format!("rule::{}", e.reason()),
         message: e.describe(spec),
@@ -155,7 +235,7 @@ fn render(r: &Response) -> String {
 }
 
 /// `P1`... as a seat of a `players`-player game.
-fn player(text: &str, players: u8) -> Result<PlayerId, ErrorBody> {
+pub fn player(text: &str, players: u8) -> Result<PlayerId, ErrorBody> {
     text.strip_prefix('P')
         .and_then(|n| n.parse::<u8>().ok())
         .filter(|n| (1..=players).contains(n))
@@ -263,7 +343,7 @@ impl Session {
         Session {
             spec,
             game: None,
-            host: QueuedHost::default(),
+            host: QueuedAnswers::default(),
             trace: VecDeque::new(),
             trace_base: 0,
             cursor: 0,
@@ -395,7 +475,11 @@ impl Session {
             }
             Request::Restore { snapshot } => self.restore(&snapshot),
             Request::Trace { since } => self.read_trace(since),
-            Request::State {} => Ok(Answer::State(self.state_of(self.game_ref()?))),
+            Request::State {} => Ok(Answer::State(state_of(
+                &self.spec,
+                self.game_ref()?,
+                self.host.len(),
+            ))),
         }
     }
 
@@ -430,36 +514,23 @@ impl Session {
         teams: Vec<u8>,
         turn_limit: Option<u32>,
     ) -> Outcome {
-        let spec = &self.spec;
-        let n = players.unwrap_or(spec.game().min_players.max(2));
-        let mut options = GameOptions::players(n);
-        if let Some(p) = starting {
-            options = options.with_starting_player(player(&p, n)?);
-        }
-        let variants = variants
-            .iter()
-            .map(|v| spec.variant_by_id(v).ok_or_else(|| unknown("variant", v)))
-            .collect::<Result<Vec<_>, _>>()?;
-        let facts = facts
-            .iter()
-            .map(|f| spec.fact_by_id(f).ok_or_else(|| unknown("fact", f)))
-            .collect::<Result<Vec<_>, _>>()?;
-        options = options
-            .with_variants(variants)
-            .with_facts(facts)
-            .with_teams(teams);
-        let mut game = Game::new(spec, &options).map_err(|e| error("setup", e.to_string()))?;
-        if let Some(t) = turn_limit {
-            game.set_turn_limit(t);
-        }
-        self.host = QueuedHost::default();
+        let setup = GameSetup {
+            players,
+            starting_player: starting,
+            variants,
+            facts,
+            teams,
+            turn_limit,
+        };
+        let mut game = setup_game(&self.spec, &setup)?;
+        self.host = QueuedAnswers::default();
         self.trace.clear();
         self.trace_base = 0;
         self.cursor = 0;
         self.scratch.clear();
         game.start(&mut self.host, &mut self.scratch);
         self.keep_events();
-        let state = self.state_of(&game);
+        let state = state_of(&self.spec, &game, self.host.len());
         self.game = Some(game);
         Ok(Answer::State(state))
     }
@@ -489,25 +560,7 @@ impl Session {
                 )
             })?,
         };
-        let by = Some(p.to_string());
-        let moves = game
-            .legal_actions(p)
-            .map(|a| match a {
-                Action::Pass { .. } => Move::Pass { by: by.clone() },
-                Action::Play { timing, label, .. } => Move::Play {
-                    timing: self.spec.id_of(timing).to_string(),
-                    by: by.clone(),
-                    label,
-                },
-                Action::Choose { label, .. } => Move::Choose {
-                    label,
-                    by: by.clone(),
-                },
-                Action::Leave { player } => Move::Leave {
-                    by: player.to_string(),
-                },
-            })
-            .collect();
+        let moves = legal_moves(&self.spec, game, p);
         Ok(Answer::Legal(Legal {
             player: p.to_string(),
             moves,
@@ -519,7 +572,14 @@ impl Session {
             return Err(error("no_game", "no game yet: send new_game first"));
         };
         self.scratch.clear();
-        let result = self.apply_to(&mut game, mv);
+        let result = apply_move(
+            &self.spec,
+            &mut game,
+            &mut self.host,
+            &mut self.scratch,
+            mv,
+            self.max_state_bytes,
+        );
         // A refused move changed nothing and emitted nothing (the engine's
         // promise; `pass_all` is made all or nothing below).
         let events = match result {
@@ -529,223 +589,9 @@ impl Session {
                 0
             }
         };
-        let state = self.state_of(&game);
+        let state = state_of(&self.spec, &game, self.host.len());
         self.game = Some(game);
         result.map(|()| Answer::Applied(Applied { events, state }))
-    }
-
-    fn holder_or(game: &Game, by: &Option<String>) -> Result<PlayerId, ErrorBody> {
-        match by {
-            Some(p) => player(p, game.players()),
-            None => game.holder().ok_or_else(|| {
-                error(
-                    "no_holder",
-                    format!(
-                        "nobody must decide (status: {}): name the player with `by`",
-                        game.status().name()
-                    ),
-                )
-            }),
-        }
-    }
-
-    fn apply_to(&mut self, game: &mut Game, mv: &Move) -> Result<(), ErrorBody> {
-        let grows = matches!(
-            mv,
-            Move::Play { .. }
-                | Move::Trigger { .. }
-                | Move::PendingTrigger { .. }
-                | Move::DelayTrigger { .. }
-                | Move::Duration { .. }
-                | Move::Effect { .. }
-                | Move::EffectOn { .. }
-                | Move::Enter { .. }
-        );
-        if grows {
-            let size = game.to_bytes().len();
-            let max = self.max_state_bytes;
-            if size > max {
-                return Err(error(
-                    "too_many",
-                    format!(
-                        "the game's state is {size} bytes; nothing more is added past {max} (pass to resolve)"
-                    ),
-                ));
-            }
-        }
-        let spec = &self.spec;
-        let n = game.players();
-        let host = &mut self.host;
-        let sink = &mut self.scratch;
-        let rule = |e: RuleError| refused(spec, &e);
-        match mv {
-            Move::Pass { by } => {
-                let player = Self::holder_or(game, by)?;
-                game.apply(Action::Pass { player }, host, sink)
-                    .map_err(rule)
-            }
-            Move::PassAll {} => {
-                // All or nothing: on a copy, kept only if every pass is.
-                let (mut copy, mut host_copy) = (game.clone(), host.clone());
-                for _ in 0..n {
-                    let Some(player) = copy.holder() else { break };
-                    copy.apply(Action::Pass { player }, &mut host_copy, sink)
-                        .map_err(rule)?;
-                    if copy.passes() == 0 {
-                        break;
-                    }
-                }
-                *game = copy;
-                *host = host_copy;
-                Ok(())
-            }
-            Move::Play { timing, by, label } => {
-                let player = Self::holder_or(game, by)?;
-                let timing = spec
-                    .timing_by_id(timing)
-                    .ok_or_else(|| unknown("timing class", timing))?;
-                let action = Action::Play {
-                    player,
-                    timing,
-                    label: *label,
-                };
-                game.apply(action, host, sink).map_err(rule)
-            }
-            Move::Choose { label, by } => {
-                let player = Self::holder_or(game, by)?;
-                let action = Action::Choose {
-                    player,
-                    label: *label,
-                };
-                game.apply(action, host, sink).map_err(rule)
-            }
-            Move::Leave { by } => {
-                let player = player(by, n)?;
-                game.remove_player(player, host, sink).map_err(rule)
-            }
-            Move::Trigger { label, by } => {
-                let p = player(by, n)?;
-                game.report_trigger(p, *label, sink).map_err(rule)
-            }
-            Move::Effect { effect, by } => {
-                let p = player(by, n)?;
-                let id = spec
-                    .effect_by_id(effect)
-                    .ok_or_else(|| unknown("effect", effect))?;
-                game.apply_declared_effect(id, p, host, sink).map_err(rule)
-            }
-            Move::EffectOn { effect, by, target } => {
-                let (p, t) = (player(by, n)?, player(target, n)?);
-                let id = spec
-                    .effect_by_id(effect)
-                    .ok_or_else(|| unknown("effect", effect))?;
-                game.apply_declared_effect_on(id, p, t, host, sink)
-                    .map_err(rule)
-            }
-            Move::EndEffect { effect, by } => {
-                let p = player(by, n)?;
-                let id = spec
-                    .effect_by_id(effect)
-                    .ok_or_else(|| unknown("effect", effect))?;
-                game.end_lasting_effect(id, p, sink).map_err(rule)
-            }
-            Move::PendingTrigger { label, by } => {
-                let p = player(by, n)?;
-                game.report_pending_trigger(p, *label).map_err(rule)
-            }
-            Move::DelayTrigger {
-                label,
-                by,
-                phase,
-                step,
-                own_turn,
-                next_turn,
-            } => {
-                let p = player(by, n)?;
-                let at = place(spec, phase, step)?;
-                match (*next_turn, *own_turn) {
-                    (true, _) => game.delay_trigger_to_next_turn(p, *label, at),
-                    (false, own) => game.delay_trigger(p, *label, at, own),
-                }
-                .map_err(rule)
-            }
-            Move::Duration {
-                label,
-                scope: name,
-                player: who,
-                phase,
-                step,
-            } => {
-                let scope = scope(spec, n, name, who, (phase, step))?;
-                game.start_duration(*label, scope).map_err(rule)
-            }
-            Move::EndDuration { label } => game.end_duration(*label, sink).map_err(rule),
-            Move::Answer {
-                action,
-                value,
-                triggers,
-            } => {
-                let id = spec
-                    .turn_action_by_id(action)
-                    .ok_or_else(|| unknown("turn-based action", action))?;
-                if triggers.len() > MAX_ANSWER_TRIGGERS {
-                    return Err(error(
-                        "too_many",
-                        format!(
-                            "{} triggers in one answer; at most {MAX_ANSWER_TRIGGERS}",
-                            triggers.len()
-                        ),
-                    ));
-                }
-                if host.queued.len() >= MAX_QUEUED_ANSWERS {
-                    return Err(error(
-                        "too_many",
-                        format!("{MAX_QUEUED_ANSWERS} answers are queued already"),
-                    ));
-                }
-                host.queued.push((id, *value, triggers.clone()));
-                Ok(())
-            }
-            Move::SetFact { fact } | Move::ClearFact { fact } => {
-                let id = spec.fact_by_id(fact).ok_or_else(|| unknown("fact", fact))?;
-                let value = matches!(mv, Move::SetFact { .. });
-                game.set_fact(id, value, sink).map_err(rule)
-            }
-            Move::DeclareEnding { ending, by } => {
-                let p = player(by, n)?;
-                let id = spec
-                    .ending_by_id(ending)
-                    .ok_or_else(|| unknown("ending", ending))?;
-                game.declare_ending(id, p, host, sink).map_err(rule)
-            }
-            Move::SetCounter { counter, by, value } => {
-                let p = player(by, n)?;
-                let id = spec
-                    .counter_by_id(counter)
-                    .ok_or_else(|| unknown("counter", counter))?;
-                game.set_counter(id, p, *value, host, sink).map_err(rule)
-            }
-            Move::AddMana { by, amount } => {
-                let p = player(by, n)?;
-                game.add_mana_to_pool(p, *amount).map_err(rule)
-            }
-            Move::Enter { object, by } => {
-                let p = player(by, n)?;
-                game.report_entered(*object, p, sink).map_err(rule)
-            }
-            Move::LeavePlay { object } => game.report_left(*object, sink).map_err(rule),
-            Move::GainControl { object, by } => {
-                let p = player(by, n)?;
-                game.report_control(*object, p, sink).map_err(rule)
-            }
-            Move::SetObjectFact { fact, object } | Move::ClearObjectFact { fact, object } => {
-                let id = spec
-                    .object_fact_by_id(fact)
-                    .ok_or_else(|| unknown("object fact", fact))?;
-                let value = matches!(mv, Move::SetObjectFact { .. });
-                game.set_object_fact(*object, id, value, sink).map_err(rule)
-            }
-        }
     }
 
     fn restore(&mut self, text: &str) -> Outcome {
@@ -755,11 +601,11 @@ impl Session {
             .map_err(|e| error("bad_snapshot", e.to_string()))?;
         // The queued answers and the trace were the session's, not the
         // game's: they go. Event numbers go on from where they were.
-        self.host = QueuedHost::default();
+        self.host = QueuedAnswers::default();
         self.trace_base += self.trace.len() as u64;
         self.trace.clear();
         self.cursor = self.trace_base;
-        let state = self.state_of(&game);
+        let state = state_of(&self.spec, &game, self.host.len());
         self.game = Some(game);
         Ok(Answer::State(state))
     }
@@ -783,43 +629,290 @@ impl Session {
             events,
         }))
     }
+}
 
-    fn state_of(&self, game: &Game) -> State {
-        let spec = &self.spec;
-        let stack = game
-            .stack()
-            .iter()
-            .map(|o| StackItem {
-                controller: o.controller.to_string(),
-                kind: match o.kind {
-                    ObjectKind::Play(t) => spec.id_of(t).to_string(),
-                    ObjectKind::TurnAction(a) => spec.id_of(a).to_string(),
-                    ObjectKind::Trigger => "trigger".to_string(),
-                },
-                label: o.label,
-            })
-            .collect();
-        State {
-            status: game.status().name().to_string(),
-            turn: game.turn(),
-            active: game.active_player().to_string(),
-            phase: spec.id_of(game.phase()).to_string(),
-            phase_number: game.phase_number(),
-            step: spec.id_of(game.step()).to_string(),
-            repeat: game.repeat_count(),
-            holder: game.holder().map(|p| p.to_string()),
-            passes: game.passes(),
-            stack,
-            queued_answers: self.host.queued.len(),
-            outcome: game
-                .outcome()
-                .filter(|_| game.status() == Status::Over)
-                .map(|o| OutcomeView {
-                    winners: o.winners().map(|p| p.to_string()).collect(),
-                    draw: o.is_draw(),
-                    rule: spec.rule(o.rule()).map(str::to_string),
-                }),
+/// The moves `player` may make now, as `apply` takes them: a pass first
+/// (none for a player who does not hold priority).
+pub fn legal_moves(spec: &Spec, game: &Game, player: PlayerId) -> Vec<Move> {
+    let by = Some(player.to_string());
+    game.legal_actions(player)
+        .map(|a| match a {
+            Action::Pass { .. } => Move::Pass { by: by.clone() },
+            Action::Play { timing, label, .. } => Move::Play {
+                timing: spec.id_of(timing).to_string(),
+                by: by.clone(),
+                label,
+            },
+            Action::Choose { label, .. } => Move::Choose {
+                label,
+                by: by.clone(),
+            },
+            Action::Leave { player } => Move::Leave {
+                by: player.to_string(),
+            },
+        })
+        .collect()
+}
+
+fn holder_or(game: &Game, by: &Option<String>) -> Result<PlayerId, ErrorBody> {
+    match by {
+        Some(p) => player(p, game.players()),
+        None => game.holder().ok_or_else(|| {
+            error(
+                "no_holder",
+                format!(
+                    "nobody must decide (status: {}): name the player with `by`",
+                    game.status().name()
+                ),
+            )
+        }),
+    }
+}
+
+/// Applies a player's move or a host command to `game` (`apply`), with
+/// `host` answering the engine's hooks and the events pushed to `sink`.
+/// A refused move changes nothing in the game or the host; it may leave
+/// events in `sink` (`pass_all`), which the caller drops. Moves that add
+/// to a game whose state (its snapshot's size) is past `max_state_bytes`
+/// are refused with `protocol::too_many`.
+pub fn apply_move<H: MoveHost>(
+    spec: &Spec,
+    game: &mut Game,
+    host: &mut H,
+    sink: &mut Vec<Event>,
+    mv: &Move,
+    max_state_bytes: usize,
+) -> Result<(), ErrorBody> {
+    let grows = matches!(
+        mv,
+        Move::Play { .. }
+            | Move::Trigger { .. }
+            | Move::PendingTrigger { .. }
+            | Move::DelayTrigger { .. }
+            | Move::Duration { .. }
+            | Move::Effect { .. }
+            | Move::EffectOn { .. }
+            | Move::Enter { .. }
+    );
+    if grows {
+        let size = game.to_bytes().len();
+        let max = max_state_bytes;
+        if size > max {
+            return Err(error(
+                "too_many",
+                format!(
+                    "the game's state is {size} bytes; nothing more is added past {max} (pass to resolve)"
+                ),
+            ));
         }
+    }
+    let n = game.players();
+    let rule = |e: RuleError| refused(spec, &e);
+    match mv {
+        Move::Pass { by } => {
+            let player = holder_or(game, by)?;
+            game.apply(Action::Pass { player }, host, sink)
+                .map_err(rule)
+        }
+        Move::PassAll {} => {
+            // All or nothing: on a copy, kept only if every pass is.
+            let (mut copy, mut host_copy) = (game.clone(), host.clone());
+            for _ in 0..n {
+                let Some(player) = copy.holder() else { break };
+                copy.apply(Action::Pass { player }, &mut host_copy, sink)
+                    .map_err(rule)?;
+                if copy.passes() == 0 {
+                    break;
+                }
+            }
+            *game = copy;
+            *host = host_copy;
+            Ok(())
+        }
+        Move::Play { timing, by, label } => {
+            let player = holder_or(game, by)?;
+            let timing = spec
+                .timing_by_id(timing)
+                .ok_or_else(|| unknown("timing class", timing))?;
+            let action = Action::Play {
+                player,
+                timing,
+                label: *label,
+            };
+            game.apply(action, host, sink).map_err(rule)
+        }
+        Move::Choose { label, by } => {
+            let player = holder_or(game, by)?;
+            let action = Action::Choose {
+                player,
+                label: *label,
+            };
+            game.apply(action, host, sink).map_err(rule)
+        }
+        Move::Leave { by } => {
+            let player = player(by, n)?;
+            game.remove_player(player, host, sink).map_err(rule)
+        }
+        Move::Trigger { label, by } => {
+            let p = player(by, n)?;
+            game.report_trigger(p, *label, sink).map_err(rule)
+        }
+        Move::Effect { effect, by } => {
+            let p = player(by, n)?;
+            let id = spec
+                .effect_by_id(effect)
+                .ok_or_else(|| unknown("effect", effect))?;
+            game.apply_declared_effect(id, p, host, sink).map_err(rule)
+        }
+        Move::EffectOn { effect, by, target } => {
+            let (p, t) = (player(by, n)?, player(target, n)?);
+            let id = spec
+                .effect_by_id(effect)
+                .ok_or_else(|| unknown("effect", effect))?;
+            game.apply_declared_effect_on(id, p, t, host, sink)
+                .map_err(rule)
+        }
+        Move::EndEffect { effect, by } => {
+            let p = player(by, n)?;
+            let id = spec
+                .effect_by_id(effect)
+                .ok_or_else(|| unknown("effect", effect))?;
+            game.end_lasting_effect(id, p, sink).map_err(rule)
+        }
+        Move::PendingTrigger { label, by } => {
+            let p = player(by, n)?;
+            game.report_pending_trigger(p, *label).map_err(rule)
+        }
+        Move::DelayTrigger {
+            label,
+            by,
+            phase,
+            step,
+            own_turn,
+            next_turn,
+        } => {
+            let p = player(by, n)?;
+            let at = place(spec, phase, step)?;
+            match (*next_turn, *own_turn) {
+                (true, _) => game.delay_trigger_to_next_turn(p, *label, at),
+                (false, own) => game.delay_trigger(p, *label, at, own),
+            }
+            .map_err(rule)
+        }
+        Move::Duration {
+            label,
+            scope: name,
+            player: who,
+            phase,
+            step,
+        } => {
+            let scope = scope(spec, n, name, who, (phase, step))?;
+            game.start_duration(*label, scope).map_err(rule)
+        }
+        Move::EndDuration { label } => game.end_duration(*label, sink).map_err(rule),
+        Move::Answer {
+            action,
+            value,
+            triggers,
+        } => {
+            let id = spec
+                .turn_action_by_id(action)
+                .ok_or_else(|| unknown("turn-based action", action))?;
+            if triggers.len() > MAX_ANSWER_TRIGGERS {
+                return Err(error(
+                    "too_many",
+                    format!(
+                        "{} triggers in one answer; at most {MAX_ANSWER_TRIGGERS}",
+                        triggers.len()
+                    ),
+                ));
+            }
+            if host.answers().len() >= MAX_QUEUED_ANSWERS {
+                return Err(error(
+                    "too_many",
+                    format!("{MAX_QUEUED_ANSWERS} answers are queued already"),
+                ));
+            }
+            host.answers().queued.push((id, *value, triggers.clone()));
+            Ok(())
+        }
+        Move::SetFact { fact } | Move::ClearFact { fact } => {
+            let id = spec.fact_by_id(fact).ok_or_else(|| unknown("fact", fact))?;
+            let value = matches!(mv, Move::SetFact { .. });
+            game.set_fact(id, value, sink).map_err(rule)
+        }
+        Move::DeclareEnding { ending, by } => {
+            let p = player(by, n)?;
+            let id = spec
+                .ending_by_id(ending)
+                .ok_or_else(|| unknown("ending", ending))?;
+            game.declare_ending(id, p, host, sink).map_err(rule)
+        }
+        Move::SetCounter { counter, by, value } => {
+            let p = player(by, n)?;
+            let id = spec
+                .counter_by_id(counter)
+                .ok_or_else(|| unknown("counter", counter))?;
+            game.set_counter(id, p, *value, host, sink).map_err(rule)
+        }
+        Move::AddMana { by, amount } => {
+            let p = player(by, n)?;
+            game.add_mana_to_pool(p, *amount).map_err(rule)
+        }
+        Move::Enter { object, by } => {
+            let p = player(by, n)?;
+            game.report_entered(*object, p, sink).map_err(rule)
+        }
+        Move::LeavePlay { object } => game.report_left(*object, sink).map_err(rule),
+        Move::GainControl { object, by } => {
+            let p = player(by, n)?;
+            game.report_control(*object, p, sink).map_err(rule)
+        }
+        Move::SetObjectFact { fact, object } | Move::ClearObjectFact { fact, object } => {
+            let id = spec
+                .object_fact_by_id(fact)
+                .ok_or_else(|| unknown("object fact", fact))?;
+            let value = matches!(mv, Move::SetObjectFact { .. });
+            game.set_object_fact(*object, id, value, sink).map_err(rule)
+        }
+    }
+}
+
+/// Where `game` is, with `queued_answers` answers waiting.
+pub fn state_of(spec: &Spec, game: &Game, queued_answers: usize) -> State {
+    let stack = game
+        .stack()
+        .iter()
+        .map(|o| StackItem {
+            controller: o.controller.to_string(),
+            kind: match o.kind {
+                ObjectKind::Play(t) => spec.id_of(t).to_string(),
+                ObjectKind::TurnAction(a) => spec.id_of(a).to_string(),
+                ObjectKind::Trigger => "trigger".to_string(),
+            },
+            label: o.label,
+        })
+        .collect();
+    State {
+        status: game.status().name().to_string(),
+        turn: game.turn(),
+        active: game.active_player().to_string(),
+        phase: spec.id_of(game.phase()).to_string(),
+        phase_number: game.phase_number(),
+        step: spec.id_of(game.step()).to_string(),
+        repeat: game.repeat_count(),
+        holder: game.holder().map(|p| p.to_string()),
+        passes: game.passes(),
+        stack,
+        queued_answers,
+        outcome: game
+            .outcome()
+            .filter(|_| game.status() == Status::Over)
+            .map(|o| OutcomeView {
+                winners: o.winners().map(|p| p.to_string()).collect(),
+                draw: o.is_draw(),
+                rule: spec.rule(o.rule()).map(str::to_string),
+            }),
     }
 }
 
