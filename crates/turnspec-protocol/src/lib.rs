@@ -572,14 +572,9 @@ impl Session {
             return Err(error("no_game", "no game yet: send new_game first"));
         };
         self.scratch.clear();
-        let result = apply_move(
-            &self.spec,
-            &mut game,
-            &mut self.host,
-            &mut self.scratch,
-            mv,
-            self.max_state_bytes,
-        );
+        let result = check_state_size(&game, mv, self.max_state_bytes).and_then(|()| {
+            apply_move(&self.spec, &mut game, &mut self.host, &mut self.scratch, mv)
+        });
         // A refused move changed nothing and emitted nothing (the engine's
         // promise; `pass_all` is made all or nothing below).
         let events = match result {
@@ -669,20 +664,11 @@ fn holder_or(game: &Game, by: &Option<String>) -> Result<PlayerId, ErrorBody> {
     }
 }
 
-/// Applies a player's move or a host command to `game` (`apply`), with
-/// `host` answering the engine's hooks and the events pushed to `sink`.
-/// A refused move changes nothing in the game or the host; it may leave
-/// events in `sink` (`pass_all`), which the caller drops. Moves that add
-/// to a game whose state (its snapshot's size) is past `max_state_bytes`
-/// are refused with `protocol::too_many`.
-pub fn apply_move<H: MoveHost>(
-    spec: &Spec,
-    game: &mut Game,
-    host: &mut H,
-    sink: &mut Vec<Event>,
-    mv: &Move,
-    max_state_bytes: usize,
-) -> Result<(), ErrorBody> {
+/// Refuses (`protocol::too_many`) a move that adds to the game's state
+/// (plays, triggers, delayed triggers, durations, effects, objects
+/// entering play) while the state, measured as its snapshot's size, is
+/// past `max_state_bytes`.
+pub fn check_state_size(game: &Game, mv: &Move, max_state_bytes: usize) -> Result<(), ErrorBody> {
     let grows = matches!(
         mv,
         Move::Play { .. }
@@ -694,9 +680,9 @@ pub fn apply_move<H: MoveHost>(
             | Move::EffectOn { .. }
             | Move::Enter { .. }
     );
+    let max = max_state_bytes;
     if grows {
         let size = game.to_bytes().len();
-        let max = max_state_bytes;
         if size > max {
             return Err(error(
                 "too_many",
@@ -706,6 +692,21 @@ pub fn apply_move<H: MoveHost>(
             ));
         }
     }
+    Ok(())
+}
+
+/// Applies a player's move or a host command to `game` (`apply`), with
+/// `host` answering the engine's hooks and the events pushed to `sink`.
+/// A refused move changes nothing in the game or the host; it may leave
+/// events in `sink` (`pass_all`), which the caller drops. The state is
+/// not bounded here: the session calls [`check_state_size`] first.
+pub fn apply_move<H: MoveHost>(
+    spec: &Spec,
+    game: &mut Game,
+    host: &mut H,
+    sink: &mut Vec<Event>,
+    mv: &Move,
+) -> Result<(), ErrorBody> {
     let n = game.players();
     let rule = |e: RuleError| refused(spec, &e);
     match mv {
