@@ -16,11 +16,7 @@ fn entry(file: &str) -> SpecEntry {
     let path = Path::new(GAMES).join(file);
     let (spec, _) = turnspec_scenario::load_spec_file(&path)
         .unwrap_or_else(|r| panic!("{}", r.to_short_text()));
-    SpecEntry {
-        label: file.into(),
-        path: Some(path),
-        spec: Arc::new(spec),
-    }
+    SpecEntry::new(file, Some(path), Arc::new(spec))
 }
 
 /// MTG (0), Grand Archive (1), MTG 2011 (2); scenarios saved under `root`.
@@ -314,7 +310,7 @@ fn saving_refuses_paths_outside_the_folder_and_built_in_specs() {
     assert_eq!(shown["passes"], true);
     assert!(shown["written"].is_null());
     let mut built_in = workbench(root);
-    built_in.specs[0].path = None;
+    built_in.specs_mut()[0].path = None;
     assert!(
         built_in
             .save(&SaveRequest {
@@ -455,10 +451,13 @@ fn the_routes_serve_the_page_and_the_api_on_loopback() {
 
 fn open(w: &Workbench, spec: usize, compare: Option<usize>) -> String {
     let v = w
-        .open(&turnspec_serve::OpenRequest {
-            setup: request(spec, compare, vec![]).setup,
-            moves: vec![],
-        })
+        .open(
+            &turnspec_serve::OpenRequest {
+                setup: request(spec, compare, vec![]).setup,
+                moves: vec![],
+            },
+            0,
+        )
         .unwrap();
     v["session"].as_str().unwrap().to_string()
 }
@@ -477,12 +476,12 @@ fn an_open_game_gives_what_a_replay_gives_move_by_move_and_back() {
     let id = open(&w, 0, Some(2));
     let mut accepted = Vec::new();
     let mut trace: Vec<Vec<String>> = vec![Vec::new(), Vec::new()];
-    let start = w.back(&id, 0).unwrap();
+    let start = w.back(&id, 0, 0).unwrap();
     for (n, t) in trace.iter_mut().enumerate() {
         *t = lines(&start["sides"][n]);
     }
     for m in &moves {
-        let step = w.play_move(&id, m).unwrap();
+        let step = w.play_move(&id, m, 0).unwrap();
         if step["refused"].is_object() {
             continue;
         }
@@ -508,7 +507,7 @@ fn an_open_game_gives_what_a_replay_gives_move_by_move_and_back() {
     assert!(accepted.len() > 30);
     // Back to every earlier point: the same as replaying fewer moves.
     for k in [accepted.len() - 1, 33, 32, 17, 16, 5, 0] {
-        let back = w.back(&id, k).unwrap();
+        let back = w.back(&id, k, 0).unwrap();
         let replay = w
             .play(&request(0, Some(2), accepted[..k].to_vec()))
             .unwrap();
@@ -523,9 +522,11 @@ fn an_open_game_gives_what_a_replay_gives_move_by_move_and_back() {
         }
         assert_eq!(back["divergence"], replay["divergence"]);
     }
-    assert!(w.back(&id, 99).is_err());
+    assert!(w.back(&id, 99, 0).is_err());
     assert_eq!(
-        w.play_move("no-such-game", &pass_all()).unwrap_err().status,
+        w.play_move("no-such-game", &pass_all(), 0)
+            .unwrap_err()
+            .status,
         404
     );
 }
@@ -538,10 +539,13 @@ fn limits_answer_with_a_4xx_and_a_sentence() {
     assert_eq!(e.status, 413);
     assert!(e.message.contains("moves"), "{e}");
     let e = w
-        .open(&turnspec_serve::OpenRequest {
-            setup: request(0, None, vec![]).setup,
-            moves: many,
-        })
+        .open(
+            &turnspec_serve::OpenRequest {
+                setup: request(0, None, vec![]).setup,
+                moves: many,
+            },
+            0,
+        )
         .unwrap_err();
     assert_eq!(e.status, 413);
     let mut setup = request(0, None, vec![]).setup;
@@ -657,7 +661,7 @@ fn saving_never_leaves_the_folder_nor_follows_links() {
     let spec_copy = root.join("spec.toml");
     std::fs::copy(Path::new(GAMES).join("mtg.toml"), &spec_copy).unwrap();
     let mut w = workbench(root.clone());
-    w.specs[0].path = Some(spec_copy.clone());
+    w.specs_mut()[0].path = Some(spec_copy.clone());
     std::os::unix::fs::symlink(outside.join("dir"), root.join("linked")).unwrap();
     std::os::unix::fs::symlink(outside.join("created.toml"), root.join("dangling.toml")).unwrap();
     std::os::unix::fs::symlink(outside.join("victim.toml"), root.join("victim.toml")).unwrap();
