@@ -22,6 +22,9 @@
 #![warn(missing_docs)]
 
 pub mod shapes;
+pub mod studio;
+
+pub use studio::Studio;
 
 use std::cell::RefCell;
 use std::collections::BTreeMap;
@@ -104,7 +107,7 @@ export interface TurnspecError extends Error {
 // --- JSON across the boundary ---------------------------------------------
 
 /// A Rust value as the JavaScript value `JSON.parse` gives for its JSON.
-fn to_js<T: Serialize + ?Sized>(value: &T) -> Result<JsValue, JsValue> {
+pub(crate) fn to_js<T: Serialize + ?Sized>(value: &T) -> Result<JsValue, JsValue> {
     let text = serde_json::to_string(value)
         .map_err(|e| JsValue::from(js_sys::Error::new(&e.to_string())))?;
     JSON::parse(&text)
@@ -240,7 +243,7 @@ pub fn load_from(
     })
 }
 
-fn files_of(files: &JsValue) -> Result<BTreeMap<String, String>, JsValue> {
+pub(crate) fn files_of(files: &JsValue) -> Result<BTreeMap<String, String>, JsValue> {
     if files.is_undefined() || files.is_null() {
         return Ok(BTreeMap::new());
     }

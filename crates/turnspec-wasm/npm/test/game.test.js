@@ -336,3 +336,22 @@ test("the same moves give the native command's trace (all-pass and busy)", () =>
     nativeTrace(["run", "games/mtg.toml", "--turns", "3", "--policy", "busy", "--format", "json"]),
   );
 });
+
+test("the studio answers the workbench's routes over files in memory", () => {
+  const studio = new turnspec.Studio({ "games/mtg.toml": read("games/mtg.toml") });
+  const specs = studio.call("GET", "/api/specs");
+  assert.equal(specs.status, 200);
+  assert.equal(specs.body.specs.length, 1);
+  const text = read("games/mtg-2024.toml");
+  const checked = studio.call("POST", "/api/check", JSON.stringify({ text: "[game\n" }));
+  assert.equal(checked.status, 200);
+  assert.equal(checked.body.ok, false);
+  const saved = studio.call("POST", "/api/spec/save", JSON.stringify({ path: "games/mtg-2024.toml", text }));
+  assert.equal(saved.status, 200, JSON.stringify(saved.body));
+  assert.equal(studio.files()["games/mtg-2024.toml"], text);
+  assert.equal(studio.call("GET", "/api/specs").body.specs.length, 2);
+  const missing = studio.call("GET", "/api/nowhere");
+  assert.equal(missing.status, 404);
+  assert.equal(typeof missing.body.error, "string");
+  assert.equal(studio.call("POST", "/api/check", "not json").status, 400);
+});
