@@ -51,7 +51,7 @@ use shapes::{
 const TYPES: &'static str = r#"
 import type {
   Diagnostic, GameOptions, Move, PlayedContext, ResolvedContext, State,
-  StepBeganContext, TraceEvent, Trigger, TurnActionAnswer, TurnActionContext,
+  StepBeganContext, StudioResponse, TraceEvent, Trigger, TurnActionAnswer, TurnActionContext,
 } from "./types";
 export type * from "./types";
 
@@ -363,11 +363,13 @@ impl JsSpec {
 #[wasm_bindgen(js_name = loadSpec)]
 pub fn load_spec(
     text: &str,
-    path: Option<String>,
-    #[wasm_bindgen(unchecked_param_type = "Record<string, string> | null")] files: JsValue,
+    #[wasm_bindgen(unchecked_optional_param_type = "string")] path: Option<String>,
+    #[wasm_bindgen(unchecked_optional_param_type = "Record<string, string> | null")] files: Option<
+        js_sys::Object,
+    >,
 ) -> Result<JsSpec, JsValue> {
     let path = path.unwrap_or_else(|| "<string>".to_string());
-    let files = files_of(&files)?;
+    let files = files_of(&files.map(JsValue::from).unwrap_or(JsValue::UNDEFINED))?;
     match load_from(&path, text, &files) {
         Ok((spec, warnings)) => Ok(JsSpec {
             spec,
@@ -383,11 +385,13 @@ pub fn load_spec(
 #[wasm_bindgen(unchecked_return_type = "Diagnostic[]")]
 pub fn check(
     text: &str,
-    path: Option<String>,
-    #[wasm_bindgen(unchecked_param_type = "Record<string, string> | null")] files: JsValue,
+    #[wasm_bindgen(unchecked_optional_param_type = "string")] path: Option<String>,
+    #[wasm_bindgen(unchecked_optional_param_type = "Record<string, string> | null")] files: Option<
+        js_sys::Object,
+    >,
 ) -> Result<JsValue, JsValue> {
     let path = path.unwrap_or_else(|| "<string>".to_string());
-    let files = files_of(&files)?;
+    let files = files_of(&files.map(JsValue::from).unwrap_or(JsValue::UNDEFINED))?;
     let report = match load_from(&path, text, &files) {
         Ok((_, warnings)) => warnings,
         Err(report) => report,
@@ -732,9 +736,12 @@ impl JsGame {
     #[wasm_bindgen(constructor)]
     pub fn new(
         spec: &JsSpec,
-        #[wasm_bindgen(unchecked_param_type = "NewGameOptions")] options: JsValue,
+        #[wasm_bindgen(unchecked_optional_param_type = "NewGameOptions | null")] options: Option<
+            js_sys::Object,
+        >,
     ) -> Result<JsGame, JsValue> {
-        let (options, hooks) = options_of(&options)?;
+        let (options, hooks) =
+            options_of(&options.map(JsValue::from).unwrap_or(JsValue::UNDEFINED))?;
         let game = turnspec_protocol::setup_game(&spec.spec, &options.setup())
             .map_err(|e| protocol_error(&e))?;
         let mut g = JsGame {
@@ -904,8 +911,8 @@ impl JsGame {
     pub fn play_turns(
         &mut self,
         turns: u32,
-        #[wasm_bindgen(unchecked_param_type = "PolicyName")] policy: Option<String>,
-        seed: Option<f64>,
+        #[wasm_bindgen(unchecked_optional_param_type = "PolicyName")] policy: Option<String>,
+        #[wasm_bindgen(unchecked_optional_param_type = "number")] seed: Option<f64>,
     ) -> Result<u32, JsValue> {
         let end = self.game.turn().saturating_add(turns);
         let spec = self.spec.clone();
@@ -943,9 +950,12 @@ impl JsGame {
     pub fn from_bytes(
         spec: &JsSpec,
         bytes: &[u8],
-        #[wasm_bindgen(unchecked_param_type = "NewGameOptions")] options: JsValue,
+        #[wasm_bindgen(unchecked_optional_param_type = "NewGameOptions | null")] options: Option<
+            js_sys::Object,
+        >,
     ) -> Result<JsGame, JsValue> {
-        let (options, hooks) = options_of(&options)?;
+        let (options, hooks) =
+            options_of(&options.map(JsValue::from).unwrap_or(JsValue::UNDEFINED))?;
         let game = Game::from_bytes(&spec.spec, bytes).map_err(|e| {
             named_error(
                 ErrorName::SnapshotError,

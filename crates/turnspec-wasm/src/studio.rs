@@ -72,8 +72,10 @@ impl Studio {
     /// them are on offer, saves go into them.
     #[wasm_bindgen(constructor)]
     pub fn new(
-        #[wasm_bindgen(unchecked_param_type = "Record<string, string> | null")] files: JsValue,
+        #[wasm_bindgen(unchecked_optional_param_type = "Record<string, string> | null")]
+        files: Option<js_sys::Object>,
     ) -> Result<Studio, JsValue> {
+        let files = files.map(JsValue::from).unwrap_or(JsValue::UNDEFINED);
         Ok(Studio::with_map(crate::files_of(&files)?))
     }
 

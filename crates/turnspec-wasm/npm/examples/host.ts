@@ -1,8 +1,8 @@
 // A host written in TypeScript: it loads Magic's turn structure, answers the
 // engine's turn-based actions with a tiny board of its own, reports
-// triggers, and prints the trace. Type-checked by `tsc --noEmit` in
+// triggers, and prints a summary. Type-checked by `tsc --noEmit` in
 // `bash scripts/wasm.sh test`; run it with
-//   npx tsc -p . --noEmit false --outDir /tmp/host && node /tmp/host/examples/host.js
+//   npx tsc -p . --noEmit false --outDir dist && node dist/host.js
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { Game, Hooks, loadSpec, Move, State, TraceEvent, TurnspecError } from "..";

@@ -138,9 +138,12 @@ test("host commands are moves too", () => {
   const game = new turnspec.Game(mtg);
   game.apply({ kind: "answer", action: "declare_attackers", value: 1 });
   assert.equal(game.state().queued_answers, 1);
+  game.events();
   game.apply({ kind: "trigger", label: 5, by: "P2" });
+  assert.deepEqual(game.events(), [{ event: "trigger_put", controller: "P2", kind: "trigger", label: 5 }]);
   game.apply("pass_all");
-  assert.ok(game.events().some((e) => e.event === "trigger_put" || JSON.stringify(e).includes("#5") || e.label === 5));
+  const resolved = game.events().find((e) => e.event === "resolve");
+  assert.deepEqual(resolved, { event: "resolve", controller: "P2", kind: "trigger", label: 5, rule: "117.4" });
   passUntilTurn(game, 2);
   assert.equal(game.state().queued_answers, 0, "the queued answer was used in turn 1's combat");
   assert.throws(() => game.apply({ kind: "set_fact", fact: "nope" }), (e) => e.code === "protocol::unknown_name");
