@@ -855,7 +855,7 @@ impl JsGame {
         self.run(|spec, game, host, sink| {
             turnspec_protocol::apply_move(spec, game, host, sink, &mv)
         })?;
-        Ok(u32::try_from(self.events.len() - before).unwrap_or(u32::MAX))
+        Ok(u32::try_from(self.events.len().saturating_sub(before)).unwrap_or(u32::MAX))
     }
 
     /// Whether a move would be accepted now, without making it (the hooks
