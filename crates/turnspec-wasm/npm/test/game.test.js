@@ -353,6 +353,11 @@ test("the studio answers the workbench's routes over files in memory", () => {
   assert.equal(saved.status, 200, JSON.stringify(saved.body));
   assert.equal(studio.files()["games/mtg-2024.toml"], text);
   assert.equal(studio.call("GET", "/api/specs").body.specs.length, 2);
+  const open = studio.call("POST", "/api/session", JSON.stringify({ spec: 0, players: 2 }));
+  assert.equal(open.status, 200, JSON.stringify(open.body));
+  const moved = studio.call("POST", `/api/session/${open.body.session}/move`, JSON.stringify({ kind: "pass_all" }));
+  assert.equal(moved.status, 200, JSON.stringify(moved.body));
+  assert.equal(moved.body.refused, undefined);
   const missing = studio.call("GET", "/api/nowhere");
   assert.equal(missing.status, 404);
   assert.equal(typeof missing.body.error, "string");
