@@ -207,11 +207,12 @@ test("studio: an empty spec typed, a mistake shown at its line, fixed, played, s
   assert.match(await text("#edit-scenario-results"), /1 passed, 0 failed/);
   assert.match(await text("#edit-scenario-results"), /sketch-turn\.toml/);
 
-  // An edit after saving shows in the diff against the saved file.
+  // An edit after saving shows in the diff against the saved spec.
   await typeInEditor(async () => {
     await page.keyboard.press("Control+End");
-    await page.keyboard.insertText('\nname_rule = "x"');
+    await page.keyboard.insertText('\n\n[timing.ability]\nname = "use an ability"\nrule = "5"\nwho = "active_player"\nduring = ["main"]\n');
   });
-  assert.match(await text("#edit-diff"), /name_rule/);
+  assert.match(await text("#edit-diagnostics"), /no problems/);
+  assert.match(await text("#edit-diff"), /ability/);
   assert.deepEqual(errors, []);
 });

@@ -532,8 +532,9 @@ function position(d) {
 // diagnostics for the editor's lint marks.
 async function checkText(text) {
   let result;
+  const path = $("edit-path").value.trim() || null;
   try {
-    result = await api("POST", "/api/check", { text, path: $("edit-path").value.trim() || null });
+    result = await api("POST", "/api/check", { text, path });
   } catch (e) {
     studioStatus(e.message, false);
     checked();
@@ -544,7 +545,7 @@ async function checkText(text) {
   $("edit-diagnostics").replaceChildren(...(diagnostics.length ? diagnostics.map((d) => el("li", {
     class: `diagnostic ${d.severity}`, "data-line": d.line ? String(d.line) : null,
     "data-code": d.code || null,
-  }, el("span", { class: "where" }, position(d)), ` ${d.severity}${d.code ? `[${d.code}]` : ""}: ${d.message}`,
+  }, el("span", { class: "where" }, `${d.file && d.file !== (path || "spec.toml") ? `${d.file}:` : ""}${position(d)}`), ` ${d.severity}${d.code ? `[${d.code}]` : ""}: ${d.message}`,
   d.label ? ` (${d.label})` : "", d.help ? el("div", { class: "help" }, `help: ${d.help}`) : null,
   ...(d.related || []).map((r) => el("div", { class: "related" },
     `${position(r)} ${r.message || r.label || ""}`))))
@@ -556,7 +557,10 @@ async function checkText(text) {
   await showDiff(text);
   studio.checkedText = text;
   checked();
-  return diagnostics;
+  // Marked in the editor: the problems of this text, not of a spec it
+  // extends (those are listed with their file).
+  const shown = path || "spec.toml";
+  return diagnostics.filter((d) => d.line && (!d.file || d.file === shown));
 }
 
 function summaryOf(d) {
@@ -661,8 +665,11 @@ async function saveSpec() {
       spec: studio.base, path: path || null, text,
       overwrite: $("edit-overwrite").checked,
     });
-    studio.base = result.spec;
-    studio.saved = text;
+    // A text that does not load is saved too, but is not on offer.
+    if (result.spec !== null && result.spec !== undefined) {
+      studio.base = result.spec;
+      studio.saved = text;
+    }
     if (result.path) $("edit-path").value = result.path;
     const errors = (result.diagnostics || []).filter((d) => d.severity === "error").length;
     studioStatus(`saved to ${result.path}${errors ? ` (with ${errors} error(s))` : ""}`, !errors);
