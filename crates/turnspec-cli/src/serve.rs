@@ -35,11 +35,7 @@ pub(crate) fn serve(args: ServeArgs) -> Result<ExitCode, String> {
         let label = format!("{} (built into turnspec)", crate::DEFAULT_SPEC);
         let (spec, _) =
             turnspec_spec::load_str(&label, crate::EMBEDDED_MTG).map_err(|r| r.to_short_text())?;
-        specs.push(SpecEntry {
-            label,
-            path: None,
-            spec: Arc::new(spec),
-        });
+        specs.push(SpecEntry::new(label, None, Arc::new(spec)).with_source(crate::EMBEDDED_MTG));
     } else {
         for p in &paths {
             if !p.exists() {
@@ -57,11 +53,12 @@ pub(crate) fn serve(args: ServeArgs) -> Result<ExitCode, String> {
             let Some((spec, _)) = crate::load(file)? else {
                 return Ok(ExitCode::FAILURE);
             };
-            specs.push(SpecEntry {
-                label: shown(file),
-                path: Some(file.clone()),
-                spec: Arc::new(spec),
-            });
+            // The text, for the studio's editor (`GET /api/specs/{i}/source`).
+            let mut entry = SpecEntry::new(shown(file), Some(file.clone()), Arc::new(spec));
+            if let Ok(text) = turnspec_scenario::read_text(file) {
+                entry = entry.with_source(text);
+            }
+            specs.push(entry);
         }
         if specs.is_empty() {
             return Err("no spec files found".into());

@@ -1,78 +1,43 @@
-//! The designer's workbench behind `turnspec serve`: a local web app to
-//! pick a spec, step through turns with buttons for every move, see the
-//! turn diagram, the stack, counters, facts and the trace with rule
-//! citations, go back to any earlier point, play a second spec side by
-//! side with the same moves, and save the session as a scenario.
+//! The designer's workbench behind `turnspec serve`: the HTTP side of
+//! crates/turnspec-workbench. A local web app to pick a spec, step through
+//! turns with buttons for every move, see the turn diagram, the stack,
+//! counters, facts and the trace with rule citations, go back to any
+//! earlier point, play a second spec side by side with the same moves,
+//! save the session as a scenario, and edit specs (the studio routes).
 //!
-//! The server keeps each open game ([`sessions`]): a move is one engine
-//! step, and going back restores a snapshot. The page is plain HTML and
-//! JavaScript built into the binary; the server binds to loopback unless
-//! told otherwise, answers only to this machine's names ([`guard`]),
-//! bounds every request ([`limits`]) and does the engine's work on a pool
-//! of threads apart from the ones that take requests.
-//!
-//! - [`api`]: the JSON API as plain functions (what the tests call);
-//! - [`sessions`]: the open games;
-//! - [`session`]: moves and their replay under a spec;
-//! - [`scenario`]: a session written as a scenario file and checked;
-//! - [`catalog`]: the specs on offer and their diagrams;
-//! - [`record`]: recorded runs and their replay under another spec.
+//! Every `/api/` request goes to [`Workbench::handle`], the one dispatch
+//! of the workbench crate (which the page built for WebAssembly calls
+//! too); this crate only serves the page, checks who asks ([`guard`]),
+//! bounds the body, and runs the workbench's work on a pool of threads
+//! apart from the ones that take requests, at most one job per core.
+//! The server binds to loopback unless told otherwise.
 
 #![warn(missing_docs, unreachable_pub)]
 
-pub mod api;
-pub mod catalog;
 pub mod guard;
-pub mod limits;
-pub mod record;
-pub mod scenario;
-pub mod session;
-pub mod sessions;
-pub mod svg;
+
+pub use turnspec_workbench::{
+    api, catalog, files, limits, record, route, scenario, session, sessions, studio, svg,
+};
 
 use std::net::SocketAddr;
-use std::path::PathBuf;
 use std::sync::Arc;
+use std::time::Instant;
 
 use axum::Router;
-use axum::extract::{DefaultBodyLimit, Path as UrlPath, Request, State};
-use axum::http::{HeaderValue, StatusCode, header};
+use axum::body::Bytes;
+use axum::extract::{DefaultBodyLimit, Request, State};
+use axum::http::{HeaderMap, HeaderValue, Method, StatusCode, Uri, header};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
-use axum::routing::{get, post};
-use serde::Deserialize;
-use serde_json::Value;
+use axum::routing::{any, get};
 use tokio::sync::Semaphore;
 
-pub use api::{ApiError, PlayRequest, Setup, StopMarker};
-pub use catalog::SpecEntry;
 pub use guard::Guard;
-pub use scenario::SaveRequest;
-pub use session::{Move, Refusal};
-pub use sessions::{OpenRequest, SaveOpenRequest, Sessions};
-
-/// The specs on offer, where saved scenarios go, and the open games.
-#[derive(Debug)]
-pub struct Workbench {
-    /// The specs, in the order the page lists them.
-    pub specs: Vec<SpecEntry>,
-    /// Save paths are relative to this folder (where the server started).
-    pub save_root: PathBuf,
-    /// The open games.
-    pub sessions: Sessions,
-}
-
-impl Workbench {
-    /// A workbench offering `specs`, saving under `save_root`, with no
-    /// game open.
-    pub fn new(specs: Vec<SpecEntry>, save_root: PathBuf) -> Self {
-        Workbench {
-            specs,
-            save_root,
-            sessions: Sessions::default(),
-        }
-    }
-}
+pub use turnspec_workbench::{
+    ApiError, Files, Folder, MemoryFiles, Move, OpenRequest, PlayRequest, Refusal, RelPath,
+    SaveOpenRequest, SaveRequest, Sessions, Setup, SpecEntry, StopMarker, Workbench,
+};
 
 const INDEX_HTML: &str = include_str!("../assets/index.html");
 const APP_JS: &str = include_str!("../assets/app.js");
@@ -82,55 +47,82 @@ const STYLE_CSS: &str = include_str!("../assets/style.css");
 const EDITOR_JS: &str = include_str!("../assets/editor.js");
 
 fn error_response(status: u16, message: &str) -> Response {
+    error_json(status, serde_json::json!({ "error": message }))
+}
+
+fn error_json(status: u16, body: serde_json::Value) -> Response {
     (
         StatusCode::from_u16(status).unwrap_or(StatusCode::BAD_REQUEST),
-        axum::Json(serde_json::json!({ "error": message })),
+        axum::Json(body),
     )
         .into_response()
 }
 
-impl IntoResponse for ApiError {
-    fn into_response(self) -> Response {
-        error_response(self.status, &self.message)
-    }
-}
-
-/// The workbench, and the permits to run the engine: one per core, so
-/// replays and saves queue rather than pile up in memory.
+/// The workbench, the permits to run it (one per core, so replays and
+/// saves queue rather than pile up in memory), and when the server
+/// started: the clock the workbench is given.
 #[derive(Clone)]
 struct App {
     workbench: Arc<Workbench>,
     work: Arc<Semaphore>,
-}
-
-type Shared = State<App>;
-
-fn json(result: Result<Value, ApiError>) -> Response {
-    match result {
-        Ok(v) => axum::Json(v).into_response(),
-        Err(e) => e.into_response(),
-    }
+    started: Instant,
 }
 
 impl App {
-    /// Runs `f` on the blocking pool, off the threads that take requests.
-    async fn run<F>(&self, f: F) -> Response
-    where
-        F: FnOnce(&Workbench) -> Result<Value, ApiError> + Send + 'static,
-    {
+    /// Runs one API request through [`Workbench::handle`] on the blocking
+    /// pool, off the threads that take requests.
+    async fn handle(&self, method: Method, path: String, body: Bytes) -> Response {
         let Ok(permit) = Arc::clone(&self.work).acquire_owned().await else {
             return error_response(503, "the server is stopping");
         };
         let workbench = Arc::clone(&self.workbench);
+        let now_ms = u64::try_from(self.started.elapsed().as_millis()).unwrap_or(u64::MAX);
         let job = tokio::task::spawn_blocking(move || {
             let _permit = permit;
-            f(&workbench)
+            workbench.handle(method.as_str(), &path, &body, now_ms)
         });
         match job.await {
-            Ok(result) => json(result),
+            Ok(Ok(v)) => axum::Json(v).into_response(),
+            Ok(Err(e)) => error_json(e.status, e.to_json()),
             Err(_) => error_response(500, "the workbench failed on this request"),
         }
     }
+}
+
+/// Whether a request's body is declared as JSON (`application/json`, or a
+/// `+json` type), as a JSON API asks: a form posted from another page is
+/// not.
+fn declares_json(headers: &HeaderMap) -> bool {
+    let Some(kind) = headers
+        .get(header::CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+    else {
+        return false;
+    };
+    let essence = kind.split(';').next().unwrap_or_default().trim();
+    essence.eq_ignore_ascii_case("application/json")
+        || (essence.len() > 5
+            && essence
+                .get(essence.len() - 5..)
+                .is_some_and(|t| t.eq_ignore_ascii_case("+json")))
+}
+
+/// Every `/api/` request: a `POST` must carry JSON (415 otherwise); then
+/// the workbench answers it.
+async fn api(
+    State(app): State<App>,
+    method: Method,
+    uri: Uri,
+    headers: HeaderMap,
+    body: Bytes,
+) -> Response {
+    if method == Method::POST && !declares_json(&headers) {
+        return error_response(
+            415,
+            "the request must be JSON (Content-Type: application/json)",
+        );
+    }
+    app.handle(method, uri.path().to_string(), body).await
 }
 
 fn asset(content_type: &'static str, body: &'static str) -> Response {
@@ -142,12 +134,6 @@ fn asset(content_type: &'static str, body: &'static str) -> Response {
         body,
     )
         .into_response()
-}
-
-/// `{"to": n}`: the move to go back before.
-#[derive(Deserialize)]
-struct BackRequest {
-    to: usize,
 }
 
 /// Turns away what [`Guard::check`] refuses; sets the token cookie when
@@ -193,13 +179,14 @@ async fn guarded(State(guard): State<Arc<Guard>>, request: Request, next: Next) 
     response
 }
 
-/// The routes: the page and its assets, and the JSON API under `/api/`,
-/// behind `guard`.
+/// The routes: the page and its assets, and every `/api/` request
+/// forwarded to [`Workbench::handle`], behind `guard`.
 pub fn router(workbench: Arc<Workbench>, guard: Guard) -> Router {
     let threads = std::thread::available_parallelism().map_or(2, |n| n.get());
     let app = App {
         workbench,
         work: Arc::new(Semaphore::new(threads)),
+        started: Instant::now(),
     };
     Router::new()
         .route(
@@ -219,70 +206,7 @@ pub fn router(workbench: Arc<Workbench>, guard: Guard) -> Router {
             get(|| async { asset("text/css; charset=utf-8", STYLE_CSS) }),
         )
         .route("/favicon.ico", get(|| async { StatusCode::NO_CONTENT }))
-        .route(
-            "/api/specs",
-            get(|State(a): Shared| async move { axum::Json(a.workbench.list()) }),
-        )
-        .route(
-            "/api/specs/{index}",
-            get(|State(a): Shared, UrlPath(i): UrlPath<usize>| async move {
-                json(a.workbench.spec_details(i))
-            }),
-        )
-        .route(
-            "/api/play",
-            post(
-                |State(a): Shared, axum::Json(r): axum::Json<PlayRequest>| async move {
-                    a.run(move |w| w.play(&r)).await
-                },
-            ),
-        )
-        .route(
-            "/api/scenario",
-            post(
-                |State(a): Shared, axum::Json(r): axum::Json<SaveRequest>| async move {
-                    a.run(move |w| w.save(&r)).await
-                },
-            ),
-        )
-        .route(
-            "/api/session",
-            post(
-                |State(a): Shared, axum::Json(r): axum::Json<OpenRequest>| async move {
-                    a.run(move |w| w.open(&r)).await
-                },
-            ),
-        )
-        .route(
-            "/api/session/{id}/move",
-            post(
-                |State(a): Shared,
-                 UrlPath(id): UrlPath<String>,
-                 axum::Json(m): axum::Json<Move>| async move {
-                    a.run(move |w| w.play_move(&id, &m)).await
-                },
-            ),
-        )
-        .route(
-            "/api/session/{id}/back",
-            post(
-                |State(a): Shared,
-                 UrlPath(id): UrlPath<String>,
-                 axum::Json(b): axum::Json<BackRequest>| async move {
-                    a.run(move |w| w.back(&id, b.to)).await
-                },
-            ),
-        )
-        .route(
-            "/api/session/{id}/save",
-            post(
-                |State(a): Shared,
-                 UrlPath(id): UrlPath<String>,
-                 axum::Json(r): axum::Json<SaveOpenRequest>| async move {
-                    a.run(move |w| w.save_open(&id, &r)).await
-                },
-            ),
-        )
+        .route("/api/{*rest}", any(api))
         .layer(DefaultBodyLimit::max(limits::MAX_BODY))
         .layer(axum::middleware::from_fn_with_state(
             Arc::new(guard),
@@ -311,6 +235,9 @@ pub fn serve(
         let bound = listener.local_addr()?;
         ready(bound);
         let guard = Guard::new(bound, token);
+        // Game ids the other users of this machine cannot guess.
+        let key = u128::from_str_radix(&guard::new_token(), 16).unwrap_or_default();
+        let workbench = workbench.with_session_key(key);
         axum::serve(listener, router(Arc::new(workbench), guard)).await
     })
 }

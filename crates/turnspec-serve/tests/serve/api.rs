@@ -16,11 +16,8 @@ fn entry(file: &str) -> SpecEntry {
     let path = Path::new(GAMES).join(file);
     let (spec, _) = turnspec_scenario::load_spec_file(&path)
         .unwrap_or_else(|r| panic!("{}", r.to_short_text()));
-    SpecEntry {
-        label: file.into(),
-        path: Some(path),
-        spec: Arc::new(spec),
-    }
+    let text = std::fs::read_to_string(&path).unwrap();
+    SpecEntry::new(file, Some(path), Arc::new(spec)).with_source(text)
 }
 
 /// MTG (0), Grand Archive (1), MTG 2011 (2); scenarios saved under `root`.
@@ -314,7 +311,7 @@ fn saving_refuses_paths_outside_the_folder_and_built_in_specs() {
     assert_eq!(shown["passes"], true);
     assert!(shown["written"].is_null());
     let mut built_in = workbench(root);
-    built_in.specs[0].path = None;
+    built_in.specs_mut()[0].path = None;
     assert!(
         built_in
             .save(&SaveRequest {
@@ -455,10 +452,13 @@ fn the_routes_serve_the_page_and_the_api_on_loopback() {
 
 fn open(w: &Workbench, spec: usize, compare: Option<usize>) -> String {
     let v = w
-        .open(&turnspec_serve::OpenRequest {
-            setup: request(spec, compare, vec![]).setup,
-            moves: vec![],
-        })
+        .open(
+            &turnspec_serve::OpenRequest {
+                setup: request(spec, compare, vec![]).setup,
+                moves: vec![],
+            },
+            0,
+        )
         .unwrap();
     v["session"].as_str().unwrap().to_string()
 }
@@ -477,12 +477,12 @@ fn an_open_game_gives_what_a_replay_gives_move_by_move_and_back() {
     let id = open(&w, 0, Some(2));
     let mut accepted = Vec::new();
     let mut trace: Vec<Vec<String>> = vec![Vec::new(), Vec::new()];
-    let start = w.back(&id, 0).unwrap();
+    let start = w.back(&id, 0, 0).unwrap();
     for (n, t) in trace.iter_mut().enumerate() {
         *t = lines(&start["sides"][n]);
     }
     for m in &moves {
-        let step = w.play_move(&id, m).unwrap();
+        let step = w.play_move(&id, m, 0).unwrap();
         if step["refused"].is_object() {
             continue;
         }
@@ -508,7 +508,7 @@ fn an_open_game_gives_what_a_replay_gives_move_by_move_and_back() {
     assert!(accepted.len() > 30);
     // Back to every earlier point: the same as replaying fewer moves.
     for k in [accepted.len() - 1, 33, 32, 17, 16, 5, 0] {
-        let back = w.back(&id, k).unwrap();
+        let back = w.back(&id, k, 0).unwrap();
         let replay = w
             .play(&request(0, Some(2), accepted[..k].to_vec()))
             .unwrap();
@@ -523,9 +523,11 @@ fn an_open_game_gives_what_a_replay_gives_move_by_move_and_back() {
         }
         assert_eq!(back["divergence"], replay["divergence"]);
     }
-    assert!(w.back(&id, 99).is_err());
+    assert!(w.back(&id, 99, 0).is_err());
     assert_eq!(
-        w.play_move("no-such-game", &pass_all()).unwrap_err().status,
+        w.play_move("no-such-game", &pass_all(), 0)
+            .unwrap_err()
+            .status,
         404
     );
 }
@@ -538,10 +540,13 @@ fn limits_answer_with_a_4xx_and_a_sentence() {
     assert_eq!(e.status, 413);
     assert!(e.message.contains("moves"), "{e}");
     let e = w
-        .open(&turnspec_serve::OpenRequest {
-            setup: request(0, None, vec![]).setup,
-            moves: many,
-        })
+        .open(
+            &turnspec_serve::OpenRequest {
+                setup: request(0, None, vec![]).setup,
+                moves: many,
+            },
+            0,
+        )
         .unwrap_err();
     assert_eq!(e.status, 413);
     let mut setup = request(0, None, vec![]).setup;
@@ -657,7 +662,7 @@ fn saving_never_leaves_the_folder_nor_follows_links() {
     let spec_copy = root.join("spec.toml");
     std::fs::copy(Path::new(GAMES).join("mtg.toml"), &spec_copy).unwrap();
     let mut w = workbench(root.clone());
-    w.specs[0].path = Some(spec_copy.clone());
+    w.specs_mut()[0].path = Some(spec_copy.clone());
     std::os::unix::fs::symlink(outside.join("dir"), root.join("linked")).unwrap();
     std::os::unix::fs::symlink(outside.join("created.toml"), root.join("dangling.toml")).unwrap();
     std::os::unix::fs::symlink(outside.join("victim.toml"), root.join("victim.toml")).unwrap();
@@ -948,4 +953,65 @@ fn objects_in_play_are_capped() {
     assert_eq!(side["state"]["objects"].as_array().unwrap().len(), max);
     assert_eq!(side["refused"][0]["move"], max);
     assert_eq!(side["refused"][0]["refusal"]["reason"], "too_many_objects");
+}
+
+/// The studio's routes over HTTP answer what `Workbench::handle` answers:
+/// the server only forwards.
+#[test]
+fn every_api_route_is_the_workbench_dispatch() {
+    let root = scratch("dispatch");
+    let direct = workbench(root.clone());
+    let w = workbench(root);
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        turnspec_serve::serve(w, "127.0.0.1:0".parse().unwrap(), None, |addr| {
+            tx.send(addr).unwrap()
+        })
+        .unwrap();
+    });
+    let addr = rx.recv().unwrap();
+    let post = |path: &str, body: &str| {
+        http(
+            addr,
+            &format!(
+                "POST {path} HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\r\n{body}",
+                body.len()
+            ),
+        )
+    };
+    let text = std::fs::read_to_string(Path::new(GAMES).join("grand-archive.toml")).unwrap();
+    for body in [
+        json!({ "text": text, "path": "games/grand-archive.toml" }),
+        json!({ "text": "[game]\nname = 3\n" }),
+    ] {
+        let body = body.to_string();
+        let (status, answer) = post("/api/check", &body);
+        assert_eq!(status, 200, "{answer}");
+        let over_http: Value = serde_json::from_str(&answer).unwrap();
+        let called = direct
+            .handle("POST", "/api/check", body.as_bytes(), 0)
+            .unwrap();
+        assert_eq!(over_http, called);
+    }
+    // A text that does not load: 422, with its diagnostics in the body.
+    let (status, answer) = post("/api/draft", &json!({ "text": "[[phase]]" }).to_string());
+    assert_eq!(status, 422, "{answer}");
+    let v: Value = serde_json::from_str(&answer).unwrap();
+    assert!(v["error"].is_string());
+    assert!(v["diagnostics"].is_array());
+    // Unknown routes and methods.
+    let (status, _) = post("/api/nothing", "{}");
+    assert_eq!(status, 404);
+    let (status, _) = http(
+        addr,
+        "GET /api/check HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n",
+    );
+    assert_eq!(status, 405);
+    let (status, answer) = http(
+        addr,
+        "GET /api/specs/1/source HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n",
+    );
+    assert_eq!(status, 200, "{answer}");
+    let v: Value = serde_json::from_str(&answer).unwrap();
+    assert_eq!(v["text"], text);
 }

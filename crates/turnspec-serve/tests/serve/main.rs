@@ -3,5 +3,4 @@
 //! test` is most of a new user's first hour).
 
 mod api;
-mod record;
 mod stops;

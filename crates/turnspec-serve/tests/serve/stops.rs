@@ -127,10 +127,13 @@ fn bad_markers_and_commands_are_refused() {
     assert!(e.message.contains("P2"), "{}", e.message);
     // Opening a game refuses it the same way.
     let e = w
-        .open(&OpenRequest {
-            setup: with_stops(&["upkeeep"], vec![]).setup,
-            moves: vec![],
-        })
+        .open(
+            &OpenRequest {
+                setup: with_stops(&["upkeeep"], vec![]).setup,
+                moves: vec![],
+            },
+            0,
+        )
         .unwrap_err();
     assert_eq!(e.status, 400);
     assert!(e.message.contains("`upkeeep`"), "{}", e.message);
@@ -181,19 +184,22 @@ fn pass_to_stop_is_deterministic_and_an_open_game_agrees() {
     let b = w.play(&r).unwrap();
     assert_eq!(a, b);
     let opened = w
-        .open(&OpenRequest {
-            setup: r.setup.clone(),
-            moves: vec![],
-        })
+        .open(
+            &OpenRequest {
+                setup: r.setup.clone(),
+                moves: vec![],
+            },
+            0,
+        )
         .unwrap();
     let id = opened["session"].as_str().unwrap().to_string();
     let mut last = Value::Null;
     for m in &moves {
-        last = w.play_move(&id, m).unwrap();
+        last = w.play_move(&id, m, 0).unwrap();
     }
     assert_eq!(last["sides"][0]["state"], a["sides"][0]["state"]);
     // Back and forth: the auto-passer goes back with the game.
-    let back = w.back(&id, 2).unwrap();
+    let back = w.back(&id, 2, 0).unwrap();
     let two = w
         .play(&with_stops(
             &["beginning_of_combat", "end"],
@@ -202,7 +208,7 @@ fn pass_to_stop_is_deterministic_and_an_open_game_agrees() {
         .unwrap();
     assert_eq!(back["sides"][0]["state"], two["sides"][0]["state"]);
     for m in &moves[2..] {
-        last = w.play_move(&id, m).unwrap();
+        last = w.play_move(&id, m, 0).unwrap();
     }
     assert_eq!(last["sides"][0]["state"], a["sides"][0]["state"]);
 }
@@ -293,10 +299,13 @@ fn passing_is_bounded_and_too_many_markers_are_refused() {
     assert_eq!(e.status, 413);
     assert!(e.message.contains("pass limit") || e.message.contains("without anyone"));
     let e = w
-        .open(&OpenRequest {
-            setup: r.setup.clone(),
-            moves: r.moves.clone(),
-        })
+        .open(
+            &OpenRequest {
+                setup: r.setup.clone(),
+                moves: r.moves.clone(),
+            },
+            0,
+        )
         .unwrap_err();
     assert_eq!(e.status, 413);
 

@@ -4,7 +4,6 @@
 //! written, the text is loaded and run by the scenario crate, so what is
 //! saved is known to pass `turnspec test` as it stands.
 
-use std::path::{Component, Path, PathBuf};
 use std::sync::Arc;
 
 use serde::Deserialize;
@@ -13,7 +12,7 @@ use turnspec_scenario::Outcome;
 
 use crate::Workbench;
 use crate::api::{ApiError, PlayRequest};
-use crate::limits::{MAX_DEPTH, MAX_PATH};
+use crate::files::{Kind, RelPath, Save, check_save, relative};
 use crate::session::{LabelTable, Move, Side};
 
 /// `POST /api/scenario`: the session, a name, and where to write it.
@@ -185,20 +184,6 @@ fn profiles(setup: &crate::api::Setup, scenario_file: &str) -> Vec<Profile> {
     out
 }
 
-/// `to` written relative to the folder `from` (both absolute), with `/`.
-fn relative(from: &Path, to: &Path) -> String {
-    let a: Vec<Component<'_>> = from.components().collect();
-    let b: Vec<Component<'_>> = to.components().collect();
-    let common = a.iter().zip(&b).take_while(|(x, y)| x == y).count();
-    let mut parts: Vec<String> = vec!["..".into(); a.len() - common];
-    parts.extend(
-        b[common..]
-            .iter()
-            .map(|c| c.as_os_str().to_string_lossy().into_owned()),
-    );
-    parts.join("/")
-}
-
 /// The scenario text of a replayed session.
 fn write(head: &Head<'_>, request: &PlayRequest, side: &Side, labels: &LabelTable) -> String {
     let Head {
@@ -293,210 +278,6 @@ fn write(head: &Head<'_>, request: &PlayRequest, side: &Side, labels: &LabelTabl
     t
 }
 
-/// A save path taken apart: its folders and its file name, each a plain
-/// name. Refuses absolute paths, `..`, `.`, hidden names, control
-/// characters, names that are not `.toml`, and paths longer than
-/// [`MAX_PATH`] bytes or deeper than [`MAX_DEPTH`] folders.
-fn parts(path: &str) -> Result<(Vec<String>, String), ApiError> {
-    let refuse = |why: &str| {
-        Err(ApiError::bad(format!(
-            "save path {path:?} {why}; give a path such as scenarios/session.toml, relative to the folder turnspec serve runs in"
-        )))
-    };
-    if path.is_empty() {
-        return refuse("is empty");
-    }
-    if path.len() > MAX_PATH {
-        return refuse("is too long");
-    }
-    if path.chars().any(|c| c.is_control() || c == '\\') {
-        return refuse("has a control character or a backslash");
-    }
-    let p = Path::new(path);
-    if !p.components().all(|c| matches!(c, Component::Normal(_))) {
-        return refuse("must be relative, without `..`");
-    }
-    let mut names: Vec<String> = p
-        .components()
-        .map(|c| c.as_os_str().to_string_lossy().into_owned())
-        .collect();
-    if names.iter().any(|n| n.starts_with('.')) {
-        return refuse("has a name starting with `.`");
-    }
-    if names.len() > MAX_DEPTH + 1 {
-        return refuse("has too many folders");
-    }
-    let Some(file) = names.pop() else {
-        return refuse("is empty");
-    };
-    if Path::new(&file).extension().and_then(|e| e.to_str()) != Some("toml") {
-        return refuse("must end in .toml");
-    }
-    Ok((names, file))
-}
-
-/// Where a save goes: the folders to create and the file, checked under
-/// the served folder without following any link.
-struct Target {
-    /// `root/folder/...`, the folder the file goes into.
-    folder: PathBuf,
-    /// The first folder that does not exist yet, if any (it and all after
-    /// it are created when the file is written).
-    missing_from: Option<usize>,
-    folders: Vec<String>,
-    file: PathBuf,
-    /// The path as the page gave it, for messages.
-    shown: String,
-    /// Whether a file is already there (a scenario that `overwrite` may
-    /// replace).
-    exists: bool,
-}
-
-fn link_refusal(shown: &str, part: &str) -> ApiError {
-    ApiError::bad(format!(
-        "{shown}: `{part}` is a symbolic link; the workbench saves only into plain folders under the one it serves"
-    ))
-}
-
-/// Checks a save path under `root` without changing anything: each
-/// existing folder must be a folder (not a link), the file must not be a
-/// link, and an existing file may only be replaced with `overwrite`, when
-/// it is a scenario and not one of `served` (the specs on offer).
-fn target(
-    root: &Path,
-    path: &str,
-    overwrite: bool,
-    served: &[PathBuf],
-    header: &str,
-) -> Result<Target, ApiError> {
-    let (folders, name) = parts(path)?;
-    let shown = format!("{}/{name}", folders.join("/"))
-        .trim_start_matches('/')
-        .to_string();
-    let mut folder = root.to_path_buf();
-    let mut missing_from = None;
-    for (i, part) in folders.iter().enumerate() {
-        folder.push(part);
-        if missing_from.is_some() {
-            continue;
-        }
-        match std::fs::symlink_metadata(&folder) {
-            Ok(m) if m.file_type().is_symlink() => return Err(link_refusal(&shown, part)),
-            Ok(m) if m.is_dir() => {}
-            Ok(_) => {
-                return Err(ApiError::bad(format!(
-                    "{shown}: `{part}` is a file, not a folder"
-                )));
-            }
-            Err(_) => missing_from = Some(i),
-        }
-    }
-    let file = folder.join(&name);
-    let mut exists = false;
-    if missing_from.is_none() {
-        match std::fs::symlink_metadata(&file) {
-            Ok(m) if m.file_type().is_symlink() => return Err(link_refusal(&shown, &name)),
-            Ok(m) if !m.is_file() => {
-                return Err(ApiError::bad(format!("{shown} exists and is not a file")));
-            }
-            Ok(_) if !overwrite => {
-                return Err(ApiError::bad(format!(
-                    "{shown} exists; tick overwrite to replace it"
-                )));
-            }
-            Ok(_) => {
-                exists = true;
-                let canonical = file.canonicalize().ok();
-                if served.iter().any(|s| s.canonicalize().ok() == canonical) {
-                    return Err(ApiError::bad(format!(
-                        "{shown} is a spec the workbench serves; it never replaces one"
-                    )));
-                }
-                let text = std::fs::read_to_string(&file).unwrap_or_default();
-                if !text.lines().any(|l| l.trim() == header) {
-                    let what = if header == "[profile]" {
-                        "a stop profile file; overwrite replaces only stop profiles there"
-                    } else {
-                        "a scenario file; overwrite replaces only scenarios"
-                    };
-                    return Err(ApiError::bad(format!("{shown} is not {what}")));
-                }
-            }
-            Err(_) => {}
-        }
-    }
-    Ok(Target {
-        folder,
-        missing_from,
-        folders,
-        file,
-        shown,
-        exists,
-    })
-}
-
-impl Target {
-    /// Creates the missing folders one by one (never through a link) and
-    /// writes the file: as a new file, or (overwriting) as a new file
-    /// beside it renamed over it, so a link put there meanwhile is
-    /// replaced, not followed.
-    fn write(&self, root: &Path, text: &str) -> Result<(), ApiError> {
-        let fail = |what: &str, e: std::io::Error| {
-            ApiError::bad(format!("cannot {what} {}: {}", self.shown, e.kind()))
-        };
-        if let Some(from) = self.missing_from {
-            let mut dir = root.to_path_buf();
-            for (i, part) in self.folders.iter().enumerate() {
-                dir.push(part);
-                if i < from {
-                    continue;
-                }
-                if let Err(e) = std::fs::create_dir(&dir)
-                    && e.kind() != std::io::ErrorKind::AlreadyExists
-                {
-                    return Err(fail("create the folders of", e));
-                }
-                match std::fs::symlink_metadata(&dir) {
-                    Ok(m) if m.is_dir() && !m.file_type().is_symlink() => {}
-                    _ => return Err(link_refusal(&self.shown, part)),
-                }
-            }
-        }
-        let new_file = |path: &Path| -> std::io::Result<()> {
-            let mut f = std::fs::OpenOptions::new()
-                .write(true)
-                .create_new(true)
-                .open(path)?;
-            std::io::Write::write_all(&mut f, text.as_bytes())
-        };
-        if !self.exists {
-            return new_file(&self.file).map_err(|e| {
-                if e.kind() == std::io::ErrorKind::AlreadyExists {
-                    ApiError::bad(format!(
-                        "{} exists; tick overwrite to replace it",
-                        self.shown
-                    ))
-                } else {
-                    fail("write", e)
-                }
-            });
-        }
-        let name = self
-            .file
-            .file_name()
-            .map(|n| n.to_string_lossy().into_owned())
-            .unwrap_or_default();
-        let temp = self
-            .folder
-            .join(format!(".{name}.{}.part", crate::guard::new_token()));
-        new_file(&temp).map_err(|e| fail("write", e))?;
-        std::fs::rename(&temp, &self.file).map_err(|e| {
-            let _ = std::fs::remove_file(&temp);
-            fail("replace", e)
-        })
-    }
-}
-
 impl Workbench {
     /// `POST /api/scenario`: the session as scenario text, run at once by
     /// the scenario crate; written to `path` if given and it passes.
@@ -508,28 +289,36 @@ impl Workbench {
     pub fn save(&self, request: &SaveRequest) -> Result<Value, ApiError> {
         let session = &request.session;
         let entry = self.entry(session.setup.spec)?;
+        let files = self.files();
         let Some(spec_file) = &entry.path else {
             return Err(ApiError::bad(
-                "this spec is built into turnspec and has no file a scenario could name; start `turnspec serve` with a spec file",
+                "this spec has no file a scenario could name (it is built into turnspec, or a draft not saved yet); save it first, or start `turnspec serve` with a spec file",
             ));
         };
-        let spec_file = spec_file
-            .canonicalize()
-            .map_err(|e| ApiError::bad(format!("cannot find {}: {}", entry.label, e.kind())))?;
-        let root = self
-            .save_root
-            .canonicalize()
-            .map_err(|e| ApiError::bad(format!("cannot find the served folder: {}", e.kind())))?;
-        let served: Vec<PathBuf> = self.specs.iter().filter_map(|s| s.path.clone()).collect();
-        let target = request
-            .path
-            .as_deref()
-            .map(|p| target(&root, p, request.overwrite, &served, "[scenario]"))
-            .transpose()?;
-        let folder = target.as_ref().map_or(root.clone(), |t| t.folder.clone());
+        let spec_file = files
+            .locate(spec_file)
+            .ok_or_else(|| ApiError::bad(format!("cannot find {}", entry.label)))?;
+        let root = files.root()?;
+        let served = self.served();
+        let target = request.path.as_deref().map(RelPath::parse).transpose()?;
+        let replace = match &target {
+            Some(t) => {
+                let save = Save {
+                    path: t,
+                    len: 0,
+                    overwrite: request.overwrite,
+                    kind: Kind::Scenario,
+                };
+                check_save(files, &save, &served)?
+            }
+            None => false,
+        };
+        let folder = target.as_ref().map_or(root.clone(), |t| {
+            t.folders().iter().fold(root.clone(), |f, n| f.join(n))
+        });
         let spec_path = relative(&folder, &spec_file);
         let mut labels = LabelTable::new();
-        let side = Self::replay(entry, &session.setup, &session.moves, &mut labels, true)?;
+        let side = Self::replay(&entry, &session.setup, &session.moves, &mut labels, true)?;
         let name = if request.name.trim().is_empty() {
             format!("workbench session on {}", entry.spec.title())
         } else {
@@ -542,26 +331,26 @@ impl Workbench {
         }
         let shown = target
             .as_ref()
-            .map_or_else(|| "session.toml".to_string(), |t| t.shown.clone());
+            .map_or_else(|| "session.toml".to_string(), RelPath::to_string);
         let file_name = shown.rsplit('/').next().unwrap_or("session.toml");
         let profiles = profiles(&session.setup, file_name);
         // Each profile file beside the scenario, checked as the scenario is
         // before anything is written.
-        let profile_targets = match &request.path {
-            Some(path) => {
-                let folder = path.rsplit_once('/').map_or("", |(f, _)| f);
-                profiles
-                    .iter()
-                    .map(|p| {
-                        let at = if folder.is_empty() {
-                            p.file.clone()
-                        } else {
-                            format!("{folder}/{}", p.file)
-                        };
-                        self::target(&root, &at, request.overwrite, &served, "[profile]")
-                    })
-                    .collect::<Result<Vec<_>, _>>()?
-            }
+        let profile_targets = match &target {
+            Some(t) => profiles
+                .iter()
+                .map(|p| {
+                    let at = t.sibling(&p.file)?;
+                    let save = Save {
+                        path: &at,
+                        len: 0,
+                        overwrite: request.overwrite,
+                        kind: Kind::Profile,
+                    };
+                    let replace = check_save(files, &save, &served)?;
+                    Ok((at, replace))
+                })
+                .collect::<Result<Vec<_>, ApiError>>()?,
             None => Vec::new(),
         };
         let head = Head {
@@ -596,12 +385,13 @@ impl Workbench {
         let mut profiles_written = Vec::new();
         if let (Some(t), Ok(_)) = (&target, &outcome) {
             // The profiles first: a scenario is never written without them.
-            for (pt, p) in profile_targets.iter().zip(&profiles) {
-                pt.write(&root, &p.text)?;
-                profiles_written.push(pt.shown.clone());
+            for ((at, replace), p) in profile_targets.iter().zip(&profiles) {
+                files.write(at, &p.text, *replace)?;
+                profiles_written.push(at.to_string());
             }
-            t.write(&root, &text)?;
-            written = Some(t.shown.clone());
+            files.write(t, &text, replace)?;
+            written = Some(t.to_string());
+            self.remember_scenario(t);
         }
         Ok(json!({
             "toml": text,
@@ -614,43 +404,5 @@ impl Workbench {
             })).collect::<Vec<_>>(),
             "stops_written": profiles_written,
         }))
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn relative_paths_climb_then_descend() {
-        assert_eq!(
-            relative(Path::new("/a/b/c"), Path::new("/a/games/x.toml")),
-            "../../games/x.toml"
-        );
-        assert_eq!(relative(Path::new("/a"), Path::new("/a/x.toml")), "x.toml");
-    }
-
-    #[test]
-    fn save_paths_are_plain_relative_toml_names() {
-        for bad in [
-            "",
-            "../x.toml",
-            "/etc/x.toml",
-            "a/x.txt",
-            "a/../x.toml",
-            "./x.toml",
-            ".hidden.toml",
-            "a/.git/x.toml",
-            "a\\x.toml",
-            "a\nb.toml",
-            "a/b/c/d/e/f/g/h/i/j/x.toml",
-        ] {
-            assert!(parts(bad).is_err(), "{bad:?}");
-        }
-        assert_eq!(
-            parts("a/b/x.toml").unwrap(),
-            (vec!["a".to_string(), "b".to_string()], "x.toml".to_string())
-        );
-        assert!(parts(&format!("{}.toml", "a/".repeat(1000))).is_err());
     }
 }

@@ -6,9 +6,9 @@ use std::path::Path;
 
 use turnspec_engine::policy::{RandomPolicy, play_out};
 use turnspec_engine::{Event, Game, GameOptions};
-use turnspec_serve::record::{Recorder, play_recorded, replay};
 use turnspec_spec::Spec;
 use turnspec_trace::is_end;
+use turnspec_workbench::record::{Recorder, play_recorded, replay};
 
 fn spec(file: &str) -> Spec {
     let path = Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -19,13 +19,17 @@ fn spec(file: &str) -> Spec {
         .0
 }
 
-fn record(spec: &Spec, seed: u64, turns: u32) -> (Vec<Event>, turnspec_serve::record::Recording) {
+fn record(
+    spec: &Spec,
+    seed: u64,
+    turns: u32,
+) -> (Vec<Event>, turnspec_workbench::record::Recording) {
     let mut game = Game::new(spec, &GameOptions::players(2)).unwrap();
     game.set_turn_limit(turns);
     let mut events = Vec::new();
     let mut recorder = Recorder::new(spec, RandomPolicy::with_effects(seed));
     play_recorded(&mut game, &mut recorder, &mut events);
-    let recording = turnspec_serve::record::Recording {
+    let recording = turnspec_workbench::record::Recording {
         players: 2,
         turns,
         policy: "random".into(),
@@ -73,7 +77,7 @@ fn another_spec_parts_at_the_first_differing_event() {
     );
     // A recording survives JSON.
     let text = serde_json::to_string(&rec).unwrap();
-    let back: turnspec_serve::record::Recording = serde_json::from_str(&text).unwrap();
+    let back: turnspec_workbench::record::Recording = serde_json::from_str(&text).unwrap();
     assert_eq!(back, rec);
     // Grand Archive refuses Magic's moves, naming its rule.
     let ga = spec("grand-archive.toml");

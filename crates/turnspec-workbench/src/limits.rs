@@ -23,8 +23,9 @@ pub const MAX_OBJECTS: usize = 64;
 /// Games the server keeps open at once; past it the one idle longest is
 /// closed (its page reopens it from its moves).
 pub const MAX_SESSIONS: usize = 128;
-/// An open game unused this long is closed.
-pub const IDLE: std::time::Duration = std::time::Duration::from_secs(30 * 60);
+/// An open game unused this long (milliseconds of the clock the caller
+/// gives [`crate::Workbench::handle`]) is closed.
+pub const IDLE_MS: u64 = 30 * 60 * 1000;
 /// Stop markers (and `anywhere` conditions) of all players in one game.
 pub const MAX_STOP_MARKERS: usize = 512;
 /// `pass_to_stop` moves in one request that may pass [`MAX_TRACE`] times
@@ -33,8 +34,29 @@ pub const MAX_STOP_MARKERS: usize = 512;
 pub const MAX_PASS_LIMITS: u32 = 2;
 /// Bytes in a save path, and folders in it.
 pub const MAX_PATH: usize = 200;
-/// Folders in a save path.
+/// Folders in a save path, and how deep the scenario search goes.
 pub const MAX_DEPTH: usize = 8;
+/// Bytes in a spec text sent to be checked, compared, drafted or saved,
+/// and in a spec and its bases together.
+pub const MAX_SOURCE: usize = 128 * 1024;
+/// Bytes in one file the workbench reads or writes (a long session saved
+/// as a scenario is the largest).
+pub const MAX_FILE: usize = 2 * 1024 * 1024;
+/// Files kept by [`crate::files::MemoryFiles`].
+pub const MAX_MEMORY_FILES: usize = 256;
+/// Bytes of all files kept by [`crate::files::MemoryFiles`] together.
+pub const MAX_MEMORY_BYTES: usize = 8 * 1024 * 1024;
+/// Files the scenario search looks at (`POST /api/specs/{i}/scenarios`).
+pub const MAX_WALK: usize = 2_000;
+/// Folder entries the scenario search looks at, files and folders alike.
+pub const MAX_WALK_ENTRIES: usize = 50_000;
+/// Scenarios one `POST /api/specs/{i}/scenarios` runs.
+pub const MAX_RUNS: usize = 500;
+/// Drafts (specs played without saving) kept at once; past it a new draft
+/// replaces the oldest.
+pub const MAX_DRAFTS: usize = 8;
+/// Specs on offer, drafts included (saving new specs stops past it).
+pub const MAX_SPECS: usize = 256;
 
 /// Refuses more than [`MAX_MOVES`] moves.
 pub(crate) fn check_moves(moves: &[Move]) -> Result<(), ApiError> {

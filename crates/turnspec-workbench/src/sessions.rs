@@ -1,5 +1,5 @@
 //! Open games: what the page plays. The server keeps each game it opened
-//! (at most [`MAX_SESSIONS`], each closed after [`IDLE`] unused), so a
+//! (at most [`MAX_SESSIONS`], each closed after [`IDLE_MS`] unused), so a
 //! move costs one engine step and its answer carries only the events that
 //! move caused; going back restores the nearest snapshot (one every
 //! [`SNAPSHOT_EVERY`] moves) and plays the few moves after it again. A
@@ -9,15 +9,15 @@
 //! tests; both give the same states and traces.
 
 use std::collections::HashMap;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
-use std::time::Instant;
 
 use serde::Deserialize;
 use serde_json::{Value, json};
 
 use crate::Workbench;
 use crate::api::{ApiError, Setup, side_json};
-use crate::limits::{IDLE, MAX_MOVES, MAX_SESSIONS, check_moves, check_trace};
+use crate::limits::{IDLE_MS, MAX_MOVES, MAX_SESSIONS, check_moves, check_trace};
 use crate::scenario::SaveRequest;
 use crate::session::{LabelTable, Mark, Move, Side, event_json};
 use crate::{PlayRequest, SpecEntry};
@@ -90,8 +90,8 @@ impl Open {
     fn new(w: &Workbench, setup: Setup) -> Result<Open, ApiError> {
         let mut runs = Vec::new();
         for (n, index) in std::iter::once(setup.spec).chain(setup.compare).enumerate() {
-            let entry: &SpecEntry = w.entry(index)?;
-            let side = Workbench::start_side(entry, &setup, n == 0)?;
+            let entry: SpecEntry = w.entry(index)?;
+            let side = Workbench::start_side(&entry, &setup, n == 0)?;
             runs.push(Run {
                 spec: index,
                 marks: vec![side.mark()],
@@ -259,13 +259,23 @@ impl Open {
 
 struct Slot {
     open: Arc<Mutex<Open>>,
-    used: Instant,
+    /// When it was last used, in the caller's milliseconds.
+    used: u64,
 }
 
-/// The open games, by id.
+/// The open games, by id. Ids are made from a counter and a key
+/// ([`Sessions::with_key`]; a server picks a random one, so ids cannot be
+/// guessed); without a key they are the same in every run.
 #[derive(Default)]
 pub struct Sessions {
     slots: Mutex<HashMap<String, Slot>>,
+    key: u128,
+    next: AtomicU64,
+}
+
+/// Whether a game last used at `used` is still open at `now`.
+fn fresh(used: u64, now: u64) -> bool {
+    now.saturating_sub(used) < IDLE_MS
 }
 
 impl std::fmt::Debug for Sessions {
@@ -290,10 +300,31 @@ impl Sessions {
         self.len() == 0
     }
 
-    fn insert(&self, open: Open) -> (String, Arc<Mutex<Open>>) {
-        let now = Instant::now();
+    /// No game open; ids made with `key`.
+    pub fn with_key(key: u128) -> Self {
+        Sessions {
+            key,
+            ..Sessions::default()
+        }
+    }
+
+    /// A new id: 128 bits from the key and a counter, as 32 hex digits.
+    fn new_id(&self) -> String {
+        use std::hash::{Hash, Hasher};
+        let n = self.next.fetch_add(1, Ordering::Relaxed);
+        let mut out = String::new();
+        for half in 0..2u8 {
+            // The standard hasher with fixed keys, over the key and the count.
+            let mut h = std::collections::hash_map::DefaultHasher::new();
+            (self.key, n, half).hash(&mut h);
+            out.push_str(&format!("{:016x}", h.finish()));
+        }
+        out
+    }
+
+    fn insert(&self, open: Open, now: u64) -> (String, Arc<Mutex<Open>>) {
         let mut slots = lock(&self.slots);
-        slots.retain(|_, s| now.duration_since(s.used) < IDLE);
+        slots.retain(|_, s| fresh(s.used, now));
         while slots.len() >= MAX_SESSIONS {
             let Some(oldest) = slots
                 .iter()
@@ -305,7 +336,7 @@ impl Sessions {
             slots.remove(&oldest);
         }
         let id = loop {
-            let id = crate::guard::new_token();
+            let id = self.new_id();
             if !slots.contains_key(&id) {
                 break id;
             }
@@ -321,23 +352,22 @@ impl Sessions {
         (id, open)
     }
 
-    fn get(&self, id: &str) -> Result<Arc<Mutex<Open>>, ApiError> {
-        let now = Instant::now();
+    fn get(&self, id: &str, now: u64) -> Result<Arc<Mutex<Open>>, ApiError> {
         let mut slots = lock(&self.slots);
         match slots.get_mut(id) {
-            Some(s) if now.duration_since(s.used) < IDLE => {
+            Some(s) if fresh(s.used, now) => {
                 s.used = now;
                 Ok(Arc::clone(&s.open))
             }
             _ => {
                 slots.remove(id);
-                Err(ApiError {
-                    status: 404,
-                    message: format!(
+                Err(ApiError::with_status(
+                    404,
+                    format!(
                         "this game is no longer open (the workbench keeps {MAX_SESSIONS} games, each until it is unused for {} minutes)",
-                        IDLE.as_secs() / 60
+                        IDLE_MS / 60_000
                     ),
-                })
+                ))
             }
         }
     }
@@ -347,7 +377,7 @@ impl Workbench {
     /// `POST /api/session`: opens a game, plays `moves` (leaving out those
     /// the first spec refuses) and answers as [`Workbench::play`] does,
     /// with the game's id.
-    pub fn open(&self, request: &OpenRequest) -> Result<Value, ApiError> {
+    pub fn open(&self, request: &OpenRequest, now_ms: u64) -> Result<Value, ApiError> {
         check_moves(&request.moves)?;
         let mut open = Open::new(self, request.setup.clone())?;
         for m in &request.moves {
@@ -357,7 +387,7 @@ impl Workbench {
                 crate::limits::check_pass_limits(r.side.pass_limits)?;
             }
         }
-        let (id, open) = self.sessions.insert(open);
+        let (id, open) = self.sessions.insert(open, now_ms);
         let open = lock(&open);
         Ok(open.view(&id))
     }
@@ -366,8 +396,8 @@ impl Workbench {
     /// spec refuses changes nothing; the answer carries the refusal
     /// (`refused`). Otherwise it carries each side's state, the events the
     /// move caused and its refusal on the second spec, if any.
-    pub fn play_move(&self, id: &str, m: &Move) -> Result<Value, ApiError> {
-        let open = self.sessions.get(id)?;
+    pub fn play_move(&self, id: &str, m: &Move, now_ms: u64) -> Result<Value, ApiError> {
+        let open = self.sessions.get(id, now_ms)?;
         let mut open = lock(&open);
         match open.play(m)? {
             Err(refusal) => Ok(json!({
@@ -385,8 +415,8 @@ impl Workbench {
     /// `POST /api/session/{id}/back`: back to just before move `to` (undo
     /// is the last move); answers with the whole game as
     /// [`Workbench::open`] does.
-    pub fn back(&self, id: &str, to: usize) -> Result<Value, ApiError> {
-        let open = self.sessions.get(id)?;
+    pub fn back(&self, id: &str, to: usize, now_ms: u64) -> Result<Value, ApiError> {
+        let open = self.sessions.get(id, now_ms)?;
         let mut open = lock(&open);
         open.back(to)?;
         Ok(open.view(id))
@@ -394,8 +424,13 @@ impl Workbench {
 
     /// `POST /api/session/{id}/save`: the open game as a scenario
     /// ([`Workbench::save`]).
-    pub fn save_open(&self, id: &str, request: &SaveOpenRequest) -> Result<Value, ApiError> {
-        let open = self.sessions.get(id)?;
+    pub fn save_open(
+        &self,
+        id: &str,
+        request: &SaveOpenRequest,
+        now_ms: u64,
+    ) -> Result<Value, ApiError> {
+        let open = self.sessions.get(id, now_ms)?;
         let (setup, moves) = {
             let open = lock(&open);
             (open.setup.clone(), open.moves.clone())

@@ -74,29 +74,45 @@ pub struct PlayRequest {
 
 /// An error the page shows as it is, with its HTTP status (400 unless
 /// said otherwise).
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct ApiError {
     /// The HTTP status: 400, 404 (no such game), 413 (over a limit)...
     pub status: u16,
     /// One sentence for people.
     pub message: String,
+    /// For a spec that does not load: its diagnostics, as `POST
+    /// /api/check` gives them.
+    pub diagnostics: Option<Value>,
 }
 
 impl ApiError {
     /// A request the workbench cannot use (400).
     pub fn bad(message: impl Into<String>) -> Self {
-        ApiError {
-            status: 400,
-            message: message.into(),
-        }
+        ApiError::with_status(400, message)
     }
 
     /// A request over one of the [`crate::limits`] (413).
     pub fn too_much(message: impl Into<String>) -> Self {
+        ApiError::with_status(413, message)
+    }
+
+    /// An error with the given HTTP status.
+    pub fn with_status(status: u16, message: impl Into<String>) -> Self {
         ApiError {
-            status: 413,
+            status,
             message: message.into(),
+            diagnostics: None,
         }
+    }
+
+    /// The body of the error's answer: `{"error": message}`, plus
+    /// `"diagnostics"` when there are some.
+    pub fn to_json(&self) -> Value {
+        let mut v = json!({ "error": self.message });
+        if let Some(d) = &self.diagnostics {
+            v["diagnostics"] = d.clone();
+        }
+        v
     }
 }
 
@@ -107,16 +123,18 @@ impl std::fmt::Display for ApiError {
 }
 
 impl Workbench {
-    pub(crate) fn entry(&self, index: usize) -> Result<&SpecEntry, ApiError> {
-        self.specs
+    /// The spec at `index` (a copy: the catalog may change meanwhile).
+    pub fn entry(&self, index: usize) -> Result<SpecEntry, ApiError> {
+        self.specs()
             .get(index)
+            .cloned()
             .ok_or_else(|| ApiError::bad(format!("no spec #{index}")))
     }
 
     /// `GET /api/specs`: the specs on offer.
     pub fn list(&self) -> Value {
         json!({
-            "specs": self.specs.iter().enumerate().map(|(i, s)| s.summary(i)).collect::<Vec<_>>(),
+            "specs": self.specs().iter().enumerate().map(|(i, s)| s.summary(i)).collect::<Vec<_>>(),
         })
     }
 
@@ -192,10 +210,10 @@ impl Workbench {
         let setup = &request.setup;
         let mut labels = LabelTable::new();
         let first = self.entry(setup.spec)?;
-        let main = Self::replay(first, setup, &request.moves, &mut labels, true)?;
+        let main = Self::replay(&first, setup, &request.moves, &mut labels, true)?;
         let other = match setup.compare {
             Some(i) => Some(Self::replay(
-                self.entry(i)?,
+                &self.entry(i)?,
                 setup,
                 &request.moves,
                 &mut labels,

@@ -18,6 +18,32 @@ pub struct SpecEntry {
     pub path: Option<PathBuf>,
     /// The compiled spec.
     pub spec: Arc<Spec>,
+    /// The text it was loaded from, when the workbench has it (a spec
+    /// checked, drafted or saved in the studio); otherwise
+    /// `GET /api/specs/{i}/source` reads `path` under the served folder.
+    pub source: Option<Arc<str>>,
+    /// A draft: a spec played without being saved (`POST /api/draft`).
+    pub draft: bool,
+}
+
+impl SpecEntry {
+    /// A spec on offer: how the page names it, its file (if any) and the
+    /// compiled spec.
+    pub fn new(label: impl Into<String>, path: Option<PathBuf>, spec: Arc<Spec>) -> Self {
+        SpecEntry {
+            label: label.into(),
+            path,
+            spec,
+            source: None,
+            draft: false,
+        }
+    }
+
+    /// The same, with the text it was loaded from.
+    pub fn with_source(mut self, source: impl Into<Arc<str>>) -> Self {
+        self.source = Some(source.into());
+        self
+    }
 }
 
 /// `IfPending` as `if pending`.
@@ -203,6 +229,7 @@ impl SpecEntry {
                 "id": v.id, "name": v.name, "description": v.description,
             })).collect::<Vec<_>>(),
             "savable": self.path.is_some(),
+            "draft": self.draft,
         })
     }
 
