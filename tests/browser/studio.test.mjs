@@ -203,8 +203,9 @@ test("studio: an empty spec typed, a mistake shown at its line, fixed, played, s
   // The spec's scenarios, run from the editor: the one just saved passes.
   await page.click("#view-edit");
   await studioClick("#edit-scenarios");
-  await page.waitForSelector('#edit-scenario-results .scenario.passed');
-  assert.match(await text("#edit-scenario-results"), /1 passed, 0 failed/);
+  const results = `${await text("#edit-status")} ${await text("#edit-scenario-results")}`;
+  assert.match(results, /1 passed, 0 failed/);
+  assert.equal(await page.$$eval("#edit-scenario-results .scenario.passed", (ss) => ss.length), 1);
   assert.match(await text("#edit-scenario-results"), /sketch-turn\.toml/);
 
   // An edit after saving shows in the diff against the saved spec.

@@ -33,7 +33,9 @@ class ApiError extends Error {
 // `call(method, path, bodyJson)`, which answers `{ status, body }` with the
 // same paths and JSON as the server.
 async function api(method, path, body) {
-  const json = body === undefined ? undefined : JSON.stringify(body);
+  // A POST always carries JSON (the server refuses anything else), `{}`
+  // when the route takes nothing.
+  const json = body !== undefined ? JSON.stringify(body) : method === "GET" ? undefined : "{}";
   let status;
   let data;
   const backend = window.turnspecBackend;
@@ -689,7 +691,7 @@ async function runScenarios() {
     return;
   }
   try {
-    const results = await api("POST", `/api/specs/${studio.base}/scenarios`);
+    const results = await api("POST", `/api/specs/${studio.base}/scenarios`, {});
     const list = Array.isArray(results) ? results : results.scenarios || [];
     const passed = list.filter((r) => r.passed).length;
     $("edit-scenario-results").replaceChildren(
