@@ -108,7 +108,8 @@ fn declares_json(headers: &HeaderMap) -> bool {
 }
 
 /// Every `/api/` request: a `POST` must carry JSON (415 otherwise); then
-/// the workbench answers it.
+/// the workbench answers it. The routes are the workbench's
+/// ([`turnspec_workbench::route`]), not listed here.
 async fn api(
     State(app): State<App>,
     method: Method,
@@ -122,6 +123,12 @@ async fn api(
             "the request must be JSON (Content-Type: application/json)",
         );
     }
+    // HEAD is GET without the body (which the server leaves out).
+    let method = if method == Method::HEAD {
+        Method::GET
+    } else {
+        method
+    };
     app.handle(method, uri.path().to_string(), body).await
 }
 
