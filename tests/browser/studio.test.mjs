@@ -215,5 +215,14 @@ test("studio: an empty spec typed, a mistake shown at its line, fixed, played, s
   });
   assert.match(await text("#edit-diagnostics"), /no problems/);
   assert.match(await text("#edit-diff"), /ability/);
+
+  // The saved spec's source, opened again from the picker.
+  await page.click("#edit-new");
+  assert.equal(await page.evaluate(() => studio.editor.text()), "");
+  const saved = await page.$$eval("#spec option", (os) => os.find((o) => o.textContent.endsWith("studio/sketch.toml")).value);
+  await settle(() => page.selectOption("#spec", saved));
+  await studioClick("#edit-open");
+  assert.equal(await page.inputValue("#edit-path"), "studio/sketch.toml");
+  assert.equal(await page.evaluate(() => studio.editor.text()), readFileSync(join(WORK, "studio/sketch.toml"), "utf8"));
   assert.deepEqual(errors, []);
 });

@@ -774,4 +774,7 @@ async function init() {
   }
 }
 
-init();
+// A page with its own backend (the static studio page) sets
+// `window.turnspecBackend`, and `window.turnspecBackendReady` (a promise)
+// while that backend is still loading; the page starts once it is there.
+Promise.resolve(window.turnspecBackendReady).then(init, (e) => showError(`the backend did not start: ${e}`));
