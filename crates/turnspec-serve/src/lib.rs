@@ -42,6 +42,9 @@ pub use turnspec_workbench::{
 const INDEX_HTML: &str = include_str!("../assets/index.html");
 const APP_JS: &str = include_str!("../assets/app.js");
 const STYLE_CSS: &str = include_str!("../assets/style.css");
+/// The spec editor (CodeMirror 6 and the spec schema), bundled from
+/// `editor/` by `scripts/editor.sh` and committed, so no npm at build time.
+const EDITOR_JS: &str = include_str!("../assets/editor.js");
 
 fn error_response(status: u16, message: &str) -> Response {
     error_json(status, serde_json::json!({ "error": message }))
@@ -200,6 +203,10 @@ pub fn router(workbench: Arc<Workbench>, guard: Guard) -> Router {
         .route(
             "/app.js",
             get(|| async { asset("text/javascript; charset=utf-8", APP_JS) }),
+        )
+        .route(
+            "/editor.js",
+            get(|| async { asset("text/javascript; charset=utf-8", EDITOR_JS) }),
         )
         .route(
             "/style.css",
