@@ -2,7 +2,8 @@
 # Browser test of `turnspec serve`: Debian's Chromium driven by
 # playwright-core from npm (it downloads no browser of its own). Installs
 # what it needs, builds turnspec, starts the workbench on a free loopback
-# port in a scratch folder, runs workbench.test.mjs with node's test runner
+# port in a scratch folder, runs workbench.test.mjs and studio.test.mjs (the
+# editor) one after the other with node's test runner
 # and stops the server. Skips, saying so, when Chromium cannot be had.
 set -euo pipefail
 
@@ -60,4 +61,4 @@ fi
 echo "browser test: workbench at $url"
 
 TURNSPEC_URL="$url" TURNSPEC_BIN="$bin" TURNSPEC_WORK="$work" CHROMIUM="$chromium" \
-  node --test --test-reporter=spec "$here/workbench.test.mjs"
+  node --test --test-concurrency=1 --test-reporter=spec "$here/workbench.test.mjs" "$here/studio.test.mjs"

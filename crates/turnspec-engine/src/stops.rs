@@ -267,8 +267,11 @@ impl AutoPasser {
             return;
         }
         let (own, others) = (1u16 << (2 * index + 1), 1u16 << (2 * index));
+        // A seat that tracks the stack keeps what it saw on every pass, so
+        // it is never quiet: its passes go through the full decision.
+        let tracks = self.tracks_stack & (1u8 << index) != 0;
         let profile = match (&self.profiles[index], self.commands[index].is_some()) {
-            (Some(profile), false) => Some(profile),
+            (Some(profile), false) if !tracks => Some(profile),
             _ => None,
         };
         if let Some(profile) = profile
@@ -389,6 +392,9 @@ impl AutoPasser {
         }
         let mut passes = 0u32;
         loop {
+            if let Some(stopped) = self.pass_quiet_run(game, host, sink, &mut passes) {
+                return stopped;
+            }
             if game.status() != Status::Running {
                 return Stopped::GameOver(game.status());
             }
@@ -427,6 +433,48 @@ impl AutoPasser {
                 };
             }
             passes += 1;
+        }
+    }
+
+    /// The common run of an auto-passed turn: while the holder passes
+    /// here without looking (the quiet table), pass for them straight
+    /// through the engine's pass transition, the one [`Game::apply`] calls,
+    /// without the checks `apply` makes for a move from outside (the
+    /// holder passes in a running game: both are tested here). Returns
+    /// when the holder is not quiet, nobody holds priority, the game
+    /// stopped or the pass limit is reached (the caller's loop says which),
+    /// or with `Refused` when the window refuses the pass.
+    #[inline(always)]
+    fn pass_quiet_run<H: Host, S: EventSink>(
+        &self,
+        game: &mut Game,
+        host: &mut H,
+        sink: &mut S,
+        passes: &mut u32,
+    ) -> Option<Stopped> {
+        loop {
+            let state = &game.state;
+            if state.status != Status::Running {
+                return None;
+            }
+            let holder = state.holder?;
+            if !self.is_quiet(game, holder) || *passes >= self.pass_limit {
+                return None;
+            }
+            // Quiet seats keep nothing of what they saw: a seat that
+            // tracks the stack is never quiet (`refresh_quiet`).
+            debug_assert!(self.tracks_stack & (1u8 << (holder.index() & 7)) == 0);
+            if let Some(rule) = game.pass(holder, host, sink) {
+                return Some(Stopped::Refused {
+                    player: holder,
+                    error: RuleError::PassRefused {
+                        player: holder,
+                        rule,
+                    },
+                });
+            }
+            game.debug_check();
+            *passes += 1;
         }
     }
 

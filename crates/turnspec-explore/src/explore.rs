@@ -2,6 +2,8 @@
 //! reaches, where the game cannot go on, cycles within a turn, the deepest
 //! stack.
 
+use std::sync::atomic::{AtomicU32, Ordering};
+
 use turnspec_engine::{Because, Event, Game, PlayerId, Status};
 use turnspec_model::{EndingId, PhaseId, Spec, StepId, TurnActionId, WindowId};
 
@@ -326,6 +328,12 @@ struct Obs {
 struct Single<'a, 's> {
     table: &'a Table,
     options: &'a Options,
+    /// The timing classes (one bit each) no state has been seen to allow
+    /// yet: only those are tried in a new state. Written by the merge,
+    /// read by expansions; an expansion that reads it late tries a class
+    /// the merge no longer needs, and the merge ignores it, so the report
+    /// does not depend on when it was read.
+    timing_unseen: AtomicU32,
     spec: std::marker::PhantomData<&'s Spec>,
 }
 
@@ -357,12 +365,17 @@ fn reach_of(events: &[Event], out: &mut Vec<Reach>) {
     }
 }
 
-fn usable(game: &Game) -> u32 {
+/// The timing classes among `wanted` (one bit each) some player may use.
+fn usable(game: &Game, wanted: u32) -> u32 {
     let spec = game.spec();
     let mut bits = 0u32;
+    if wanted == 0 {
+        return bits;
+    }
     for p in (0..game.players()).map(PlayerId) {
         for (i, t) in spec.timing().ids().enumerate() {
-            if crate::moves::may_play(game, p, t) {
+            let bit = 1u32 << (i & 31);
+            if wanted & bit != 0 && bits & bit == 0 && crate::moves::may_play(game, p, t) {
                 bits |= 1 << (i & 31);
             }
         }
@@ -414,9 +427,10 @@ impl<'s> World for Single<'_, 's> {
             &mut moves,
         );
         let before = &node.sides[0];
+        let mut events = Vec::new();
         for m in moves {
             let mut side = before.clone();
-            let mut events = Vec::new();
+            events.clear();
             if side.apply(self.table, 0, m, &mut events).is_err() {
                 continue;
             }
@@ -439,7 +453,7 @@ impl<'s> World for Single<'_, 's> {
             let obs = Obs {
                 reach,
                 usable: if status == Status::Running {
-                    usable(g)
+                    usable(g, self.timing_unseen.load(Ordering::Relaxed))
                 } else {
                     0
                 },
@@ -523,7 +537,7 @@ pub fn explore(spec: &Spec, options: &Options) -> Result<Report, String> {
     }
     let root_game = &root.sides[0].game;
     let root_usable = if root_game.status() == Status::Running {
-        usable(root_game)
+        usable(root_game, u32::MAX)
     } else {
         0
     };
@@ -541,9 +555,17 @@ pub fn explore(spec: &Spec, options: &Options) -> Result<Report, String> {
         dead.push((0, None, dead_end(root_game, false)));
     }
     let mut edges: Vec<Edge> = Vec::new();
+    let unseen_of = |timing: &[First]| {
+        timing
+            .iter()
+            .enumerate()
+            .filter(|(_, slot)| slot.is_none())
+            .fold(0u32, |bits, (i, _)| bits | 1 << (i & 31))
+    };
     let world = Single {
         table: &table,
         options,
+        timing_unseen: AtomicU32::new(unseen_of(&timing)),
         spec: std::marker::PhantomData,
     };
     let searched = with_threads(options.threads, || {
@@ -562,6 +584,7 @@ pub fn explore(spec: &Spec, options: &Options) -> Result<Report, String> {
                             *slot = Some((parent, Some(mv)));
                         }
                     }
+                    world.timing_unseen.store(unseen_of(&timing), Ordering::Relaxed);
                 }
                 if obs.stack > deepest_stack.0 {
                     deepest_stack = (obs.stack, Some((parent, mv)));

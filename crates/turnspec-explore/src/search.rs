@@ -4,7 +4,7 @@
 
 use std::collections::HashMap;
 use std::collections::hash_map::Entry;
-use std::hash::{DefaultHasher, Hash, Hasher};
+use std::hash::{Hash, Hasher};
 
 use rayon::prelude::*;
 
@@ -86,16 +86,41 @@ pub(crate) struct Searched {
     pub deepest: usize,
 }
 
-/// A 128-bit canonical hash: two SipHash runs with different prefixes, so a
-/// collision between millions of states is out of reach in practice.
+/// A 128-bit canonical hash: XXH3-128 over the bytes the value's `Hash`
+/// writes, so a collision between billions of states is out of reach in
+/// practice. The bytes are gathered in a buffer kept per thread: no
+/// allocation per state once it has grown.
 pub(crate) fn key_of<T: Hash + ?Sized>(value: &T) -> u128 {
-    let mut a = DefaultHasher::new();
-    0u8.hash(&mut a);
-    value.hash(&mut a);
-    let mut b = DefaultHasher::new();
-    1u8.hash(&mut b);
-    value.hash(&mut b);
-    (u128::from(a.finish()) << 64) | u128::from(b.finish())
+    thread_local! {
+        static BYTES: std::cell::RefCell<Vec<u8>> = const { std::cell::RefCell::new(Vec::new()) };
+    }
+    BYTES.with(|cell| {
+        // A value that hashes a value of its own kind (a key of keys) finds
+        // the buffer taken: it gathers its bytes in a buffer of its own.
+        let Ok(mut bytes) = cell.try_borrow_mut() else {
+            let mut own = Vec::new();
+            value.hash(&mut Gather(&mut own));
+            return xxhash_rust::xxh3::xxh3_128(&own);
+        };
+        bytes.clear();
+        value.hash(&mut Gather(&mut bytes));
+        xxhash_rust::xxh3::xxh3_128(&bytes)
+    })
+}
+
+/// A `Hasher` that only gathers the bytes written to it, for [`key_of`].
+struct Gather<'a>(&'a mut Vec<u8>);
+
+impl Hasher for Gather<'_> {
+    #[inline]
+    fn write(&mut self, bytes: &[u8]) {
+        self.0.extend_from_slice(bytes);
+    }
+
+    /// Never asked: [`key_of`] hashes the gathered bytes itself.
+    fn finish(&self) -> u64 {
+        0
+    }
 }
 
 /// Breadth-first search from `root`. `visit` is called for every successor

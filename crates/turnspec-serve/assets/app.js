@@ -27,14 +27,33 @@ class ApiError extends Error {
   constructor(message, status) { super(message); this.status = status; }
 }
 
-async function api(path, body) {
-  const init = body === undefined ? {} : {
-    method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body),
-  };
-  const response = await fetch(path, init);
+// Every call to the workbench goes through here: to the server with fetch,
+// or, when the page was started with a backend of its own
+// (`window.turnspecBackend`, the WebAssembly build's `Studio`), to its
+// `call(method, path, bodyJson)`, which answers `{ status, body }` with the
+// same paths and JSON as the server.
+async function api(method, path, body) {
+  // A POST always carries JSON (the server refuses anything else), `{}`
+  // when the route takes nothing.
+  const json = body !== undefined ? JSON.stringify(body) : method === "GET" ? undefined : "{}";
+  let status;
   let data;
-  try { data = await response.json(); } catch { data = {}; }
-  if (!response.ok) throw new ApiError(data.error || response.statusText, response.status);
+  const backend = window.turnspecBackend;
+  if (backend) {
+    const answer = await backend.call(method, path, json ?? null);
+    status = answer.status;
+    try { data = typeof answer.body === "string" ? JSON.parse(answer.body) : answer.body ?? {}; } catch { data = {}; }
+  } else {
+    const init = { method };
+    if (json !== undefined) {
+      init.headers = { "Content-Type": "application/json" };
+      init.body = json;
+    }
+    const response = await fetch(path, init);
+    status = response.status;
+    try { data = await response.json(); } catch { data = {}; }
+  }
+  if (status < 200 || status > 299) throw new ApiError((data && data.error) || `error ${status}`, status);
   return data;
 }
 
@@ -96,7 +115,7 @@ async function resetStops() {
 
 async function loadSpec() {
   const index = Number($("spec").value);
-  session.details = await api(`/api/specs/${index}`);
+  session.details = await api("GET", `/api/specs/${index}`);
   const d = session.details;
   $("players").min = d.min_players;
   $("players").max = d.max_players;
@@ -148,7 +167,7 @@ function take(data) {
 // Opens the game anew with the moves made so far (after a change of setup,
 // or when the server has closed it).
 async function reopen() {
-  take(await api("/api/session", { ...setup(), moves: session.moves }));
+  take(await api("POST", "/api/session", { ...setup(), moves: session.moves }));
 }
 
 async function refresh() {
@@ -165,11 +184,11 @@ async function refresh() {
 // from the moves and calls once more.
 async function onGame(path, body) {
   try {
-    return await api(`/api/session/${session.id}/${path}`, body);
+    return await api("POST", `/api/session/${session.id}/${path}`, body);
   } catch (e) {
     if (e.status !== 404) throw e;
     await reopen();
-    return api(`/api/session/${session.id}/${path}`, body);
+    return api("POST", `/api/session/${session.id}/${path}`, body);
   }
 }
 
@@ -447,12 +466,262 @@ async function save() {
   settled();
 }
 
+// The spec pickers, from the catalog (again after a save adds a spec), and
+// the drafts played from the editor, which the catalog does not list.
+async function loadCatalog() {
+  const { specs } = await api("GET", "/api/specs");
+  session.specs = specs;
+  const keep = { spec: $("spec").value, compare: $("compare").value };
+  const known = new Set(specs.map((s) => s.index));
+  const options = () => [
+    ...specs.map((s) => el("option", { value: String(s.index) }, `${s.title} — ${s.label}`)),
+    ...studio.drafts.filter((d) => !known.has(d.index))
+      .map((d) => el("option", { value: String(d.index), "data-draft": "true" }, `draft: ${d.title}`)),
+  ];
+  $("spec").replaceChildren(...options());
+  $("compare").replaceChildren(el("option", { value: "" }, "(none)"), ...options());
+  if (keep.spec !== "" && [...$("spec").options].some((o) => o.value === keep.spec)) $("spec").value = keep.spec;
+  if ([...$("compare").options].some((o) => o.value === keep.compare)) $("compare").value = keep.compare;
+}
+
+// ---------------------------------------------------------------------------
+// The editor ("Edit"): a spec's source in CodeMirror (assets/editor.js),
+// checked by the real loader as it is typed (POST /api/check), its diagram,
+// summary and changes since it was saved drawn beside it; played as a draft
+// without saving (POST /api/draft), saved (POST /api/spec/save) and its
+// scenarios run (POST /api/specs/{i}/scenarios).
+//
+// `base`: the catalog index of the spec being edited (null: a new spec);
+// `saved`: its text as last opened or saved; `drafts`: the drafts played;
+// `checkedText`: the text the problems and diagram drawn are about.
+const studio = { editor: null, base: null, saved: null, drafts: [], checks: 0, checkedText: null };
+
+// Counts finished checks on <body data-checks> for test drivers, like
+// `settled` does for the play view.
+function checked() {
+  studio.checks += 1;
+  document.body.dataset.checks = String(studio.checks);
+}
+
+function studioStatus(message, ok) {
+  $("edit-status").className = ok === undefined ? "" : ok ? "ok" : "bad";
+  $("edit-status").textContent = message || "";
+}
+
+function showView(name) {
+  for (const v of ["play", "edit"]) {
+    $(`${v}-view`).hidden = v !== name;
+    $(`view-${v}`).setAttribute("aria-pressed", v === name ? "true" : "false");
+  }
+  if (name === "edit") ensureEditor();
+}
+
+function ensureEditor() {
+  if (studio.editor) return studio.editor;
+  if (!window.TurnspecEditor) {
+    studioStatus("the editor did not load (editor.js)", false);
+    return null;
+  }
+  studio.editor = window.TurnspecEditor.create({ parent: $("editor"), doc: "", check: checkText });
+  return studio.editor;
+}
+
+function position(d) {
+  return d.line ? `${d.line}:${d.column || 1}` : "";
+}
+
+// Checks the text with the loader and draws what it says; answers the
+// diagnostics for the editor's lint marks.
+async function checkText(text) {
+  let result;
+  const path = $("edit-path").value.trim() || null;
+  try {
+    result = await api("POST", "/api/check", { text, path });
+  } catch (e) {
+    studioStatus(e.message, false);
+    checked();
+    return [];
+  }
+  if (studio.editor && studio.editor.text() !== text) return null;
+  const diagnostics = result.diagnostics || [];
+  $("edit-diagnostics").replaceChildren(...(diagnostics.length ? diagnostics.map((d) => el("li", {
+    class: `diagnostic ${d.severity}`, "data-line": d.line ? String(d.line) : null,
+    "data-code": d.code || null,
+  }, el("span", { class: "where" }, `${d.file && d.file !== (path || "spec.toml") ? `${d.file}:` : ""}${position(d)}`), ` ${d.severity}${d.code ? `[${d.code}]` : ""}: ${d.message}`,
+  d.label ? ` (${d.label})` : "", d.help ? el("div", { class: "help" }, `help: ${d.help}`) : null,
+  ...(d.related || []).map((r) => el("div", { class: "related" },
+    `${position(r)} ${r.message || r.label || ""}`))))
+    : [el("li", { class: "ok" }, result.ok ? "no problems" : "")]));
+  $("edit-summary").replaceChildren(summaryOf(result.details));
+  if (result.svg) $("edit-diagram").innerHTML = result.svg;
+  else if (!result.details) $("edit-diagram").classList.add("stale");
+  if (result.svg) $("edit-diagram").classList.remove("stale");
+  await showDiff(text);
+  studio.checkedText = text;
+  checked();
+  // Marked in the editor: the problems of this text, not of a spec it
+  // extends (those are listed with their file).
+  const shown = path || "spec.toml";
+  return diagnostics.filter((d) => d.line && (!d.file || d.file === shown));
+}
+
+function summaryOf(d) {
+  if (!d) return el("p", { class: "bad" }, "does not load: see the problems");
+  const phases = d.diagram ? d.diagram.phases : [];
+  const steps = phases.reduce((n, p) => n + (p.stepless ? 0 : p.steps.length), 0);
+  const windows = phases.reduce((n, p) => n + p.steps.filter((s) => s.windows && s.windows.length).length, 0);
+  return el("table", {},
+    ...[["Game", d.title || d.name],
+      ["Players", `${d.min_players}–${d.max_players}`],
+      ["Turn", `${phases.length} phases (${phases.map((p) => p.id).join(" → ")}), ${steps} steps, ${windows} with a priority window`],
+      ["Timing classes", d.timing.map((t) => t.id).join(", ") || "none"],
+      ["Turn-based actions", d.turn_actions.map((a) => a.id).join(", ") || "none"],
+    ].map(([k, v]) => el("tr", {}, el("td", {}, el("strong", {}, k)), el("td", {}, v))));
+}
+
+async function showDiff(text) {
+  if (studio.base === null) {
+    $("edit-diff").textContent = "(a new spec: nothing saved yet)";
+    return;
+  }
+  try {
+    const diff = await api("POST", "/api/diff", { spec: studio.base, text });
+    $("edit-diff").replaceChildren(...(diff.same ? ["(no changes since saved)"] : diff.lines.map((l) => {
+      const line = typeof l === "string" ? l : l.text ?? JSON.stringify(l);
+      const kind = typeof l === "string" ? l[0] : l.kind || l.tag || " ";
+      const cls = kind === "+" || kind === "insert" || kind === "added" ? "added"
+        : kind === "-" || kind === "delete" || kind === "removed" ? "removed" : "";
+      const sign = typeof l === "string" ? "" : cls === "added" ? "+ " : cls === "removed" ? "- " : "  ";
+      return el("div", { class: `diff-line ${cls}` }, sign + line);
+    })));
+  } catch (e) {
+    $("edit-diff").textContent = e.message;
+  }
+}
+
+// Puts a text in the editor as the one last saved (or a new spec's start).
+function openText(base, path, text) {
+  const editor = ensureEditor();
+  studio.base = base;
+  studio.saved = base === null ? null : text;
+  $("edit-path").value = path || "";
+  $("edit-scenario-results").replaceChildren();
+  if (editor) {
+    editor.setText(text);
+    editor.recheck();
+  }
+}
+
+async function editSelected() {
+  studioStatus("");
+  try {
+    const index = Number($("spec").value);
+    const source = await api("GET", `/api/specs/${index}/source`);
+    openText(index, source.path, source.text);
+  } catch (e) {
+    studioStatus(e.message, false);
+  }
+}
+
+function newSpec() {
+  studioStatus("");
+  openText(null, "new-game.toml", "");
+  ensureEditor()?.focus();
+}
+
+// Plays the editor's text: the saved spec itself when the text is as saved
+// (so a session of it saves as a scenario of that file), else a draft.
+async function playThis() {
+  const editor = ensureEditor();
+  if (!editor) return;
+  studioStatus("");
+  const text = editor.text();
+  let index = studio.base;
+  try {
+    if (studio.base === null || text !== studio.saved) {
+      const draft = await api("POST", "/api/draft", { base: studio.base, text });
+      index = draft.spec;
+      const title = draft.details ? draft.details.title || draft.details.name : $("edit-path").value;
+      studio.drafts = studio.drafts.filter((d) => d.index !== index);
+      studio.drafts.push({ index, title: `${title} (${$("edit-path").value || "unsaved"})` });
+    }
+    await loadCatalog();
+    $("spec").value = String(index);
+    $("save-path").value = "";
+    showView("play");
+    await newGame();
+  } catch (e) {
+    studioStatus(e.message, false);
+    settled();
+  }
+}
+
+async function saveSpec() {
+  const editor = ensureEditor();
+  if (!editor) return;
+  studioStatus("");
+  const text = editor.text();
+  const path = $("edit-path").value.trim();
+  try {
+    const result = await api("POST", "/api/spec/save", {
+      spec: studio.base, path: path || null, text,
+      overwrite: $("edit-overwrite").checked,
+    });
+    // A text that does not load is saved too, but is not on offer.
+    if (result.spec !== null && result.spec !== undefined) {
+      studio.base = result.spec;
+      studio.saved = text;
+    }
+    if (result.path) $("edit-path").value = result.path;
+    const errors = (result.diagnostics || []).filter((d) => d.severity === "error").length;
+    studioStatus(`saved to ${result.path}${errors ? ` (with ${errors} error(s))` : ""}`, !errors);
+    await loadCatalog();
+    await showDiff(text);
+  } catch (e) {
+    studioStatus(e.message, false);
+  }
+  checked();
+}
+
+async function runScenarios() {
+  studioStatus("");
+  if (studio.base === null) {
+    studioStatus("save the spec first: its scenarios are the saved files that name it", false);
+    checked();
+    return;
+  }
+  try {
+    const results = await api("POST", `/api/specs/${studio.base}/scenarios`, {});
+    const list = Array.isArray(results) ? results : results.scenarios || [];
+    const passed = list.filter((r) => r.passed).length;
+    $("edit-scenario-results").replaceChildren(
+      el("p", { class: passed === list.length ? "ok" : "bad" },
+        list.length ? `${passed} passed, ${list.length - passed} failed` : "no scenarios name this spec"),
+      el("ul", {}, ...list.map((r) => el("li", {
+        class: `scenario ${r.passed ? "passed" : "failed"}`, "data-path": r.path,
+      }, el("span", { class: r.passed ? "ok" : "bad" }, r.passed ? "passed" : "failed"),
+      ` ${r.name || ""} (${r.path})`, r.failure ? el("pre", {}, r.failure) : null))));
+  } catch (e) {
+    studioStatus(e.message, false);
+  }
+  checked();
+}
+
+function initStudio() {
+  $("view-play").addEventListener("click", () => showView("play"));
+  $("view-edit").addEventListener("click", () => showView("edit"));
+  $("edit-open").addEventListener("click", () => { showView("edit"); editSelected(); });
+  $("edit-new").addEventListener("click", () => { showView("edit"); newSpec(); });
+  $("edit-play").addEventListener("click", playThis);
+  $("edit-save").addEventListener("click", saveSpec);
+  $("edit-scenarios").addEventListener("click", runScenarios);
+  $("edit-path").addEventListener("change", () => studio.editor && studio.editor.recheck());
+}
+
 async function init() {
   try {
-    const { specs } = await api("/api/specs");
-    session.specs = specs;
-    $("spec").replaceChildren(...specs.map((s) => el("option", { value: String(s.index) }, `${s.title} — ${s.label}`)));
-    $("compare").append(...specs.map((s) => el("option", { value: String(s.index) }, `${s.title} — ${s.label}`)));
+    await loadCatalog();
+    initStudio();
     $("spec").addEventListener("change", () => { $("save-path").value = ""; newGame(); });
     $("players").addEventListener("change", newGame);
     $("compare").addEventListener("change", refresh);
@@ -505,4 +774,7 @@ async function init() {
   }
 }
 
-init();
+// A page with its own backend (the static studio page) sets
+// `window.turnspecBackend`, and `window.turnspecBackendReady` (a promise)
+// while that backend is still loading; the page starts once it is there.
+Promise.resolve(window.turnspecBackendReady).then(init, (e) => showError(`the backend did not start: ${e}`));

@@ -42,6 +42,9 @@ pub use turnspec_workbench::{
 const INDEX_HTML: &str = include_str!("../assets/index.html");
 const APP_JS: &str = include_str!("../assets/app.js");
 const STYLE_CSS: &str = include_str!("../assets/style.css");
+/// The spec editor (CodeMirror 6 and the spec schema), bundled from
+/// `editor/` by `scripts/editor.sh` and committed, so no npm at build time.
+const EDITOR_JS: &str = include_str!("../assets/editor.js");
 
 fn error_response(status: u16, message: &str) -> Response {
     error_json(status, serde_json::json!({ "error": message }))
@@ -105,7 +108,8 @@ fn declares_json(headers: &HeaderMap) -> bool {
 }
 
 /// Every `/api/` request: a `POST` must carry JSON (415 otherwise); then
-/// the workbench answers it.
+/// the workbench answers it. The routes are the workbench's
+/// ([`turnspec_workbench::route`]), not listed here.
 async fn api(
     State(app): State<App>,
     method: Method,
@@ -119,6 +123,12 @@ async fn api(
             "the request must be JSON (Content-Type: application/json)",
         );
     }
+    // HEAD is GET without the body (which the server leaves out).
+    let method = if method == Method::HEAD {
+        Method::GET
+    } else {
+        method
+    };
     app.handle(method, uri.path().to_string(), body).await
 }
 
@@ -193,6 +203,10 @@ pub fn router(workbench: Arc<Workbench>, guard: Guard) -> Router {
         .route(
             "/app.js",
             get(|| async { asset("text/javascript; charset=utf-8", APP_JS) }),
+        )
+        .route(
+            "/editor.js",
+            get(|| async { asset("text/javascript; charset=utf-8", EDITOR_JS) }),
         )
         .route(
             "/style.css",

@@ -17,7 +17,9 @@ use std::sync::Mutex;
 use std::sync::atomic::{AtomicU64, Ordering};
 
 use crate::api::ApiError;
-use crate::limits::{MAX_DEPTH, MAX_FILE, MAX_MEMORY_BYTES, MAX_MEMORY_FILES, MAX_PATH, MAX_WALK};
+use crate::limits::{
+    MAX_DEPTH, MAX_FILE, MAX_MEMORY_BYTES, MAX_MEMORY_FILES, MAX_PATH, MAX_WALK, MAX_WALK_ENTRIES,
+};
 
 /// A path under the workbench's folder: folders and a `.toml` file name,
 /// each a plain name. Only [`RelPath::parse`] makes one, so every path a
@@ -151,7 +153,8 @@ pub trait Files: Send + Sync + std::fmt::Debug {
     fn write(&self, path: &RelPath, text: &str, replace: bool) -> Result<(), ApiError>;
     /// The `.toml` files under the folder, at most [`MAX_WALK`], at most
     /// [`MAX_DEPTH`] folders deep, without following links or entering
-    /// hidden folders; sorted.
+    /// hidden folders (nor, on a disk, `target` and `node_modules`), looking
+    /// at no more than [`MAX_WALK_ENTRIES`] entries; sorted.
     fn list(&self) -> Result<Vec<RelPath>, ApiError>;
     /// The folder itself, as an absolute path ([`MemoryFiles`]: `/`).
     fn root(&self) -> Result<PathBuf, ApiError>;
@@ -280,6 +283,17 @@ pub struct Folder {
     root: PathBuf,
 }
 
+/// Folders the scenario search does not enter: build output, never
+/// scenarios, and often large.
+const SKIPPED: [&str; 2] = ["target", "node_modules"];
+
+/// A walk in progress: what it found, and how many more entries it may
+/// look at.
+struct Walk {
+    found: Vec<RelPath>,
+    budget: usize,
+}
+
 /// Numbers the temporary files of replacing saves.
 static TEMP: AtomicU64 = AtomicU64::new(0);
 
@@ -322,29 +336,32 @@ impl Folder {
         Ok((folder, None))
     }
 
-    fn walk_into(
-        &self,
-        dir: &Path,
-        prefix: &mut Vec<String>,
-        out: &mut Vec<RelPath>,
-    ) -> Result<(), ApiError> {
+    /// Adds the `.toml` files under `dir` to `walk.found`, looking at no
+    /// more than `walk.budget` entries in all.
+    fn walk_into(&self, dir: &Path, prefix: &mut Vec<String>, walk: &mut Walk) {
         let Ok(entries) = std::fs::read_dir(dir) else {
-            return Ok(());
+            return;
         };
-        let mut names: Vec<(String, std::fs::FileType)> = entries
-            .filter_map(Result::ok)
-            .take(MAX_WALK * 4)
-            .filter_map(|e| Some((e.file_name().into_string().ok()?, e.file_type().ok()?)))
-            .filter(|(n, _)| !n.starts_with('.'))
-            .collect();
+        let mut names: Vec<(String, std::fs::FileType)> = Vec::new();
+        for entry in entries {
+            if walk.budget == 0 {
+                break;
+            }
+            walk.budget -= 1;
+            let Ok(entry) = entry else { continue };
+            if let (Ok(name), Ok(kind)) = (entry.file_name().into_string(), entry.file_type()) {
+                names.push((name, kind));
+            }
+        }
+        names.retain(|(n, _)| !n.starts_with('.'));
         names.sort_by(|a, b| a.0.cmp(&b.0));
         for (name, kind) in names {
-            if out.len() >= MAX_WALK {
-                return Ok(());
+            if walk.found.len() >= MAX_WALK {
+                return;
             }
-            if kind.is_dir() && prefix.len() < MAX_DEPTH {
+            if kind.is_dir() && prefix.len() < MAX_DEPTH && !SKIPPED.contains(&name.as_str()) {
                 prefix.push(name.clone());
-                self.walk_into(&dir.join(&name), prefix, out)?;
+                self.walk_into(&dir.join(&name), prefix, walk);
                 prefix.pop();
             } else if kind.is_file() && name.ends_with(".toml") {
                 let mut p = prefix.join("/");
@@ -353,11 +370,10 @@ impl Folder {
                 }
                 p.push_str(&name);
                 if let Ok(rel) = RelPath::parse(&p) {
-                    out.push(rel);
+                    walk.found.push(rel);
                 }
             }
         }
-        Ok(())
     }
 }
 
@@ -453,10 +469,13 @@ impl Files for Folder {
 
     fn list(&self) -> Result<Vec<RelPath>, ApiError> {
         let root = self.root()?;
-        let mut out = Vec::new();
-        self.walk_into(&root, &mut Vec::new(), &mut out)?;
-        out.sort();
-        Ok(out)
+        let mut walk = Walk {
+            found: Vec::new(),
+            budget: MAX_WALK_ENTRIES,
+        };
+        self.walk_into(&root, &mut Vec::new(), &mut walk);
+        walk.found.sort();
+        Ok(walk.found)
     }
 
     fn root(&self) -> Result<PathBuf, ApiError> {

@@ -48,6 +48,8 @@ pub const MAX_MEMORY_FILES: usize = 256;
 pub const MAX_MEMORY_BYTES: usize = 8 * 1024 * 1024;
 /// Files the scenario search looks at (`POST /api/specs/{i}/scenarios`).
 pub const MAX_WALK: usize = 2_000;
+/// Folder entries the scenario search looks at, files and folders alike.
+pub const MAX_WALK_ENTRIES: usize = 50_000;
 /// Scenarios one `POST /api/specs/{i}/scenarios` runs.
 pub const MAX_RUNS: usize = 500;
 /// Drafts (specs played without saving) kept at once; past it a new draft

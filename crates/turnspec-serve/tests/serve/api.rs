@@ -16,7 +16,8 @@ fn entry(file: &str) -> SpecEntry {
     let path = Path::new(GAMES).join(file);
     let (spec, _) = turnspec_scenario::load_spec_file(&path)
         .unwrap_or_else(|r| panic!("{}", r.to_short_text()));
-    SpecEntry::new(file, Some(path), Arc::new(spec))
+    let text = std::fs::read_to_string(&path).unwrap();
+    SpecEntry::new(file, Some(path), Arc::new(spec)).with_source(text)
 }
 
 /// MTG (0), Grand Archive (1), MTG 2011 (2); scenarios saved under `root`.
@@ -952,4 +953,65 @@ fn objects_in_play_are_capped() {
     assert_eq!(side["state"]["objects"].as_array().unwrap().len(), max);
     assert_eq!(side["refused"][0]["move"], max);
     assert_eq!(side["refused"][0]["refusal"]["reason"], "too_many_objects");
+}
+
+/// The studio's routes over HTTP answer what `Workbench::handle` answers:
+/// the server only forwards.
+#[test]
+fn every_api_route_is_the_workbench_dispatch() {
+    let root = scratch("dispatch");
+    let direct = workbench(root.clone());
+    let w = workbench(root);
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        turnspec_serve::serve(w, "127.0.0.1:0".parse().unwrap(), None, |addr| {
+            tx.send(addr).unwrap()
+        })
+        .unwrap();
+    });
+    let addr = rx.recv().unwrap();
+    let post = |path: &str, body: &str| {
+        http(
+            addr,
+            &format!(
+                "POST {path} HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\r\n{body}",
+                body.len()
+            ),
+        )
+    };
+    let text = std::fs::read_to_string(Path::new(GAMES).join("grand-archive.toml")).unwrap();
+    for body in [
+        json!({ "text": text, "path": "games/grand-archive.toml" }),
+        json!({ "text": "[game]\nname = 3\n" }),
+    ] {
+        let body = body.to_string();
+        let (status, answer) = post("/api/check", &body);
+        assert_eq!(status, 200, "{answer}");
+        let over_http: Value = serde_json::from_str(&answer).unwrap();
+        let called = direct
+            .handle("POST", "/api/check", body.as_bytes(), 0)
+            .unwrap();
+        assert_eq!(over_http, called);
+    }
+    // A text that does not load: 422, with its diagnostics in the body.
+    let (status, answer) = post("/api/draft", &json!({ "text": "[[phase]]" }).to_string());
+    assert_eq!(status, 422, "{answer}");
+    let v: Value = serde_json::from_str(&answer).unwrap();
+    assert!(v["error"].is_string());
+    assert!(v["diagnostics"].is_array());
+    // Unknown routes and methods.
+    let (status, _) = post("/api/nothing", "{}");
+    assert_eq!(status, 404);
+    let (status, _) = http(
+        addr,
+        "GET /api/check HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n",
+    );
+    assert_eq!(status, 405);
+    let (status, answer) = http(
+        addr,
+        "GET /api/specs/1/source HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n",
+    );
+    assert_eq!(status, 200, "{answer}");
+    let v: Value = serde_json::from_str(&answer).unwrap();
+    assert_eq!(v["text"], text);
 }

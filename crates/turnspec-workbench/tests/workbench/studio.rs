@@ -502,3 +502,59 @@ fn garbage_is_refused_without_a_panic() {
     let r = ok(&w, "POST", "/api/check", json!({ "text": text.repeat(50) }));
     assert_eq!(r["ok"], false);
 }
+
+const ROOT: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../..");
+
+/// The repository as the served folder, offering `games/mtg.toml` as the
+/// CLI does (a path relative to the folder, with its text).
+fn repository() -> Workbench {
+    let text = std::fs::read_to_string(format!("{ROOT}/games/mtg.toml")).unwrap();
+    let (spec, _) = turnspec_spec::load_str("games/mtg.toml", &text).unwrap();
+    let entry = turnspec_workbench::SpecEntry::new(
+        "games/mtg.toml",
+        Some(PathBuf::from("games/mtg.toml")),
+        Arc::new(spec),
+    );
+    Workbench::new(vec![entry], PathBuf::from(ROOT))
+}
+
+#[test]
+fn the_reference_scenarios_of_a_spec_are_found_and_pass() {
+    let w = repository();
+    let runs = ok(&w, "POST", "/api/specs/0/scenarios", Value::Null);
+    let runs = runs.as_array().unwrap();
+    assert!(runs.len() > 20, "{}", runs.len());
+    for r in runs {
+        assert_eq!(r["passed"], true, "{r}");
+        assert!(r["path"].as_str().unwrap().starts_with("tests/scenarios/"));
+    }
+    // Its source, and an edition that extends it, read through the folder.
+    let source = ok(&w, "GET", "/api/specs/0/source", Value::Null);
+    assert_eq!(source["path"], "games/mtg.toml");
+    let edition = std::fs::read_to_string(format!("{ROOT}/games/mtg-2024.toml")).unwrap();
+    let checked = ok(
+        &w,
+        "POST",
+        "/api/check",
+        json!({ "text": edition, "path": "games/mtg-2024.toml" }),
+    );
+    assert_eq!(checked["ok"], true, "{checked}");
+    // Its text extending itself is a cycle, located.
+    let e = call(
+        &w,
+        "POST",
+        "/api/diff",
+        json!({ "spec": 0, "text": edition }),
+    )
+    .unwrap_err();
+    assert_eq!(e.status, 422);
+    let older = std::fs::read_to_string(format!("{ROOT}/games/mtg-2011.toml")).unwrap();
+    let diff = ok(&w, "POST", "/api/diff", json!({ "spec": 0, "text": older }));
+    assert_eq!(diff["same"], false);
+    assert!(
+        diff["lines"][0]
+            .as_str()
+            .unwrap()
+            .starts_with("--- games/mtg.toml (saved)")
+    );
+}
