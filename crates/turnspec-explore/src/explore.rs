@@ -584,7 +584,9 @@ pub fn explore(spec: &Spec, options: &Options) -> Result<Report, String> {
                             *slot = Some((parent, Some(mv)));
                         }
                     }
-                    world.timing_unseen.store(unseen_of(&timing), Ordering::Relaxed);
+                    world
+                        .timing_unseen
+                        .store(unseen_of(&timing), Ordering::Relaxed);
                 }
                 if obs.stack > deepest_stack.0 {
                     deepest_stack = (obs.stack, Some((parent, mv)));
