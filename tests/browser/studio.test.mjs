@@ -236,5 +236,11 @@ test("studio: an empty spec typed, a mistake shown at its line, fixed, played, s
   await studioClick("#edit-open");
   assert.equal(await page.inputValue("#edit-path"), "studio/sketch.toml");
   assert.equal(await page.evaluate(() => studio.editor.text()), await fileText("studio/sketch.toml"));
+
+  // Download: the text leaves the page as a file named after its path.
+  const [download] = await Promise.all([page.waitForEvent("download"), page.click("#edit-download")]);
+  assert.equal(download.suggestedFilename(), "sketch.toml");
+  const downloaded = await download.path();
+  assert.equal(readFileSync(downloaded, "utf8"), await fileText("studio/sketch.toml"));
   assert.deepEqual(errors, []);
 });

@@ -707,6 +707,20 @@ async function runScenarios() {
   checked();
 }
 
+// The text as a file the browser downloads: how a spec leaves the static
+// page, whose saves stay in the browser's storage.
+function downloadSpec() {
+  const editor = ensureEditor();
+  if (!editor) return;
+  const name = ($("edit-path").value.trim().split("/").pop() || "spec.toml");
+  const url = URL.createObjectURL(new Blob([editor.text()], { type: "application/toml" }));
+  const link = el("a", { href: url, download: name.endsWith(".toml") ? name : `${name}.toml` });
+  document.body.append(link);
+  link.click();
+  link.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 0);
+}
+
 function initStudio() {
   $("view-play").addEventListener("click", () => showView("play"));
   $("view-edit").addEventListener("click", () => showView("edit"));
@@ -715,6 +729,7 @@ function initStudio() {
   $("edit-play").addEventListener("click", playThis);
   $("edit-save").addEventListener("click", saveSpec);
   $("edit-scenarios").addEventListener("click", runScenarios);
+  $("edit-download").addEventListener("click", downloadSpec);
   $("edit-path").addEventListener("change", () => studio.editor && studio.editor.recheck());
 }
 
