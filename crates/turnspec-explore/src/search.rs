@@ -4,7 +4,7 @@
 
 use std::collections::HashMap;
 use std::collections::hash_map::Entry;
-use std::hash::{Hash, Hasher};
+use std::hash::{BuildHasherDefault, Hash, Hasher};
 
 use rayon::prelude::*;
 
@@ -86,6 +86,31 @@ pub(crate) struct Searched {
     pub deepest: usize,
 }
 
+/// The hasher of the visited set: its keys are already XXH3-128 hashes,
+/// uniformly spread, so their low 64 bits serve as they are.
+#[derive(Default)]
+pub(crate) struct KeyHasher(u64);
+
+impl Hasher for KeyHasher {
+    #[inline]
+    fn write(&mut self, bytes: &[u8]) {
+        // Only keys go through `write_u128`; anything else is folded in.
+        for &b in bytes {
+            self.0 = self.0.rotate_left(8) ^ u64::from(b);
+        }
+    }
+
+    #[inline]
+    fn write_u128(&mut self, key: u128) {
+        self.0 = key as u64;
+    }
+
+    #[inline]
+    fn finish(&self) -> u64 {
+        self.0
+    }
+}
+
 /// A 128-bit canonical hash: XXH3-128 over the bytes the value's `Hash`
 /// writes, so a collision between billions of states is out of reach in
 /// practice. The bytes are gathered in a buffer kept per thread: no
@@ -140,7 +165,7 @@ pub(crate) fn bfs<W: World>(
     tree.parent.push(NO_PARENT);
     tree.mv.push(Move::Pass(turnspec_engine::PlayerId(0)));
     tree.depth.push(0);
-    let mut index: HashMap<u128, u32> = HashMap::new();
+    let mut index: HashMap<u128, u32, BuildHasherDefault<KeyHasher>> = HashMap::default();
     index.insert(root_key, 0);
     let mut frontier: Vec<(u32, W::State)> = vec![(0, root)];
     let mut level = 0usize;
@@ -156,10 +181,17 @@ pub(crate) fn bfs<W: World>(
         }
         deepest = level;
         let mut next = Vec::new();
-        let mut rest = std::mem::take(&mut frontier);
-        while !rest.is_empty() {
-            let tail = rest.split_off(rest.len().min(CHUNK));
-            let chunk = std::mem::replace(&mut rest, tail);
+        // The level's states are moved out a chunk at a time, so each is
+        // dropped as soon as it is expanded: the level being left and the
+        // next one are not both held whole.
+        let mut rest = std::mem::take(&mut frontier).into_iter();
+        let mut chunk: Vec<(u32, W::State)> = Vec::with_capacity(CHUNK);
+        loop {
+            chunk.clear();
+            chunk.extend(rest.by_ref().take(CHUNK));
+            if chunk.is_empty() {
+                break;
+            }
             let expanded: Vec<Vec<Succ<W::State, W::Obs>>> = chunk
                 .par_iter()
                 .map(|(_, state)| {
