@@ -37,6 +37,9 @@ function resolve(node) {
 }
 
 function resolveShallow(node) {
+  // A documented reference comes as `{ allOf: [{ $ref }], description }`
+  // (draft 7 ignores keys beside `$ref`): look through the wrapper.
+  if (node && node.allOf && node.allOf.length === 1) node = node.allOf[0];
   return node && node.$ref ? schema.definitions[node.$ref.split("/").pop()] : node;
 }
 
