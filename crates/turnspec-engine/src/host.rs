@@ -416,3 +416,62 @@ impl<H: Host + ?Sized> HostWrapper for &mut H {
 pub struct NoHost;
 
 impl Host for NoHost {}
+
+/// Answers queued by `answer` moves for turn-based actions: the first
+/// queued for an action answers it the next time it happens, with its
+/// triggers (controlled by the active player then). As a [`Host`], it
+/// answers from the queue, and 0 without a queued answer.
+#[derive(Debug, Default, Clone)]
+pub struct QueuedAnswers {
+    queued: Vec<(TurnActionId, u16, Vec<u32>)>,
+}
+
+impl QueuedAnswers {
+    /// Queues an answer for the next time `action` happens, with the
+    /// labels of the triggers it reports then.
+    pub fn push(&mut self, action: TurnActionId, value: u16, triggers: Vec<u32>) {
+        self.queued.push((action, value, triggers));
+    }
+
+    /// How many answers are queued.
+    pub fn len(&self) -> usize {
+        self.queued.len()
+    }
+
+    /// Whether none is.
+    pub fn is_empty(&self) -> bool {
+        self.queued.is_empty()
+    }
+
+    /// The queued answers in the order they will be taken for each
+    /// action: (action, value, trigger labels).
+    pub fn iter(&self) -> impl Iterator<Item = (TurnActionId, u16, &[u32])> {
+        self.queued.iter().map(|(a, v, t)| (*a, *v, t.as_slice()))
+    }
+
+    /// Forgets every queued answer.
+    pub fn clear(&mut self) {
+        self.queued.clear();
+    }
+
+    /// Takes the first answer queued for the hook's action, reporting its
+    /// triggers; `None` if none is queued for it.
+    pub fn take(&mut self, hook: &mut TurnActionHook<'_>) -> Option<u16> {
+        if self.queued.is_empty() {
+            return None;
+        }
+        let i = self.queued.iter().position(|(a, ..)| *a == hook.action)?;
+        let (_, value, labels) = self.queued.remove(i);
+        let active = hook.ctx.active;
+        for label in labels {
+            let _ = hook.triggers.add(active, label);
+        }
+        Some(value)
+    }
+}
+
+impl Host for QueuedAnswers {
+    fn turn_action(&mut self, mut hook: TurnActionHook<'_>) -> u16 {
+        self.take(&mut hook).unwrap_or(0)
+    }
+}

@@ -49,8 +49,8 @@ pub use error::{RuleError, TimingFailure};
 pub use event::{Because, Event, EventCounts, EventSink, Skipped};
 pub use game::Game;
 pub use host::{
-    HookContext, Host, HostWrapper, NoHost, NotInGame, PlayedHook, ResolvedHook, StepBeganHook,
-    Triggers, TurnActionHook,
+    HookContext, Host, HostWrapper, NoHost, NotInGame, PlayedHook, QueuedAnswers, ResolvedHook,
+    StepBeganHook, Triggers, TurnActionHook,
 };
 pub use legal::LegalActions;
 pub use setup::{GameOptions, MAX_STACK_RESERVE, SetupError, StartAt};

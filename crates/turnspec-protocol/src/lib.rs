@@ -18,10 +18,12 @@ use std::collections::VecDeque;
 
 use turnspec_engine::{
     Action, Event, Game, GameOptions, Host, ObjectKind, Place, PlayerId, RuleError,
-    SNAPSHOT_VERSION, Scope, Status, TurnActionHook,
+    SNAPSHOT_VERSION, Scope, Status,
 };
-use turnspec_model::{Spec, TurnActionId};
+use turnspec_model::Spec;
 
+/// The engine's queue of answers, re-exported: the protocol's host.
+pub use turnspec_engine::QueuedAnswers;
 pub use types::{
     Answer, Applied, Body, Envelope, ErrorBody, Hello, Legal, Move, OutcomeView, Request,
     RequestId, Response, Snapshot, StackItem, State, Trace,
@@ -64,53 +66,6 @@ pub const REQUESTS: [&str; 8] = [
     "trace",
     "state",
 ];
-
-/// Answers queued by `answer` moves for turn-based actions: the first
-/// queued for an action answers it the next time it happens, with its
-/// triggers (controlled by the active player then). As a [`Host`], it
-/// answers from the queue, and 0 without a queued answer.
-#[derive(Debug, Default, Clone)]
-pub struct QueuedAnswers {
-    queued: Vec<(TurnActionId, u16, Vec<u32>)>,
-}
-
-impl QueuedAnswers {
-    /// How many answers are queued.
-    pub fn len(&self) -> usize {
-        self.queued.len()
-    }
-
-    /// Whether none is.
-    pub fn is_empty(&self) -> bool {
-        self.queued.is_empty()
-    }
-
-    /// Forgets every queued answer.
-    pub fn clear(&mut self) {
-        self.queued.clear();
-    }
-
-    /// Takes the first answer queued for the hook's action, reporting its
-    /// triggers; `None` if none is queued for it.
-    pub fn take(&mut self, hook: &mut TurnActionHook<'_>) -> Option<u16> {
-        if self.queued.is_empty() {
-            return None;
-        }
-        let i = self.queued.iter().position(|(a, ..)| *a == hook.action)?;
-        let (_, value, labels) = self.queued.remove(i);
-        let active = hook.ctx.active;
-        for label in labels {
-            let _ = hook.triggers.add(active, label);
-        }
-        Some(value)
-    }
-}
-
-impl Host for QueuedAnswers {
-    fn turn_action(&mut self, mut hook: TurnActionHook<'_>) -> u16 {
-        self.take(&mut hook).unwrap_or(0)
-    }
-}
 
 /// A host [`apply_move`] can drive: it answers the engine's hooks, keeps
 /// the answers `answer` moves queue, and can be copied (`pass_all` runs
@@ -834,7 +789,7 @@ pub fn apply_move<H: MoveHost>(
                     format!("{MAX_QUEUED_ANSWERS} answers are queued already"),
                 ));
             }
-            host.answers().queued.push((id, *value, triggers.clone()));
+            host.answers().push(id, *value, triggers.clone());
             Ok(())
         }
         Move::SetFact { fact } | Move::ClearFact { fact } => {

@@ -10,10 +10,10 @@
 
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
-use turnspec_engine::TurnActionHook;
-use turnspec_engine::{Action, Event, Game, GameOptions, Host, PlayerId, RuleError, Status};
+use turnspec_engine::QueuedAnswers;
+use turnspec_engine::{Action, Event, Game, GameOptions, PlayerId, RuleError, Status};
 use turnspec_engine::{AutoPasser, PassUntil, Stopped};
-use turnspec_spec::{Spec, StepId, StopProfile, StopTurn, StopWhen, TurnActionId};
+use turnspec_spec::{Spec, StepId, StopProfile, StopTurn, StopWhen};
 
 use crate::api::{ApiError, Setup};
 use turnspec_trace::{compact, describe, is_end};
@@ -237,32 +237,6 @@ impl LabelTable {
     }
 }
 
-/// Answers turn-based actions from queued `answer` moves, like the
-/// scenario runner's host: the first queued answer for that action, then 0.
-#[derive(Default, Clone)]
-struct QueuedHost {
-    queued: Vec<(TurnActionId, u16, Vec<u32>)>,
-}
-
-impl Host for QueuedHost {
-    fn turn_action(&mut self, hook: TurnActionHook<'_>) -> u16 {
-        let TurnActionHook {
-            ctx,
-            action,
-            mut triggers,
-            ..
-        } = hook;
-        let Some(i) = self.queued.iter().position(|(a, ..)| *a == action) else {
-            return 0;
-        };
-        let (_, value, labels) = self.queued.remove(i);
-        for label in labels {
-            let _ = triggers.add(ctx.active, label);
-        }
-        value
-    }
-}
-
 /// One event of a side's trace.
 #[derive(Debug, Clone)]
 pub(crate) struct TraceEvent {
@@ -277,7 +251,7 @@ pub(crate) struct Side {
     /// The spec (a cheap clone: it shares the compiled spec).
     pub(crate) spec: Spec,
     pub(crate) game: Game,
-    host: QueuedHost,
+    host: QueuedAnswers,
     /// Every event except the "end of ..." ones, which scenarios leave out.
     pub(crate) trace: Vec<TraceEvent>,
     /// For each move, `None` if it was applied, else why not.
@@ -317,7 +291,7 @@ fn object(name: &str, labels: &mut LabelTable) -> Result<u32, Refusal> {
 #[derive(Clone)]
 pub(crate) struct Mark {
     game: Game,
-    host: QueuedHost,
+    host: QueuedAnswers,
     passer: AutoPasser,
     stopped: Option<String>,
     trace: usize,
@@ -356,7 +330,7 @@ impl Side {
         let mut side = Side {
             spec: spec.clone(),
             game,
-            host: QueuedHost::default(),
+            host: QueuedAnswers::default(),
             trace: Vec::new(),
             refused: Vec::new(),
             endless_after: Vec::new(),
@@ -425,7 +399,7 @@ impl Side {
     fn command(
         &mut self,
         index: usize,
-        run: impl FnOnce(&mut Game, &mut QueuedHost, &mut Vec<Event>) -> Result<(), RuleError>,
+        run: impl FnOnce(&mut Game, &mut QueuedAnswers, &mut Vec<Event>) -> Result<(), RuleError>,
     ) -> Result<(), Refusal> {
         let mut events = Vec::new();
         let result = run(&mut self.game, &mut self.host, &mut events);
@@ -525,7 +499,7 @@ impl Side {
                     Refusal::unknown(format!("this spec has no turn-based action `{action}`"))
                 })?;
                 let labels = triggers.iter().map(|t| labels.intern(t)).collect();
-                self.host.queued.push((id, *value, labels));
+                self.host.push(id, *value, labels);
                 Ok(())
             }
             Move::SetFact { fact } | Move::ClearFact { fact } => {
@@ -793,11 +767,10 @@ impl Side {
             .collect();
         let queued: Vec<Value> = self
             .host
-            .queued
             .iter()
             .map(|(a, v, t)| {
                 json!({
-                    "action": spec.id_of(*a),
+                    "action": spec.id_of(a),
                     "value": v,
                     "triggers": t.iter().map(|l| labels.name(*l)).collect::<Vec<_>>(),
                 })
