@@ -228,8 +228,7 @@ type Counts = Rc<RefCell<HashMap<u64, (u64, u64)>>>;
 /// this process and as many in each process of `cluster.hosts`. The report
 /// is the same, byte for byte; process 0 gets it (`Some`), the others
 /// `None`. Errors: specs that cannot be set up, a bad cluster, peers that
-/// do not connect within the timeout, or a search that reaches
-/// `max_states` (not supported distributed: raise it or lower the depth).
+/// do not connect within the timeout.
 pub fn explore_against_distributed(
     a: &Spec,
     b: &Spec,
@@ -478,13 +477,19 @@ fn run_worker(
     };
     let mut cands: InputHandle<u64, CapacityContainerBuilder<Vec<Cand>>> = InputHandle::new();
     let mut recs: InputHandle<u64, CapacityContainerBuilder<Vec<Rec>>> = InputHandle::new();
+    // Only in the round that passes --max-states: the paths of its new
+    // states, to worker 0, which finds where a single process stopped.
+    let mut cut: InputHandle<u64, CapacityContainerBuilder<Vec<Vec<u16>>>> = InputHandle::new();
     let probe = ProbeHandle::new();
-    // This worker's new states of the last round (to expand next).
+    // This worker's new states of the last round (those where the game
+    // goes on are expanded next).
     let won: Rc<RefCell<Vec<Cand>>> = Rc::default();
     let counts: Counts = Rc::default();
     // Worker 0: every observation record gathered.
     let gathered: Rc<RefCell<Vec<Rec>>> = Rc::default();
+    let cut_paths: Rc<RefCell<Vec<Vec<u16>>>> = Rc::default();
     worker.dataflow::<u64, _, _>(|scope| {
+        let cut_paths = Rc::clone(&cut_paths);
         let won = Rc::clone(&won);
         let counts = Rc::clone(&counts);
         let gathered = Rc::clone(&gathered);
@@ -529,10 +534,8 @@ fn run_worker(
                             for (key, c) in stash.remove(&time).unwrap_or_default() {
                                 seen.insert(key);
                                 new += 1;
-                                if c.running {
-                                    running += 1;
-                                    won.push(c);
-                                }
+                                running += u64::from(c.running);
+                                won.push(c);
                             }
                             output.session(&cap).give((time, new, running));
                         }
@@ -551,6 +554,11 @@ fn run_worker(
             .input_from(&mut recs)
             .exchange(|_| 0)
             .inspect(move |r: &Rec| gathered.borrow_mut().push(r.clone()))
+            .probe_with(&probe);
+        scope
+            .input_from(&mut cut)
+            .exchange(|_| 0)
+            .inspect(move |p: &Vec<u16>| cut_paths.borrow_mut().push(p.clone()))
             .probe_with(&probe);
     });
 
@@ -575,6 +583,9 @@ fn run_worker(
     let mut failed: Option<String> = None;
     let mut out: Vec<Succ<Node, Obs>> = Vec::new();
     let mut level = 0usize;
+    // Worker 0, when --max-states is reached: the path of the first new
+    // state a single process did not take.
+    let mut stop_at: Option<Vec<u16>> = None;
     let (stop, deepest) = if depth_bound == 0 {
         (Stop::Depth { frontier: 1 }, 0)
     } else {
@@ -637,6 +648,7 @@ fn run_worker(
             let next = level as u64 + 1;
             cands.advance_to(next);
             recs.advance_to(next);
+            cut.advance_to(next);
             while probe.less_than(&next) {
                 worker.step();
             }
@@ -644,16 +656,29 @@ fn run_worker(
                 .borrow_mut()
                 .remove(&(level as u64))
                 .unwrap_or_default();
-            frontier = std::mem::take(&mut *won.borrow_mut());
+            let won_now = std::mem::take(&mut *won.borrow_mut());
             let new = usize::try_from(new).unwrap_or(usize::MAX);
             if states.saturating_add(new) > max_states {
-                failed.get_or_insert_with(|| {
-                    format!(
-                        "the search reached --max-states ({max_states}) at depth {level}; a distributed search needs bounds it does not reach: raise --max-states or lower --depth"
-                    )
-                });
+                // A single process stops at the first new state past the
+                // limit, in path order: worker 0 finds its path among all
+                // of this round's, and keeps only what was seen before it.
+                for c in &won_now {
+                    cut.send(c.order.clone());
+                }
+                let after = next + 1;
+                cands.advance_to(after);
+                recs.advance_to(after);
+                cut.advance_to(after);
+                while probe.less_than(&after) {
+                    worker.step();
+                }
+                let mut paths = std::mem::take(&mut *cut_paths.borrow_mut());
+                paths.sort_unstable();
+                stop_at = paths.into_iter().nth(max_states - states);
+                states = max_states;
                 break (Stop::MaxStates { depth: level }, level);
             }
+            frontier = won_now.into_iter().filter(|c| c.running).collect();
             states += new;
             if running == 0 {
                 break (Stop::Exhausted, level);
@@ -672,6 +697,7 @@ fn run_worker(
     // Closing the inputs lets the dataflow finish once this returns.
     drop(cands);
     drop(recs);
+    drop(cut);
     if let Some(e) = failed {
         return Err(e);
     }
@@ -682,6 +708,9 @@ fn run_worker(
     let mut gathered = std::mem::take(&mut *gathered.borrow_mut());
     gathered.sort_by(|x, y| (x.order.len(), &x.order).cmp(&(y.order.len(), &y.order)));
     let mut collect: Collect<Vec<Move>> = Collect::new(first);
+    if let Some(q) = &stop_at {
+        gathered.retain(|r| (r.order.len(), &r.order) < (q.len(), q));
+    }
     for rec in &gathered {
         let Some((_, before)) = rec.moves.split_last() else {
             continue;

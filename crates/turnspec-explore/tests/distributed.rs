@@ -63,11 +63,15 @@ fn against_is_the_same_when_the_search_is_exhausted_or_at_depth_0() {
 }
 
 #[test]
-fn max_states_reached_is_a_clear_error() {
-    let (a, b) = (game("mtg.toml"), game("mtg-classic.toml"));
-    let mut o = Options::default();
-    o.depth = 8;
-    o.max_states = 50;
-    let e = explore_against_distributed(&a, &b, &o, &Cluster::default()).unwrap_err();
-    assert!(e.contains("--max-states"), "{e}");
+fn against_is_the_same_when_max_states_cuts_a_level() {
+    for max_states in [1, 2, 50, 333] {
+        let mut o = Options::default();
+        o.depth = 8;
+        o.max_states = max_states;
+        let report = same_for_any_number_of_workers(&o);
+        assert!(matches!(
+            report.stop,
+            turnspec_explore::Stop::MaxStates { .. }
+        ));
+    }
 }
