@@ -5,13 +5,13 @@
 use std::path::{Component, Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::Arc;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use clap::Args;
 use serde_json::{Value, json};
 use turnspec_explore::{
-    DiffReport, DiffSide, FindingKind, Options, Report, Stop, explore, explore_against,
-    run_scenario,
+    Cluster, DiffReport, DiffSide, FindingKind, Options, Report, Stop, explore, explore_against,
+    explore_against_distributed, parse_hosts, run_scenario,
 };
 use turnspec_scenario::Outcome;
 
@@ -85,6 +85,53 @@ pub struct ExploreArgs {
     /// written files go to stderr).
     #[arg(long, value_enum, default_value_t = Format::Text)]
     pub format: Format,
+    /// With --against: run the search on timely dataflow with this many
+    /// worker threads in each process (docs/explore.md, "Several
+    /// machines"). The report is the same, byte for byte.
+    #[arg(long)]
+    pub workers: Option<usize>,
+    /// With --against: a file listing every process as host:port, one a
+    /// line; each process of the search is started with the same list and
+    /// its own --process. Process 0 prints the report.
+    #[arg(long)]
+    pub hosts: Option<PathBuf>,
+    /// This process's line in --hosts, from 0.
+    #[arg(long)]
+    pub process: Option<usize>,
+    /// Seconds to wait for the other processes of --hosts to connect.
+    #[arg(long, default_value_t = 60)]
+    pub connect_timeout: u64,
+}
+
+/// The workers and processes of a distributed search, if asked for.
+fn cluster(args: &ExploreArgs) -> Result<Option<Cluster>, String> {
+    if args.workers.is_none() && args.hosts.is_none() {
+        if args.process.is_some() {
+            return Err("--process needs --hosts".into());
+        }
+        return Ok(None);
+    }
+    let hosts = match &args.hosts {
+        None => Vec::new(),
+        Some(path) => {
+            let text = std::fs::read_to_string(path)
+                .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+            parse_hosts(&text).map_err(|e| format!("{}: {e}", path.display()))?
+        }
+    };
+    if hosts.len() > 1 && args.process.is_none() {
+        return Err(format!(
+            "--hosts lists {} processes: give each its --process (0 to {})",
+            hosts.len(),
+            hosts.len() - 1
+        ));
+    }
+    Ok(Some(Cluster {
+        workers: args.workers.unwrap_or(1),
+        hosts,
+        process: args.process.unwrap_or(0),
+        connect_timeout: Duration::from_secs(args.connect_timeout),
+    }))
 }
 
 fn stop_json(stop: Stop) -> Value {
@@ -269,6 +316,13 @@ fn outcome_text(o: &Result<Outcome, String>) -> &'static str {
 
 pub fn explore_cmd(args: ExploreArgs) -> Result<ExitCode, String> {
     let options = options(&args)?;
+    let cluster = cluster(&args)?;
+    if cluster.is_some() && args.against.is_none() {
+        return Err(
+            "--workers and --hosts run `explore --against` only for now; without --against, use --threads"
+                .into(),
+        );
+    }
     let Some((a, _)) = load(&args.spec)? else {
         return Ok(ExitCode::from(2));
     };
@@ -337,7 +391,19 @@ pub fn explore_cmd(args: ExploreArgs) -> Result<ExitCode, String> {
                 return Ok(ExitCode::from(2));
             };
             let b = Arc::new(b);
-            let report = explore_against(&a, &b, &options)?;
+            let report = match &cluster {
+                None => explore_against(&a, &b, &options)?,
+                Some(cluster) => match explore_against_distributed(&a, &b, &options, cluster)? {
+                    Some(report) => report,
+                    None => {
+                        crate::out::eprintln(&format!(
+                            "process {}: done (process 0 prints the report)",
+                            cluster.process
+                        ));
+                        return Ok(ExitCode::SUCCESS);
+                    }
+                },
+            };
             let timing = speed(report.states, started);
             match args.format {
                 Format::Text => {

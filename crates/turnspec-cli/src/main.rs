@@ -89,7 +89,7 @@ enum Command {
     /// Try every sequence of moves within a bound: what is never reached,
     /// where the game gets stuck or loops; with --against, the shortest
     /// games where two specs differ. Findings can be written as scenarios.
-    Explore(explore::ExploreArgs),
+    Explore(Box<explore::ExploreArgs>),
     /// Stop profiles (docs/stops.md): `stops check PROFILE SPEC` finds the
     /// windows a profile passes through where the player could act.
     #[command(subcommand)]
@@ -215,7 +215,7 @@ fn main() -> ExitCode {
         Command::Simulate(args) => simulate::simulate(args),
         Command::Diff(args) => diff::diff(args),
         Command::Compare(args) => compare::compare(args),
-        Command::Explore(args) => explore::explore_cmd(args),
+        Command::Explore(args) => explore::explore_cmd(*args),
         Command::Stops(command) => stops::stops(command),
         Command::Test { paths, format } => test::test(&paths, format),
         Command::Graph { spec, format } => graph::graph(&spec, format),

@@ -437,16 +437,16 @@ fn signature(a: &[String], b: &[String]) -> String {
     format!("{} | {}", show(&only_a), show(&only_b))
 }
 
-struct Obs {
-    found: Option<Box<Difference>>,
+pub(crate) struct Obs {
+    pub(crate) found: Option<Box<Difference>>,
     /// The move names an element only one side has.
-    unmatched: Option<String>,
+    pub(crate) unmatched: Option<String>,
 }
 
-struct Pair<'a, 's> {
-    specs: [&'s Spec; 2],
-    table: &'a Table,
-    options: &'a Options,
+pub(crate) struct Pair<'a, 's> {
+    pub(crate) specs: [&'s Spec; 2],
+    pub(crate) table: &'a Table,
+    pub(crate) options: &'a Options,
 }
 
 fn lines(spec: &Spec, events: &[Event]) -> (Vec<String>, Vec<Event>) {
@@ -622,33 +622,120 @@ impl<'s> World for Pair<'_, 's> {
     }
 }
 
+/// What a search gathers from its observations, fed in the sequential
+/// search's order: the first difference of each kind (replaced by the
+/// first clean one if it was not clean) and the elements only one spec
+/// has. Shared by [`explore_against`] and the distributed search, so both
+/// report the same. `P` locates a difference's path until the end.
+pub(crate) struct Collect<P> {
+    differences: Vec<Difference>,
+    by_signature: HashMap<String, usize>,
+    at: Vec<Option<P>>,
+    unmatched: Vec<String>,
+}
+
+impl<P> Collect<P> {
+    /// Starts with the difference at the start, if any.
+    pub(crate) fn new(start: Option<Difference>) -> Self {
+        let mut c = Collect {
+            differences: Vec::new(),
+            by_signature: HashMap::new(),
+            at: Vec::new(),
+            unmatched: Vec::new(),
+        };
+        if let Some(d) = start {
+            c.by_signature.insert(d.signature.clone(), 0);
+            c.differences.push(d);
+            c.at.push(None);
+        }
+        c
+    }
+
+    /// One successor's observation; `at` says where it is, asked only
+    /// when the observation is kept.
+    pub(crate) fn visit(&mut self, obs: &Obs, at: impl FnOnce() -> P) {
+        if let Some(u) = &obs.unmatched
+            && !self.unmatched.contains(u)
+        {
+            self.unmatched.push(u.clone());
+        }
+        let Some(d) = &obs.found else { return };
+        match self.by_signature.get(&d.signature) {
+            None => {
+                self.by_signature
+                    .insert(d.signature.clone(), self.differences.len());
+                self.differences.push((**d).clone());
+                self.at.push(Some(at()));
+            }
+            Some(&i) if !self.differences[i].clean && d.clean => {
+                self.differences[i] = (**d).clone();
+                self.at[i] = Some(at());
+            }
+            Some(_) => {}
+        }
+    }
+
+    /// The report, with each difference's moves from `path`.
+    pub(crate) fn report(
+        self,
+        specs: [&Spec; 2],
+        options: &Options,
+        searched: (Table, usize, Stop, usize),
+        path: impl Fn(&P) -> Vec<Move>,
+    ) -> DiffReport {
+        let mut differences = self.differences;
+        for (d, at) in differences.iter_mut().zip(&self.at) {
+            if let Some(at) = at {
+                d.moves = path(at);
+            }
+        }
+        let (table, states, stop, deepest) = searched;
+        DiffReport {
+            title_a: specs[0].title(),
+            title_b: specs[1].title(),
+            options: options.clone(),
+            table,
+            states,
+            stop,
+            deepest,
+            differences,
+            unmatched: self.unmatched,
+        }
+    }
+}
+
+/// The move table, the start (both games in lockstep) and the difference
+/// at the start, if any.
+pub(crate) fn prepare(
+    a: &Spec,
+    b: &Spec,
+    options: &Options,
+) -> Result<(Table, Node, Option<Difference>), String> {
+    let table = Table::new(&[a, b], options.max_answer);
+    let (side_a, start_a) = start(a, options, true)?;
+    let (side_b, start_b) = start(b, options, true)?;
+    let first = compare([a, b], &start_a, &start_b, true);
+    let root = Node {
+        diverged: first.is_some(),
+        sides: vec![side_a, side_b],
+        host_moves: 0,
+    };
+    Ok((table, root, first))
+}
+
 /// Explores `a` and `b` in lockstep within `options`' bounds.
 /// Either spec that cannot be set up as `options` say is an error in
 /// words.
 pub fn explore_against(a: &Spec, b: &Spec, options: &Options) -> Result<DiffReport, String> {
-    let table = Table::new(&[a, b], options.max_answer);
-    let (side_a, start_a) = start(a, options, true)?;
-    let (side_b, start_b) = start(b, options, true)?;
-    let mut differences: Vec<Difference> = Vec::new();
-    let mut by_signature: HashMap<String, usize> = HashMap::new();
-    if let Some(d) = compare([a, b], &start_a, &start_b, true) {
-        by_signature.insert(d.signature.clone(), 0);
-        differences.push(d);
-    }
-    let root = Node {
-        diverged: !differences.is_empty(),
-        sides: vec![side_a, side_b],
-        host_moves: 0,
-    };
+    let (table, root, first) = prepare(a, b, options)?;
     let root_key = root.key();
     let world = Pair {
         specs: [a, b],
         table: &table,
         options,
     };
-    // (parent, move) of each difference, turned into paths at the end.
-    let mut at: Vec<Option<(u32, Move)>> = vec![None; differences.len()];
-    let mut unmatched: Vec<String> = Vec::new();
+    // Each difference's (parent, move), turned into a path at the end.
+    let mut collect: Collect<(u32, Move)> = Collect::new(first);
     let searched = with_threads(options.threads, || {
         bfs(
             &world,
@@ -656,43 +743,19 @@ pub fn explore_against(a: &Spec, b: &Spec, options: &Options) -> Result<DiffRepo
             root_key,
             options,
             |_tree, parent, mv, obs: &Obs, _target, _new| {
-                if let Some(u) = &obs.unmatched
-                    && !unmatched.contains(u)
-                {
-                    unmatched.push(u.clone());
-                }
-                let Some(d) = &obs.found else { return };
-                match by_signature.get(&d.signature) {
-                    None => {
-                        by_signature.insert(d.signature.clone(), differences.len());
-                        differences.push((**d).clone());
-                        at.push(Some((parent, mv)));
-                    }
-                    Some(&i) if !differences[i].clean && d.clean => {
-                        differences[i] = (**d).clone();
-                        at[i] = Some((parent, mv));
-                    }
-                    Some(_) => {}
-                }
+                collect.visit(obs, || (parent, mv));
             },
         )
     });
-    for (d, at) in differences.iter_mut().zip(&at) {
-        if let Some((parent, mv)) = at {
-            let mut p = searched.tree.path(*parent);
-            p.push(*mv);
-            d.moves = p;
-        }
-    }
-    Ok(DiffReport {
-        title_a: a.title(),
-        title_b: b.title(),
-        options: options.clone(),
-        table,
-        states: searched.tree.len(),
-        stop: searched.stop,
-        deepest: searched.deepest,
-        differences,
-        unmatched,
-    })
+    let tree = &searched.tree;
+    Ok(collect.report(
+        [a, b],
+        options,
+        (table, tree.len(), searched.stop, searched.deepest),
+        |&(parent, mv)| {
+            let mut p = tree.path(parent);
+            p.push(mv);
+            p
+        },
+    ))
 }

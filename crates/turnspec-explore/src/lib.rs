@@ -23,6 +23,8 @@
 #![warn(missing_docs, unreachable_pub)]
 
 mod against;
+#[cfg(feature = "distributed")]
+mod distributed;
 mod explore;
 mod moves;
 mod scenario;
@@ -30,6 +32,8 @@ mod search;
 mod stops;
 
 pub use against::{DiffReport, Difference, Side as DiffSide, explore_against};
+#[cfg(feature = "distributed")]
+pub use distributed::{Cluster, explore_against_distributed, parse_hosts};
 pub use explore::{CoverageItem, Finding, FindingKind, Report, explore};
 pub use moves::{Move, OBJECTS, Table};
 pub use scenario::run_scenario;

@@ -148,3 +148,100 @@ fn with_objects_against_writes_summoning_sickness_as_a_scenario_that_passes() {
     let help = stdout(&turnspec(&["explore", "--help"]));
     assert!(help.contains("objects"), "{help}");
 }
+
+/// `--against` on timely dataflow workers prints the single-process
+/// report, byte for byte (two processes: tests/explore-dist/run.sh).
+#[test]
+fn against_on_1_2_and_4_workers_prints_the_single_process_report() {
+    let search = [
+        "explore",
+        "games/mtg.toml",
+        "--against",
+        "games/mtg-classic.toml",
+        "--depth",
+        "4",
+    ];
+    // The text report less its last line, the timing.
+    let report = |extra: &[&str]| {
+        let args: Vec<&str> = search.iter().chain(extra).copied().collect();
+        let o = turnspec(&args);
+        assert_exit(&o, 0);
+        let text = stdout(&o);
+        let json = extra.contains(&"json");
+        match text.trim_end().rsplit_once('\n') {
+            Some((report, _timing)) if !json => report.to_string(),
+            _ => text,
+        }
+    };
+    for format in ["text", "json"] {
+        let one = report(&["--format", format]);
+        assert!(one.contains("mana P1 1 burn"), "{one}");
+        for workers in ["1", "2", "4"] {
+            let many = report(&["--format", format, "--workers", workers]);
+            assert_eq!(one, many, "{format}, {workers} workers");
+        }
+    }
+}
+
+#[test]
+fn distributed_runs_refuse_what_they_cannot_do_with_clear_errors() {
+    let dir = TempDir::new("hosts");
+    let hosts = dir.0.join("hosts.txt");
+    let against = [
+        "explore",
+        "games/mtg.toml",
+        "--against",
+        "games/mtg-classic.toml",
+        "--depth",
+        "2",
+    ];
+    let run = |extra: &[&str]| {
+        let args: Vec<&str> = against.iter().chain(extra).copied().collect();
+        turnspec(&args)
+    };
+    let cases: Vec<(Vec<&str>, &str, &str)> = vec![
+        (vec![], "not host:port", "localhost\n"),
+        (vec![], "no hosts", "# nobody\n"),
+        (vec![], "listed twice", "127.0.0.1:1\n127.0.0.1:1\n"),
+        (
+            vec![],
+            "give each its --process",
+            "127.0.0.1:1\n127.0.0.1:2\n",
+        ),
+        (
+            vec!["--process", "5"],
+            "the host list has 2 hosts",
+            "127.0.0.1:1\n127.0.0.1:2\n",
+        ),
+    ];
+    for (extra, error, text) in cases {
+        std::fs::write(&hosts, text).unwrap();
+        let mut args = vec!["--hosts", hosts.to_str().unwrap()];
+        args.extend(extra);
+        let o = run(&args);
+        assert_exit(&o, 2);
+        let err = common::stderr(&o);
+        assert!(err.contains(error), "{text:?}: {err}");
+    }
+    // A peer that never connects: process 1 gives up on process 0.
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let port = listener.local_addr().unwrap().port();
+    drop(listener);
+    std::fs::write(&hosts, format!("127.0.0.1:{port}\n127.0.0.1:0\n")).unwrap();
+    let o = run(&[
+        "--hosts",
+        hosts.to_str().unwrap(),
+        "--process",
+        "1",
+        "--connect-timeout",
+        "1",
+    ]);
+    assert_exit(&o, 2);
+    assert!(common::stderr(&o).contains("did not connect within 1 s"));
+    let o = turnspec(&["explore", "games/mtg.toml", "--workers", "2"]);
+    assert_exit(&o, 2);
+    assert!(common::stderr(&o).contains("`explore --against` only"));
+    let o = run(&["--process", "1"]);
+    assert_exit(&o, 2);
+    assert!(common::stderr(&o).contains("--process needs --hosts"));
+}
