@@ -2,6 +2,7 @@
 //! bound (crates/turnspec-explore), findings written as scenarios. The
 //! search is the library's; this module loads, times, prints and writes.
 
+use std::io::IsTerminal;
 use std::path::{Component, Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::Arc;
@@ -10,8 +11,8 @@ use std::time::Instant;
 use clap::Args;
 use serde_json::{Value, json};
 use turnspec_explore::{
-    DiffReport, DiffSide, FindingKind, Options, Report, Stop, explore, explore_against,
-    run_scenario,
+    DiffReport, DiffSide, FindingKind, Options, Progress, Report, Stop,
+    explore_against_with_progress, explore_with_progress, run_scenario,
 };
 use turnspec_scenario::Outcome;
 
@@ -38,6 +39,13 @@ pub struct ExploreArgs {
     /// Stop with an "incomplete" report after this many distinct states.
     #[arg(long, default_value_t = 1_000_000)]
     pub max_states: usize,
+    /// Stop with an "incomplete" report once the search holds more than
+    /// this much memory by its own count (tree, visited index, frontier,
+    /// kept edges; checked between chunks of 4096 states, so the same
+    /// for any --threads): bytes, or with K, M, G or T (powers of 1024),
+    /// as in `512M` or `4G`.
+    #[arg(long, value_parser = parse_size)]
+    pub max_memory: Option<usize>,
     /// The most host moves (answers, triggers, effects, facts, mana,
     /// leaving, endings, objects entering or leaving play and their facts)
     /// in one sequence.
@@ -96,7 +104,31 @@ fn stop_json(stop: Stop) -> Value {
         Stop::MaxStates { depth } => {
             json!({ "complete": false, "stopped_at": "max_states", "expanding_depth": depth })
         }
+        Stop::MaxMemory { depth, memory } => {
+            json!({ "complete": false, "stopped_at": "max_memory", "expanding_depth": depth, "memory": memory })
+        }
     }
+}
+
+/// A size in bytes: a number, or one with K, M, G or T (powers of 1024),
+/// optionally followed by `B` or `iB`, as in `512M`, `4G`, `4GiB`.
+pub(crate) fn parse_size(text: &str) -> Result<usize, String> {
+    let t = text.trim();
+    let upper = t.to_ascii_uppercase();
+    let t = upper
+        .strip_suffix("IB")
+        .or_else(|| upper.strip_suffix('B'))
+        .unwrap_or(&upper);
+    let (digits, shift) = match t.chars().last() {
+        Some('K') => (&t[..t.len() - 1], 10),
+        Some('M') => (&t[..t.len() - 1], 20),
+        Some('G') => (&t[..t.len() - 1], 30),
+        Some('T') => (&t[..t.len() - 1], 40),
+        _ => (t, 0),
+    };
+    let bad = || format!("`{text}`: give a size in bytes, or with K, M, G or T, as in 512M or 4G");
+    let n: usize = digits.trim().parse().map_err(|_| bad())?;
+    n.checked_mul(1usize << shift).ok_or_else(bad)
 }
 
 fn report_json(r: &Report, spec: &Path) -> Value {
@@ -206,6 +238,7 @@ fn options(args: &ExploreArgs) -> Result<Options, String> {
     o.turns = args.turns;
     o.depth = args.depth;
     o.max_states = args.max_states;
+    o.max_memory = args.max_memory.unwrap_or(usize::MAX);
     o.host_moves = args.host_moves;
     o.max_answer = args.max_answer;
     o.threads = args.threads;
@@ -283,9 +316,19 @@ pub fn explore_cmd(args: ExploreArgs) -> Result<ExitCode, String> {
         .unwrap_or_default();
     let a = Arc::new(a);
     let started = Instant::now();
+    let bar = (!crate::out::quiet() && std::io::stderr().is_terminal()).then(progress_bar);
+    let mut progress = |p: Progress| {
+        if let Some(pb) = &bar {
+            show(pb, &p, started);
+        }
+    };
     match &args.against {
         None => {
-            let report = explore(&a, &options)?;
+            let report = explore_with_progress(&a, &options, &mut progress);
+            if let Some(pb) = &bar {
+                pb.finish_and_clear();
+            }
+            let report = report?;
             let timing = speed(report.states, started);
             match args.format {
                 Format::Text => {
@@ -337,7 +380,11 @@ pub fn explore_cmd(args: ExploreArgs) -> Result<ExitCode, String> {
                 return Ok(ExitCode::from(2));
             };
             let b = Arc::new(b);
-            let report = explore_against(&a, &b, &options)?;
+            let report = explore_against_with_progress(&a, &b, &options, &mut progress);
+            if let Some(pb) = &bar {
+                pb.finish_and_clear();
+            }
+            let report = report?;
             let timing = speed(report.states, started);
             match args.format {
                 Format::Text => {
@@ -401,6 +448,36 @@ pub fn explore_cmd(args: ExploreArgs) -> Result<ExitCode, String> {
     }
 }
 
+/// The search's progress bar on stderr: the level being expanded, its
+/// states expanded so far, states found, their rate and the search's memory.
+fn progress_bar() -> indicatif::ProgressBar {
+    let pb =
+        indicatif::ProgressBar::with_draw_target(Some(1), indicatif::ProgressDrawTarget::stderr());
+    if let Ok(style) = indicatif::ProgressStyle::with_template(
+        "{spinner} [{elapsed_precise}] depth {prefix}: {wide_bar} {human_pos}/{human_len} expanded, {msg}",
+    ) {
+        pb.set_style(style);
+    }
+    pb
+}
+
+fn show(pb: &indicatif::ProgressBar, p: &Progress, started: Instant) {
+    let secs = started.elapsed().as_secs_f64();
+    let rate = if secs > 0.0 {
+        p.states as f64 / secs
+    } else {
+        0.0
+    };
+    pb.set_prefix(p.level.to_string());
+    pb.set_length(p.level_states as u64);
+    pb.set_position(p.expanded as u64);
+    pb.set_message(format!(
+        "{} states, {rate:.0} states/s, {:.1} MiB",
+        p.states,
+        p.memory as f64 / 1048576.0
+    ));
+}
+
 fn write(path: &Path, text: &str) -> Result<(), String> {
     std::fs::write(path, text).map_err(|e| format!("cannot write {}: {e}", path.display()))
 }
@@ -422,4 +499,32 @@ fn turns_hint(report: &turnspec_explore::Report, turns: u32) -> Option<String> {
             "\nhint: {unreached} phase(s) or step(s) never reached within --turns {turns}; some are only reached on a later turn: try --turns 2 or 3"
         )
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::parse_size;
+
+    #[test]
+    fn sizes_are_bytes_or_powers_of_1024() {
+        assert_eq!(parse_size("1000"), Ok(1000));
+        assert_eq!(parse_size("512M"), Ok(512 << 20));
+        assert_eq!(parse_size("4G"), Ok(4 << 30));
+        assert_eq!(parse_size("4g"), Ok(4 << 30));
+        assert_eq!(parse_size("4GiB"), Ok(4 << 30));
+        assert_eq!(parse_size("16KB"), Ok(16 << 10));
+        assert_eq!(parse_size("2T"), Ok(2 << 40));
+        assert_eq!(parse_size(" 7 "), Ok(7));
+        for bad in [
+            "",
+            "G",
+            "-1",
+            "1.5G",
+            "4X",
+            "99999999999999999999",
+            "16777216T",
+        ] {
+            assert!(parse_size(bad).is_err(), "{bad}");
+        }
+    }
 }

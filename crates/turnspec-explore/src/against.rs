@@ -11,7 +11,7 @@ use turnspec_trace::{compact, describe, is_end};
 use crate::explore::stop_text;
 use crate::moves::{Move, Refusal, Table, enumerate, labels};
 use crate::scenario::{Header, Writer};
-use crate::search::{Stop, Succ, World, bfs, key_of};
+use crate::search::{Progress, Search, Stop, Succ, World, bfs, key_of};
 use crate::{Node, Options, start, with_threads};
 
 /// Which of the two specs.
@@ -447,6 +447,8 @@ struct Pair<'a, 's> {
     specs: [&'s Spec; 2],
     table: &'a Table,
     options: &'a Options,
+    /// Packs the frontier's states.
+    packer: crate::Packer,
 }
 
 fn lines(spec: &Spec, events: &[Event]) -> (Vec<String>, Vec<Event>) {
@@ -501,6 +503,15 @@ fn compare(specs: [&Spec; 2], a: &[Event], b: &[Event], clean: bool) -> Option<D
 impl<'s> World for Pair<'_, 's> {
     type State = Node;
     type Obs = Obs;
+
+    fn pack(&self, node: &Node, out: &mut Vec<u8>) -> bool {
+        self.packer.pack(node, out);
+        true
+    }
+
+    fn unpack(&self, bytes: &[u8]) -> Option<Node> {
+        self.packer.unpack(bytes)
+    }
 
     fn expand(&self, node: &Node, out: &mut Vec<Succ<Node, Obs>>) {
         let mut moves = Vec::new();
@@ -626,6 +637,17 @@ impl<'s> World for Pair<'_, 's> {
 /// Either spec that cannot be set up as `options` say is an error in
 /// words.
 pub fn explore_against(a: &Spec, b: &Spec, options: &Options) -> Result<DiffReport, String> {
+    explore_against_with_progress(a, b, options, &mut |_| {})
+}
+
+/// [`explore_against`], telling `progress` how far the search got between
+/// chunks of states (for a progress bar).
+pub fn explore_against_with_progress(
+    a: &Spec,
+    b: &Spec,
+    options: &Options,
+    progress: &mut (dyn FnMut(Progress) + Send),
+) -> Result<DiffReport, String> {
     let table = Table::new(&[a, b], options.max_answer);
     let (side_a, start_a) = start(a, options, true)?;
     let (side_b, start_b) = start(b, options, true)?;
@@ -645,7 +667,9 @@ pub fn explore_against(a: &Spec, b: &Spec, options: &Options) -> Result<DiffRepo
         specs: [a, b],
         table: &table,
         options,
+        packer: crate::Packer::new(&root),
     };
+    let mut search = Search { options, progress };
     // (parent, move) of each difference, turned into paths at the end.
     let mut at: Vec<Option<(u32, Move)>> = vec![None; differences.len()];
     let mut unmatched: Vec<String> = Vec::new();
@@ -654,14 +678,14 @@ pub fn explore_against(a: &Spec, b: &Spec, options: &Options) -> Result<DiffRepo
             &world,
             root,
             root_key,
-            options,
+            &mut search,
             |_tree, parent, mv, obs: &Obs, _target, _new| {
                 if let Some(u) = &obs.unmatched
                     && !unmatched.contains(u)
                 {
                     unmatched.push(u.clone());
                 }
-                let Some(d) = &obs.found else { return };
+                let Some(d) = &obs.found else { return 0 };
                 match by_signature.get(&d.signature) {
                     None => {
                         by_signature.insert(d.signature.clone(), differences.len());
@@ -674,6 +698,7 @@ pub fn explore_against(a: &Spec, b: &Spec, options: &Options) -> Result<DiffRepo
                     }
                     Some(_) => {}
                 }
+                0
             },
         )
     });

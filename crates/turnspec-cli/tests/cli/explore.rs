@@ -148,3 +148,33 @@ fn with_objects_against_writes_summoning_sickness_as_a_scenario_that_passes() {
     let help = stdout(&turnspec(&["explore", "--help"]));
     assert!(help.contains("objects"), "{help}");
 }
+
+#[test]
+fn a_memory_limit_stops_explore_with_an_incomplete_report() {
+    let o = turnspec(&[
+        "explore",
+        "games/mtg.toml",
+        "--depth",
+        "14",
+        "--max-memory",
+        "2M",
+        "--format",
+        "json",
+    ]);
+    let v: serde_json::Value = serde_json::from_str(&stdout(&o)).expect("JSON");
+    assert_eq!(v["stop"]["complete"], false);
+    assert_eq!(v["stop"]["stopped_at"], "max_memory");
+    assert!(v["stop"]["memory"].as_u64().unwrap() > 2 << 20);
+    assert!(v["stop"]["expanding_depth"].as_u64().is_some());
+    let text = turnspec(&[
+        "explore",
+        "games/mtg.toml",
+        "--depth",
+        "14",
+        "--max-memory",
+        "2M",
+    ]);
+    assert!(stdout(&text).contains("incomplete: stopped at the memory limit"));
+    let bad = turnspec(&["explore", "games/mtg.toml", "--max-memory", "4X"]);
+    assert_exit(&bad, 2);
+}
