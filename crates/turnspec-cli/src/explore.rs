@@ -273,7 +273,9 @@ fn options(args: &ExploreArgs) -> Result<Options, String> {
     Ok(o)
 }
 
-fn speed(states: usize, started: Instant) -> String {
+/// The timing line: states, time, rate, peak resident memory and the
+/// search's own peak count (`held`), each per state.
+fn speed(states: usize, started: Instant, held: usize) -> String {
     let secs = started.elapsed().as_secs_f64();
     let rate = if secs > 0.0 {
         states as f64 / secs
@@ -283,9 +285,10 @@ fn speed(states: usize, started: Instant) -> String {
     let memory = peak_memory()
         .map(|m| {
             format!(
-                ", peak memory {:.1} MiB ({} bytes per state)",
+                ", peak memory {:.1} MiB ({} bytes per state; the search's own count {})",
                 m as f64 / 1048576.0,
-                m / states.max(1) as u64
+                m / states.max(1) as u64,
+                held / states.max(1)
             )
         })
         .unwrap_or_default();
@@ -317,7 +320,9 @@ pub fn explore_cmd(args: ExploreArgs) -> Result<ExitCode, String> {
     let a = Arc::new(a);
     let started = Instant::now();
     let bar = (!crate::out::quiet() && std::io::stderr().is_terminal()).then(progress_bar);
+    let mut held = 0usize;
     let mut progress = |p: Progress| {
+        held = held.max(p.memory);
         if let Some(pb) = &bar {
             show(pb, &p, started);
         }
@@ -329,7 +334,7 @@ pub fn explore_cmd(args: ExploreArgs) -> Result<ExitCode, String> {
                 pb.finish_and_clear();
             }
             let report = report?;
-            let timing = speed(report.states, started);
+            let timing = speed(report.states, started, held);
             match args.format {
                 Format::Text => {
                     crate::out::print(&report.to_text());
@@ -385,7 +390,7 @@ pub fn explore_cmd(args: ExploreArgs) -> Result<ExitCode, String> {
                 pb.finish_and_clear();
             }
             let report = report?;
-            let timing = speed(report.states, started);
+            let timing = speed(report.states, started, held);
             match args.format {
                 Format::Text => {
                     crate::out::print(&report.to_text());

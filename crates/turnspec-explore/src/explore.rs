@@ -9,7 +9,7 @@ use turnspec_model::{EndingId, PhaseId, Spec, StepId, TurnActionId, WindowId};
 
 use crate::moves::{Move, Side, Table, enumerate};
 use crate::scenario::{Header, Writer};
-use crate::search::{self, Adjacency, Edge, Progress, Search, Stop, Succ, World, bfs};
+use crate::search::{self, Adjacency, Edge, Edges, Progress, Search, Stop, Succ, World, bfs};
 use crate::{Node, Options, Packer, start, with_threads};
 
 /// The most cycles (not made of plays) reported; more are counted.
@@ -578,7 +578,7 @@ pub fn explore_with_progress(
     if root_stuck {
         dead.push((0, None, dead_end(root_game, false)));
     }
-    let mut edges: Vec<Edge> = Vec::new();
+    let mut edges = Edges::default();
     let unseen_of = |timing: &[First]| {
         timing
             .iter()
@@ -627,13 +627,11 @@ pub fn explore_with_progress(
                 }
                 if obs.cycle_edge {
                     // The bytes the edge list grew by, counted as held.
-                    let before = edges.capacity();
-                    edges.push(Edge {
+                    return edges.push(Edge {
                         from: parent,
                         to: target,
                         mv,
                     });
-                    return (edges.capacity() - before) * std::mem::size_of::<Edge>();
                 }
                 0
             },
@@ -760,7 +758,7 @@ pub fn explore_with_progress(
     for component in components.iter().take(MAX_CYCLE_COMPONENTS) {
         let entry = component[0];
         let cycle = search::shortest_cycle(entry, component, &adj, &edges);
-        let cycle_moves: Vec<Move> = cycle.iter().map(|e| edges[*e as usize].mv).collect();
+        let cycle_moves: Vec<Move> = cycle.iter().map(|e| edges.get(*e).mv).collect();
         if seen_cycles.contains(&cycle_moves) {
             continue;
         }
