@@ -669,7 +669,11 @@ pub fn explore_against_with_progress(
         options,
         packer: crate::Packer::new(&root),
     };
-    let mut search = Search { options, progress };
+    let mut search = Search {
+        options,
+        progress,
+        frontier_memory: crate::search::FRONTIER_MEMORY,
+    };
     // (parent, move) of each difference, turned into paths at the end.
     let mut at: Vec<Option<(u32, Move)>> = vec![None; differences.len()];
     let mut unmatched: Vec<String> = Vec::new();

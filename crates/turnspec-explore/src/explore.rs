@@ -290,6 +290,9 @@ pub(crate) fn stop_text(stop: Stop) -> String {
         Stop::MaxStates { depth } => format!(
             "incomplete: stopped at the state limit while expanding states {depth} moves deep"
         ),
+        Stop::Unreadable { depth } => format!(
+            "incomplete: states written to a temporary file could not be read back while expanding states {depth} moves deep"
+        ),
         Stop::MaxMemory { depth, memory } => format!(
             "incomplete: stopped at the memory limit ({memory} bytes held) while expanding states {depth} moves deep"
         ),
@@ -593,7 +596,11 @@ pub fn explore_with_progress(
         packer: Packer::new(&root),
         spec: std::marker::PhantomData,
     };
-    let mut search = Search { options, progress };
+    let mut search = Search {
+        options,
+        progress,
+        frontier_memory: crate::search::FRONTIER_MEMORY,
+    };
     let searched = with_threads(options.threads, || {
         bfs(
             &world,

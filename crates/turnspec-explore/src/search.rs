@@ -171,6 +171,12 @@ pub enum Stop {
         /// The depth (in moves) of the states being expanded.
         depth: usize,
     },
+    /// States of a level written to a temporary file (past 16 MiB of
+    /// them) could not be read back; the level was not finished.
+    Unreadable {
+        /// The depth (in moves) of the states being expanded.
+        depth: usize,
+    },
     /// The search's memory passed `max_memory`; the level being expanded
     /// was not finished.
     MaxMemory {
@@ -203,7 +209,15 @@ pub struct Progress {
 pub(crate) struct Search<'a> {
     pub options: &'a crate::Options,
     pub progress: &'a mut (dyn FnMut(Progress) + Send + 'a),
+    /// Bytes of a level's packed states held in memory before the
+    /// earlier ones are written to a temporary file.
+    pub frontier_memory: usize,
 }
+
+/// The default [`Search::frontier_memory`]: 16 MiB of a level held in
+/// memory, the rest in a temporary file, written and read back once, in
+/// order (a few MB a second at the search's pace: no cost to speak of).
+pub(crate) const FRONTIER_MEMORY: usize = 16 << 20;
 
 pub(crate) struct Searched {
     pub tree: Tree,
@@ -290,18 +304,102 @@ impl Visited {
 /// found: packed in blocks of bytes (each `number, length, bytes`), or
 /// whole for a world that does not pack.
 struct Level<S> {
+    /// The latest blocks, in memory.
     blocks: Vec<Vec<u8>>,
+    /// The earlier blocks, written to a temporary file once the blocks in
+    /// memory pass `spill_after` bytes.
+    spill: Option<Spill>,
+    /// Writing failed once: the rest of the level stays in memory.
+    spill_failed: bool,
+    spill_after: usize,
     whole: Vec<(u32, S)>,
     len: usize,
 }
 
+/// A temporary file holding a level's earlier blocks, removed on drop.
+struct Spill {
+    file: std::fs::File,
+    path: std::path::PathBuf,
+    /// The length of each block written, in order.
+    lens: Vec<usize>,
+    written: u64,
+}
+
+impl Spill {
+    fn create() -> std::io::Result<Spill> {
+        static COUNT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+        let n = COUNT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        let path =
+            std::env::temp_dir().join(format!("turnspec-explore-{}-{n}.level", std::process::id()));
+        let file = std::fs::OpenOptions::new()
+            .read(true)
+            .write(true)
+            .create_new(true)
+            .open(&path)?;
+        Ok(Spill {
+            file,
+            path,
+            lens: Vec::new(),
+            written: 0,
+        })
+    }
+
+    /// Writes `block` at the end; on failure the file is cut back to the
+    /// blocks written whole.
+    fn write(&mut self, block: &[u8]) -> bool {
+        use std::io::Write;
+        if self.file.write_all(block).is_err() {
+            let _ = self.file.set_len(self.written);
+            return false;
+        }
+        self.written += block.len() as u64;
+        self.lens.push(block.len());
+        true
+    }
+}
+
+impl Drop for Spill {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_file(&self.path);
+    }
+}
+
 impl<S> Level<S> {
-    fn new() -> Self {
+    fn new(spill_after: usize) -> Self {
         Level {
             blocks: Vec::new(),
+            spill: None,
+            spill_failed: false,
+            spill_after,
             whole: Vec::new(),
             len: 0,
         }
+    }
+
+    /// Writes the blocks in memory to the level's file, as far as it can.
+    fn spill(&mut self) {
+        if self.spill_failed {
+            return;
+        }
+        let spill = match &mut self.spill {
+            Some(spill) => spill,
+            None => match Spill::create() {
+                Ok(spill) => self.spill.insert(spill),
+                Err(_) => {
+                    self.spill_failed = true;
+                    return;
+                }
+            },
+        };
+        let mut done = 0;
+        for block in &self.blocks {
+            if !spill.write(block) {
+                self.spill_failed = true;
+                break;
+            }
+            done += 1;
+        }
+        self.blocks.drain(..done);
     }
 
     fn push_packed(&mut self, id: u32, bytes: &[u8]) {
@@ -311,7 +409,12 @@ impl<S> Level<S> {
             .last()
             .is_some_and(|b| b.capacity() - b.len() >= need);
         if !fits {
-            self.blocks.push(Vec::with_capacity(LEVEL_BLOCK.max(need)));
+            if self.bytes() >= self.spill_after {
+                self.spill();
+            }
+            // Small blocks under a small budget, so it is kept.
+            let size = (self.spill_after / 4).clamp(4096, LEVEL_BLOCK);
+            self.blocks.push(Vec::with_capacity(size.max(need)));
         }
         if let Some(block) = self.blocks.last_mut() {
             block.extend_from_slice(&id.to_le_bytes());
@@ -343,6 +446,11 @@ enum Held<S> {
 /// once read, so the level being left and the next are not both held
 /// whole.
 struct Drain<S> {
+    /// The level's file, read first, and how many of its blocks were read.
+    spill: Option<Spill>,
+    read: usize,
+    /// A block could not be read back from the file.
+    failed: bool,
     blocks: std::vec::IntoIter<Vec<u8>>,
     block: Vec<u8>,
     at: usize,
@@ -354,7 +462,17 @@ struct Drain<S> {
 impl<S> Drain<S> {
     fn new(level: Level<S>) -> Self {
         let bytes = level.bytes();
+        let mut spill = level.spill;
+        if let Some(s) = &mut spill {
+            use std::io::Seek;
+            if s.file.rewind().is_err() {
+                s.lens.clear();
+            }
+        }
         Drain {
+            spill,
+            read: 0,
+            failed: false,
             blocks: level.blocks.into_iter(),
             block: Vec::new(),
             at: 0,
@@ -367,7 +485,11 @@ impl<S> Drain<S> {
     fn next_packed(&mut self) -> Option<(u32, std::ops::Range<usize>)> {
         while self.at >= self.block.len() {
             self.bytes = self.bytes.saturating_sub(self.block.capacity());
-            self.block = self.blocks.next()?;
+            self.block = match self.next_spilled() {
+                Some(block) => block,
+                None if self.failed => return None,
+                None => self.blocks.next()?,
+            };
             self.at = 0;
         }
         let b = &self.block;
@@ -377,6 +499,21 @@ impl<S> Drain<S> {
         let end = at.checked_add(n).filter(|&e| e <= b.len())?;
         self.at = end;
         Some((id, at..end))
+    }
+
+    /// The next block of the level's file, if any is left.
+    fn next_spilled(&mut self) -> Option<Vec<u8>> {
+        use std::io::Read;
+        let spill = self.spill.as_mut()?;
+        let len = *spill.lens.get(self.read)?;
+        self.read += 1;
+        let mut block = vec![0u8; len];
+        if spill.file.read_exact(&mut block).is_err() {
+            self.failed = true;
+            return None;
+        }
+        self.bytes += block.capacity();
+        Some(block)
     }
 
     /// Fills `chunk` with up to [`CHUNK`] states, packed ones copied into
@@ -427,7 +564,8 @@ pub(crate) fn bfs<W: World>(
     tree.level_start.push(0);
     let mut visited = Visited::default();
     visited.find_or_add(root_key, true);
-    let mut frontier = Level::new();
+    let spill_after = search.frontier_memory;
+    let mut frontier = Level::new(spill_after);
     let mut packed = Vec::new();
     if world.pack(&root, &mut packed) {
         frontier.push_packed(0, &packed);
@@ -451,8 +589,8 @@ pub(crate) fn bfs<W: World>(
         // The next level's states are numbered from here on.
         tree.level_start.push(tree.len() as u32);
         let level_states = frontier.len;
-        let mut next = Level::new();
-        let mut rest = Drain::new(std::mem::replace(&mut frontier, Level::new()));
+        let mut next = Level::new(spill_after);
+        let mut rest = Drain::new(std::mem::replace(&mut frontier, Level::new(spill_after)));
         // States found at the bound are counted, not kept: they will not be
         // expanded, so they are not packed either.
         let keep = level + 1 < depth_bound;
@@ -461,6 +599,9 @@ pub(crate) fn bfs<W: World>(
         let mut expanded_in_level = 0usize;
         loop {
             rest.fill(&mut chunk, &mut buf);
+            if rest.failed {
+                break 'levels Stop::Unreadable { depth: level };
+            }
             if chunk.is_empty() {
                 break;
             }
@@ -755,4 +896,119 @@ pub(crate) fn shortest_cycle(
         }
     }
     Vec::new()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Numbers below 50,000, each leading to two others.
+    struct Numbers;
+
+    impl World for Numbers {
+        type State = u32;
+        type Obs = ();
+
+        fn expand(&self, n: &u32, out: &mut Vec<Succ<u32, ()>>) {
+            for (k, next) in [(n * 3 + 1) % 50_000, (n * 7 + 2) % 50_000]
+                .into_iter()
+                .enumerate()
+            {
+                out.push(Succ {
+                    mv: Move::Pass(turnspec_engine::PlayerId(k as u8)),
+                    key: u128::from(next),
+                    next: Some(next),
+                    obs: (),
+                });
+            }
+        }
+
+        fn pack(&self, n: &u32, out: &mut Vec<u8>) -> bool {
+            out.extend_from_slice(&n.to_le_bytes());
+            true
+        }
+
+        fn unpack(&self, bytes: &[u8]) -> Option<u32> {
+            Some(u32::from_le_bytes(bytes.try_into().ok()?))
+        }
+    }
+
+    fn run(frontier_memory: usize) -> (Stop, Vec<Vec<Move>>, usize) {
+        let options = crate::Options {
+            depth: 30,
+            ..Default::default()
+        };
+        let mut quiet = |_| {};
+        let mut search = Search {
+            options: &options,
+            progress: &mut quiet,
+            frontier_memory,
+        };
+        let mut edges = 0;
+        let searched = bfs(&Numbers, 0, 0, &mut search, |_, _, _, _, _, _| {
+            edges += 1;
+            0
+        });
+        let tree = &searched.tree;
+        let paths = (0..tree.len() as u32)
+            .step_by(97)
+            .map(|n| tree.path(n))
+            .collect();
+        (searched.stop, paths, edges)
+    }
+
+    #[test]
+    fn levels_written_to_a_file_give_the_same_search() {
+        let in_memory = run(usize::MAX);
+        assert!(in_memory.2 > 40_000);
+        // Every block but the one being filled goes to the file.
+        assert_eq!(run(0), in_memory);
+        assert_eq!(run(10_000), in_memory);
+    }
+
+    #[test]
+    fn a_level_past_its_budget_goes_to_a_file_and_comes_back_in_order() {
+        let mut level: Level<u32> = Level::new(0);
+        for id in 0..5_000u32 {
+            level.push_packed(id, &id.to_le_bytes()[..(id % 4) as usize]);
+        }
+        let path = level.spill.as_ref().map(|s| s.path.clone()).unwrap();
+        assert!(path.exists() && level.blocks.len() == 1);
+        let mut drain = Drain::new(level);
+        let (mut chunk, mut buf) = (Vec::new(), Vec::new());
+        let mut next = 0u32;
+        loop {
+            drain.fill(&mut chunk, &mut buf);
+            if chunk.is_empty() {
+                break;
+            }
+            for (id, held) in &chunk {
+                let Held::Packed(r) = held else { panic!() };
+                assert_eq!(
+                    (*id, &buf[r.clone()]),
+                    (next, &next.to_le_bytes()[..(next % 4) as usize])
+                );
+                next += 1;
+            }
+        }
+        assert!(!drain.failed && next == 5_000);
+        drop(drain);
+        assert!(!path.exists());
+    }
+
+    #[test]
+    fn depth_is_implied_by_numbering() {
+        let options = crate::Options::default();
+        let mut quiet = |_| {};
+        let mut search = Search {
+            options: &options,
+            progress: &mut quiet,
+            frontier_memory: FRONTIER_MEMORY,
+        };
+        let searched = bfs(&Numbers, 0, 0, &mut search, |_, _, _, _, _, _| 0);
+        let tree = &searched.tree;
+        for n in 0..tree.len() as u32 {
+            assert_eq!(tree.depth(n), tree.path(n).len(), "{n}");
+        }
+    }
 }

@@ -373,6 +373,7 @@ pub fn check_stops(
     let mut search = Search {
         options,
         progress: &mut quiet,
+        frontier_memory: crate::search::FRONTIER_MEMORY,
     };
     let searched = with_threads(options.threads, || {
         bfs(
