@@ -481,7 +481,7 @@ fn show(pb: &indicatif::ProgressBar, p: &Progress, started: Instant) {
     pb.set_position(p.expanded as u64);
     pb.set_message(format!(
         "{} states, {rate:.0} states/s, {:.1} MiB",
-        p.states,
+        indicatif::HumanCount(p.states as u64),
         p.memory as f64 / 1048576.0
     ));
 }
