@@ -7,7 +7,8 @@
 //! numbers, the keys stored once). Depths are implied by the numbering (a
 //! level's states are numbered in a row). The states of the level being
 //! expanded and of the next are held packed, as the world writes them
-//! ([`World::pack`]), in blocks freed as they are expanded.
+//! ([`World::pack`]), in blocks freed as they are expanded; past
+//! [`FRONTIER_MEMORY`], a level's earlier blocks wait in a temporary file.
 
 use std::collections::HashMap;
 use std::collections::hash_map::Entry;
