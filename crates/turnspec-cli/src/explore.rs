@@ -2,6 +2,7 @@
 //! bound (crates/turnspec-explore), findings written as scenarios. The
 //! search is the library's; this module loads, times, prints and writes.
 
+use std::io::IsTerminal;
 use std::path::{Component, Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::Arc;
@@ -10,8 +11,9 @@ use std::time::{Duration, Instant};
 use clap::Args;
 use serde_json::{Value, json};
 use turnspec_explore::{
-    Cluster, DiffReport, DiffSide, FindingKind, Options, Report, Stop, explore, explore_against,
-    explore_against_distributed, parse_hosts, run_scenario,
+    Cluster, DiffReport, DiffSide, FindingKind, Options, Progress, Report, Stop,
+    explore_against_distributed, explore_against_with_progress, explore_with_progress, parse_hosts,
+    run_scenario,
 };
 use turnspec_scenario::Outcome;
 
@@ -38,6 +40,13 @@ pub struct ExploreArgs {
     /// Stop with an "incomplete" report after this many distinct states.
     #[arg(long, default_value_t = 1_000_000)]
     pub max_states: usize,
+    /// Stop with an "incomplete" report once the search holds more than
+    /// this much memory by its own count (tree, visited index, frontier,
+    /// kept edges; checked between chunks of 4096 states, so the same
+    /// for any --threads): bytes, or with K, M, G or T (powers of 1024),
+    /// as in `512M` or `4G`.
+    #[arg(long, value_parser = parse_size)]
+    pub max_memory: Option<usize>,
     /// The most host moves (answers, triggers, effects, facts, mana,
     /// leaving, endings, objects entering or leaving play and their facts)
     /// in one sequence.
@@ -143,7 +152,34 @@ fn stop_json(stop: Stop) -> Value {
         Stop::MaxStates { depth } => {
             json!({ "complete": false, "stopped_at": "max_states", "expanding_depth": depth })
         }
+        Stop::Unreadable { depth } => {
+            json!({ "complete": false, "stopped_at": "unreadable", "expanding_depth": depth })
+        }
+        Stop::MaxMemory { depth, memory } => {
+            json!({ "complete": false, "stopped_at": "max_memory", "expanding_depth": depth, "memory": memory })
+        }
     }
+}
+
+/// A size in bytes: a number, or one with K, M, G or T (powers of 1024),
+/// optionally followed by `B` or `iB`, as in `512M`, `4G`, `4GiB`.
+pub(crate) fn parse_size(text: &str) -> Result<usize, String> {
+    let t = text.trim();
+    let upper = t.to_ascii_uppercase();
+    let t = upper
+        .strip_suffix("IB")
+        .or_else(|| upper.strip_suffix('B'))
+        .unwrap_or(&upper);
+    let (digits, shift) = match t.chars().last() {
+        Some('K') => (&t[..t.len() - 1], 10),
+        Some('M') => (&t[..t.len() - 1], 20),
+        Some('G') => (&t[..t.len() - 1], 30),
+        Some('T') => (&t[..t.len() - 1], 40),
+        _ => (t, 0),
+    };
+    let bad = || format!("`{text}`: give a size in bytes, or with K, M, G or T, as in 512M or 4G");
+    let n: usize = digits.trim().parse().map_err(|_| bad())?;
+    n.checked_mul(1usize << shift).ok_or_else(bad)
 }
 
 fn report_json(r: &Report, spec: &Path) -> Value {
@@ -253,6 +289,7 @@ fn options(args: &ExploreArgs) -> Result<Options, String> {
     o.turns = args.turns;
     o.depth = args.depth;
     o.max_states = args.max_states;
+    o.max_memory = args.max_memory.unwrap_or(usize::MAX);
     o.host_moves = args.host_moves;
     o.max_answer = args.max_answer;
     o.threads = args.threads;
@@ -287,7 +324,9 @@ fn options(args: &ExploreArgs) -> Result<Options, String> {
     Ok(o)
 }
 
-fn speed(states: usize, started: Instant) -> String {
+/// The timing line: states, time, rate, peak resident memory and the
+/// search's own peak count (`held`), each per state.
+fn speed(states: usize, started: Instant, held: usize) -> String {
     let secs = started.elapsed().as_secs_f64();
     let rate = if secs > 0.0 {
         states as f64 / secs
@@ -297,9 +336,10 @@ fn speed(states: usize, started: Instant) -> String {
     let memory = peak_memory()
         .map(|m| {
             format!(
-                ", peak memory {:.1} MiB ({} bytes per state)",
+                ", peak memory {:.1} MiB ({} bytes per state; the search's own count {})",
                 m as f64 / 1048576.0,
-                m / states.max(1) as u64
+                m / states.max(1) as u64,
+                held / states.max(1)
             )
         })
         .unwrap_or_default();
@@ -337,10 +377,22 @@ pub fn explore_cmd(args: ExploreArgs) -> Result<ExitCode, String> {
         .unwrap_or_default();
     let a = Arc::new(a);
     let started = Instant::now();
+    let bar = (!crate::out::quiet() && std::io::stderr().is_terminal()).then(progress_bar);
+    let mut held = 0usize;
+    let mut progress = |p: Progress| {
+        held = held.max(p.memory);
+        if let Some(pb) = &bar {
+            show(pb, &p, started);
+        }
+    };
     match &args.against {
         None => {
-            let report = explore(&a, &options)?;
-            let timing = speed(report.states, started);
+            let report = explore_with_progress(&a, &options, &mut progress);
+            if let Some(pb) = &bar {
+                pb.finish_and_clear();
+            }
+            let report = report?;
+            let timing = speed(report.states, started, held);
             match args.format {
                 Format::Text => {
                     crate::out::print(&report.to_text());
@@ -392,19 +444,24 @@ pub fn explore_cmd(args: ExploreArgs) -> Result<ExitCode, String> {
             };
             let b = Arc::new(b);
             let report = match &cluster {
-                None => explore_against(&a, &b, &options)?,
-                Some(cluster) => match explore_against_distributed(&a, &b, &options, cluster)? {
-                    Some(report) => report,
-                    None => {
+                None => explore_against_with_progress(&a, &b, &options, &mut progress),
+                Some(cluster) => match explore_against_distributed(&a, &b, &options, cluster) {
+                    Ok(Some(report)) => Ok(report),
+                    Ok(None) => {
                         crate::out::eprintln(&format!(
                             "process {}: done (process 0 prints the report)",
                             cluster.process
                         ));
                         return Ok(ExitCode::SUCCESS);
                     }
+                    Err(e) => Err(e),
                 },
             };
-            let timing = speed(report.states, started);
+            if let Some(pb) = &bar {
+                pb.finish_and_clear();
+            }
+            let report = report?;
+            let timing = speed(report.states, started, held);
             match args.format {
                 Format::Text => {
                     crate::out::print(&report.to_text());
@@ -467,6 +524,36 @@ pub fn explore_cmd(args: ExploreArgs) -> Result<ExitCode, String> {
     }
 }
 
+/// The search's progress bar on stderr: the level being expanded, its
+/// states expanded so far, states found, their rate and the search's memory.
+fn progress_bar() -> indicatif::ProgressBar {
+    let pb =
+        indicatif::ProgressBar::with_draw_target(Some(1), indicatif::ProgressDrawTarget::stderr());
+    if let Ok(style) = indicatif::ProgressStyle::with_template(
+        "{spinner} [{elapsed_precise}] depth {prefix}: {wide_bar} {human_pos}/{human_len} expanded, {msg}",
+    ) {
+        pb.set_style(style);
+    }
+    pb
+}
+
+fn show(pb: &indicatif::ProgressBar, p: &Progress, started: Instant) {
+    let secs = started.elapsed().as_secs_f64();
+    let rate = if secs > 0.0 {
+        p.states as f64 / secs
+    } else {
+        0.0
+    };
+    pb.set_prefix(p.level.to_string());
+    pb.set_length(p.level_states as u64);
+    pb.set_position(p.expanded as u64);
+    pb.set_message(format!(
+        "{} states, {rate:.0} states/s, {:.1} MiB",
+        indicatif::HumanCount(p.states as u64),
+        p.memory as f64 / 1048576.0
+    ));
+}
+
 fn write(path: &Path, text: &str) -> Result<(), String> {
     std::fs::write(path, text).map_err(|e| format!("cannot write {}: {e}", path.display()))
 }
@@ -488,4 +575,32 @@ fn turns_hint(report: &turnspec_explore::Report, turns: u32) -> Option<String> {
             "\nhint: {unreached} phase(s) or step(s) never reached within --turns {turns}; some are only reached on a later turn: try --turns 2 or 3"
         )
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::parse_size;
+
+    #[test]
+    fn sizes_are_bytes_or_powers_of_1024() {
+        assert_eq!(parse_size("1000"), Ok(1000));
+        assert_eq!(parse_size("512M"), Ok(512 << 20));
+        assert_eq!(parse_size("4G"), Ok(4 << 30));
+        assert_eq!(parse_size("4g"), Ok(4 << 30));
+        assert_eq!(parse_size("4GiB"), Ok(4 << 30));
+        assert_eq!(parse_size("16KB"), Ok(16 << 10));
+        assert_eq!(parse_size("2T"), Ok(2 << 40));
+        assert_eq!(parse_size(" 7 "), Ok(7));
+        for bad in [
+            "",
+            "G",
+            "-1",
+            "1.5G",
+            "4X",
+            "99999999999999999999",
+            "16777216T",
+        ] {
+            assert!(parse_size(bad).is_err(), "{bad}");
+        }
+    }
 }

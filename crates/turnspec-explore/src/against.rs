@@ -11,7 +11,7 @@ use turnspec_trace::{compact, describe, is_end};
 use crate::explore::stop_text;
 use crate::moves::{Move, Refusal, Table, enumerate, labels};
 use crate::scenario::{Header, Writer};
-use crate::search::{Stop, Succ, World, bfs, key_of};
+use crate::search::{Progress, Search, Stop, Succ, World, bfs, key_of};
 use crate::{Node, Options, start, with_threads};
 
 /// Which of the two specs.
@@ -447,6 +447,8 @@ pub(crate) struct Pair<'a, 's> {
     pub(crate) specs: [&'s Spec; 2],
     pub(crate) table: &'a Table,
     pub(crate) options: &'a Options,
+    /// Packs the frontier's states.
+    pub(crate) packer: crate::Packer,
 }
 
 fn lines(spec: &Spec, events: &[Event]) -> (Vec<String>, Vec<Event>) {
@@ -501,6 +503,15 @@ fn compare(specs: [&Spec; 2], a: &[Event], b: &[Event], clean: bool) -> Option<D
 impl<'s> World for Pair<'_, 's> {
     type State = Node;
     type Obs = Obs;
+
+    fn pack(&self, node: &Node, out: &mut Vec<u8>) -> bool {
+        self.packer.pack(node, out);
+        true
+    }
+
+    fn unpack(&self, bytes: &[u8]) -> Option<Node> {
+        self.packer.unpack(bytes)
+    }
 
     fn expand(&self, node: &Node, out: &mut Vec<Succ<Node, Obs>>) {
         let mut moves = Vec::new();
@@ -727,12 +738,29 @@ pub(crate) fn prepare(
 /// Either spec that cannot be set up as `options` say is an error in
 /// words.
 pub fn explore_against(a: &Spec, b: &Spec, options: &Options) -> Result<DiffReport, String> {
+    explore_against_with_progress(a, b, options, &mut |_| {})
+}
+
+/// [`explore_against`], telling `progress` how far the search got between
+/// chunks of states (for a progress bar).
+pub fn explore_against_with_progress(
+    a: &Spec,
+    b: &Spec,
+    options: &Options,
+    progress: &mut (dyn FnMut(Progress) + Send),
+) -> Result<DiffReport, String> {
     let (table, root, first) = prepare(a, b, options)?;
     let root_key = root.key();
     let world = Pair {
         specs: [a, b],
         table: &table,
         options,
+        packer: crate::Packer::new(&root),
+    };
+    let mut search = Search {
+        options,
+        progress,
+        frontier_memory: crate::search::FRONTIER_MEMORY,
     };
     // Each difference's (parent, move), turned into a path at the end.
     let mut collect: Collect<(u32, Move)> = Collect::new(first);
@@ -741,9 +769,11 @@ pub fn explore_against(a: &Spec, b: &Spec, options: &Options) -> Result<DiffRepo
             &world,
             root,
             root_key,
-            options,
+            &mut search,
             |_tree, parent, mv, obs: &Obs, _target, _new| {
                 collect.visit(obs, || (parent, mv));
+                // Nothing is kept per successor beyond what `collect` holds.
+                0
             },
         )
     });

@@ -15,7 +15,7 @@
 
 use std::cell::RefCell;
 use std::collections::{BTreeMap, HashMap, HashSet};
-use std::hash::BuildHasherDefault;
+use std::hash::{BuildHasherDefault, Hasher};
 use std::io::{Read, Write};
 use std::net::{TcpListener, TcpStream, ToSocketAddrs};
 use std::rc::Rc;
@@ -37,8 +37,33 @@ use turnspec_model::Spec;
 
 use crate::against::{Collect, DiffReport, Obs, Pair, prepare};
 use crate::moves::Move;
-use crate::search::{KeyHasher, Stop, Succ, World, key_of};
+use crate::search::{Stop, Succ, World, key_of};
 use crate::{Node, Options};
+
+/// The hasher of a set of keys: its keys are already XXH3-128 hashes,
+/// uniformly spread, so their low 64 bits serve as they are.
+#[derive(Default)]
+struct KeyHasher(u64);
+
+impl Hasher for KeyHasher {
+    #[inline]
+    fn write(&mut self, bytes: &[u8]) {
+        // Only keys go through `write_u128`; anything else is folded in.
+        for &b in bytes {
+            self.0 = self.0.rotate_left(8) ^ u64::from(b);
+        }
+    }
+
+    #[inline]
+    fn write_u128(&mut self, key: u128) {
+        self.0 = key as u64;
+    }
+
+    #[inline]
+    fn finish(&self) -> u64 {
+        self.0
+    }
+}
 
 /// Where the workers of a distributed search run.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -474,6 +499,7 @@ fn run_worker(
         specs: [a, b],
         table: &table,
         options,
+        packer: crate::Packer::new(&root),
     };
     let mut cands: InputHandle<u64, CapacityContainerBuilder<Vec<Cand>>> = InputHandle::new();
     let mut recs: InputHandle<u64, CapacityContainerBuilder<Vec<Rec>>> = InputHandle::new();

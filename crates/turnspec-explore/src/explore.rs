@@ -9,8 +9,8 @@ use turnspec_model::{EndingId, PhaseId, Spec, StepId, TurnActionId, WindowId};
 
 use crate::moves::{Move, Side, Table, enumerate};
 use crate::scenario::{Header, Writer};
-use crate::search::{self, Adjacency, Edge, Stop, Succ, World, bfs};
-use crate::{Node, Options, start, with_threads};
+use crate::search::{self, Adjacency, Edge, Edges, Progress, Search, Stop, Succ, World, bfs};
+use crate::{Node, Options, Packer, start, with_threads};
 
 /// The most cycles (not made of plays) reported; more are counted.
 const MAX_CYCLES: usize = 20;
@@ -290,6 +290,12 @@ pub(crate) fn stop_text(stop: Stop) -> String {
         Stop::MaxStates { depth } => format!(
             "incomplete: stopped at the state limit while expanding states {depth} moves deep"
         ),
+        Stop::Unreadable { depth } => format!(
+            "incomplete: states written to a temporary file could not be read back while expanding states {depth} moves deep"
+        ),
+        Stop::MaxMemory { depth, memory } => format!(
+            "incomplete: stopped at the memory limit ({memory} bytes held) while expanding states {depth} moves deep"
+        ),
     }
 }
 
@@ -334,6 +340,8 @@ struct Single<'a, 's> {
     /// the merge no longer needs, and the merge ignores it, so the report
     /// does not depend on when it was read.
     timing_unseen: AtomicU32,
+    /// Packs the frontier's states.
+    packer: Packer,
     spec: std::marker::PhantomData<&'s Spec>,
 }
 
@@ -415,6 +423,15 @@ fn dead_end(game: &Game, beyond_limit: bool) -> Dead {
 impl<'s> World for Single<'_, 's> {
     type State = Node;
     type Obs = Obs;
+
+    fn pack(&self, node: &Node, out: &mut Vec<u8>) -> bool {
+        self.packer.pack(node, out);
+        true
+    }
+
+    fn unpack(&self, bytes: &[u8]) -> Option<Node> {
+        self.packer.unpack(bytes)
+    }
 
     fn expand(&self, node: &Node, out: &mut Vec<Succ<Node, Obs>>) {
         let mut moves = Vec::new();
@@ -499,6 +516,16 @@ type First = Option<(u32, Option<Move>)>;
 /// A spec that cannot be set up as `options` say (a player count it does
 /// not allow, an unknown variant or start point) is an error in words.
 pub fn explore(spec: &Spec, options: &Options) -> Result<Report, String> {
+    explore_with_progress(spec, options, &mut |_| {})
+}
+
+/// [`explore`], telling `progress` how far the search got between chunks
+/// of states (for a progress bar).
+pub fn explore_with_progress(
+    spec: &Spec,
+    options: &Options,
+    progress: &mut (dyn FnMut(Progress) + Send),
+) -> Result<Report, String> {
     let table = Table::new(&[spec], options.max_answer);
     let (side, start_events) = start(spec, options, true)?;
     let root = Node {
@@ -554,7 +581,7 @@ pub fn explore(spec: &Spec, options: &Options) -> Result<Report, String> {
     if root_stuck {
         dead.push((0, None, dead_end(root_game, false)));
     }
-    let mut edges: Vec<Edge> = Vec::new();
+    let mut edges = Edges::default();
     let unseen_of = |timing: &[First]| {
         timing
             .iter()
@@ -566,14 +593,20 @@ pub fn explore(spec: &Spec, options: &Options) -> Result<Report, String> {
         table: &table,
         options,
         timing_unseen: AtomicU32::new(unseen_of(&timing)),
+        packer: Packer::new(&root),
         spec: std::marker::PhantomData,
+    };
+    let mut search = Search {
+        options,
+        progress,
+        frontier_memory: crate::search::FRONTIER_MEMORY,
     };
     let searched = with_threads(options.threads, || {
         bfs(
             &world,
             root,
             root_key,
-            options,
+            &mut search,
             |_tree, parent, mv, obs: &Obs, target, _new| {
                 for r in &obs.reach {
                     mark(*r, (parent, Some(mv)));
@@ -600,18 +633,20 @@ pub fn explore(spec: &Spec, options: &Options) -> Result<Report, String> {
                     }
                 }
                 if obs.cycle_edge {
-                    edges.push(Edge {
+                    // The bytes the edge list grew by, counted as held.
+                    return edges.push(Edge {
                         from: parent,
                         to: target,
                         mv,
                     });
                 }
+                0
             },
         )
     });
     let tree = &searched.tree;
     let after = |first: &First| -> Option<usize> {
-        first.map(|(parent, mv)| tree.depth[parent as usize] as usize + usize::from(mv.is_some()))
+        first.map(|(parent, mv)| tree.depth(parent) + usize::from(mv.is_some()))
     };
     let rule = |r| spec.rule(r).map(str::to_string);
     let mut coverage = Vec::new();
@@ -730,7 +765,7 @@ pub fn explore(spec: &Spec, options: &Options) -> Result<Report, String> {
     for component in components.iter().take(MAX_CYCLE_COMPONENTS) {
         let entry = component[0];
         let cycle = search::shortest_cycle(entry, component, &adj, &edges);
-        let cycle_moves: Vec<Move> = cycle.iter().map(|e| edges[*e as usize].mv).collect();
+        let cycle_moves: Vec<Move> = cycle.iter().map(|e| edges.get(*e).mv).collect();
         if seen_cycles.contains(&cycle_moves) {
             continue;
         }

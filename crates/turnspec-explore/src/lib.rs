@@ -31,13 +31,15 @@ mod scenario;
 mod search;
 mod stops;
 
-pub use against::{DiffReport, Difference, Side as DiffSide, explore_against};
+pub use against::{
+    DiffReport, Difference, Side as DiffSide, explore_against, explore_against_with_progress,
+};
 #[cfg(feature = "distributed")]
 pub use distributed::{Cluster, explore_against_distributed, parse_hosts};
-pub use explore::{CoverageItem, Finding, FindingKind, Report, explore};
+pub use explore::{CoverageItem, Finding, FindingKind, Report, explore, explore_with_progress};
 pub use moves::{Move, OBJECTS, Table};
 pub use scenario::run_scenario;
-pub use search::Stop;
+pub use search::{Progress, Stop};
 pub use stops::{PassedWindow, StopsReport, Verdict, check_stops};
 pub use turnspec_engine::Status;
 
@@ -162,6 +164,11 @@ pub struct Options {
     /// Stop, with an "incomplete" report, once this many distinct states
     /// have been found.
     pub max_states: usize,
+    /// Stop, with an "incomplete" report, once the search holds more than
+    /// this many bytes by its own count (its tree, visited index, frontier
+    /// and kept edges; see [`Progress::memory`]), checked between chunks
+    /// of states. `usize::MAX`: no limit.
+    pub max_memory: usize,
     /// Which kinds of moves are tried.
     pub families: Families,
     /// The largest answer tried for a turn-based action (and never more
@@ -201,6 +208,7 @@ impl Default for Options {
             turns: 1,
             depth: 12,
             max_states: 1_000_000,
+            max_memory: usize::MAX,
             families: Families::default(),
             max_answer: 1,
             host_moves: 1,
@@ -227,8 +235,13 @@ impl Options {
         if !self.variants.is_empty() {
             from.push_str(&format!(", variants {}", self.variants.join(", ")));
         }
+        // Said only when set, so reports made without it read as before.
+        let memory = match self.max_memory {
+            usize::MAX => String::new(),
+            m => format!(", at most {m} bytes of memory"),
+        };
         format!(
-            "{} players{from}, {} turn(s), depth {}, at most {} states, at most {} host move(s), answers up to {}, families: {}",
+            "{} players{from}, {} turn(s), depth {}, at most {} states{memory}, at most {} host move(s), answers up to {}, families: {}",
             self.players,
             self.turns,
             self.depth,
@@ -264,6 +277,128 @@ impl Hash for Node {
 impl Node {
     pub(crate) fn key(&self) -> u128 {
         search::key_of(self)
+    }
+}
+
+/// Bytes every engine snapshot begins with (magic, format version, spec
+/// fingerprint, flags; see the engine's snapshot.rs): the same for all
+/// states of one game, so a packed frontier keeps them once.
+const SNAPSHOT_HEADER: usize = 15;
+
+/// Writes a [`Node`] compactly for the search's frontier and reads it
+/// back: per side the engine's snapshot (without its header) and the
+/// queued answers, then the host moves and whether the traces diverged.
+pub(crate) struct Packer {
+    specs: Vec<Spec>,
+    headers: Vec<Vec<u8>>,
+}
+
+impl Packer {
+    /// A packer for states of the same games as `root`.
+    pub(crate) fn new(root: &Node) -> Packer {
+        Packer {
+            specs: root.sides.iter().map(|s| s.game.spec().clone()).collect(),
+            headers: root
+                .sides
+                .iter()
+                .map(|s| {
+                    let mut b = s.game.to_bytes();
+                    b.truncate(SNAPSHOT_HEADER);
+                    b
+                })
+                .collect(),
+        }
+    }
+
+    pub(crate) fn pack(&self, node: &Node, out: &mut Vec<u8>) {
+        for (side, header) in node.sides.iter().zip(&self.headers) {
+            let bytes = side.game.to_bytes();
+            // The header is left out when it is the root's (always, in
+            // practice); a flag byte says which.
+            match bytes.strip_prefix(header.as_slice()) {
+                Some(rest) => {
+                    out.push(0);
+                    put_var(out, rest.len());
+                    out.extend_from_slice(rest);
+                }
+                None => {
+                    out.push(1);
+                    put_var(out, bytes.len());
+                    out.extend_from_slice(&bytes);
+                }
+            }
+            put_var(out, side.pending.len());
+            for &(action, answer, trigger) in &side.pending {
+                put_var(out, action.index());
+                put_var(out, usize::from(answer));
+                out.push(u8::from(trigger));
+            }
+        }
+        out.push(node.host_moves);
+        out.push(u8::from(node.diverged));
+    }
+
+    /// A node packed by [`Packer::pack`]; `None` if the bytes are not one.
+    pub(crate) fn unpack(&self, bytes: &[u8]) -> Option<Node> {
+        let mut at = 0usize;
+        let mut sides = Vec::with_capacity(self.specs.len());
+        let mut snapshot = Vec::new();
+        for (spec, header) in self.specs.iter().zip(&self.headers) {
+            let whole = *bytes.get(at)?;
+            at += 1;
+            let len = get_var(bytes, &mut at)?;
+            let body = bytes.get(at..at.checked_add(len)?)?;
+            at += len;
+            snapshot.clear();
+            if whole == 0 {
+                snapshot.extend_from_slice(header);
+            }
+            snapshot.extend_from_slice(body);
+            let game = Game::from_bytes(spec, &snapshot).ok()?;
+            let n = get_var(bytes, &mut at)?;
+            let mut pending = Vec::with_capacity(n.min(64));
+            for _ in 0..n {
+                let action = spec.turn_actions().ids().nth(get_var(bytes, &mut at)?)?;
+                let answer = u16::try_from(get_var(bytes, &mut at)?).ok()?;
+                let trigger = *bytes.get(at)? != 0;
+                at += 1;
+                pending.push((action, answer, trigger));
+            }
+            sides.push(moves::Side { game, pending });
+        }
+        let host_moves = *bytes.get(at)?;
+        let diverged = *bytes.get(at + 1)? != 0;
+        (at + 2 == bytes.len()).then_some(Node {
+            sides,
+            host_moves,
+            diverged,
+        })
+    }
+}
+
+/// Appends `n` as a LEB128 varint.
+pub(crate) fn put_var(out: &mut Vec<u8>, mut n: usize) {
+    while n >= 0x80 {
+        out.push((n as u8) | 0x80);
+        n >>= 7;
+    }
+    out.push(n as u8);
+}
+
+/// Reads a LEB128 varint at `*at`, moving past it.
+pub(crate) fn get_var(bytes: &[u8], at: &mut usize) -> Option<usize> {
+    let (mut n, mut shift) = (0usize, 0u32);
+    loop {
+        let byte = *bytes.get(*at)?;
+        *at += 1;
+        n |= usize::from(byte & 0x7f).checked_shl(shift)?;
+        if byte < 0x80 {
+            return Some(n);
+        }
+        shift += 7;
+        if shift >= usize::BITS {
+            return None;
+        }
     }
 }
 

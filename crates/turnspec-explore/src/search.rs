@@ -1,11 +1,20 @@
 //! The breadth-first search shared by `explore` and `explore --against`:
 //! levels expanded in parallel, merged in a fixed order, so the result does
 //! not depend on the number of threads.
+//!
+//! Memory: a visited state costs its 128-bit key, its parent and the move
+//! that reached it, and a slot of the visited index (a table of state
+//! numbers, the keys stored once). Depths are implied by the numbering (a
+//! level's states are numbered in a row). The states of the level being
+//! expanded and of the next are held packed, as the world writes them
+//! ([`World::pack`]), in blocks freed as they are expanded; past
+//! [`FRONTIER_MEMORY`], a level's earlier blocks wait in a temporary file.
 
 use std::collections::HashMap;
 use std::collections::hash_map::Entry;
-use std::hash::{BuildHasherDefault, Hash, Hasher};
+use std::hash::{Hash, Hasher};
 
+use hashbrown::HashTable;
 use rayon::prelude::*;
 
 use crate::moves::Move;
@@ -17,13 +26,66 @@ pub(crate) const NO_PARENT: u32 = u32::MAX;
 /// successors are merged (bounds the memory held by unmerged successors).
 const CHUNK: usize = 4096;
 
+/// Entries per block of the tree's columns: grown a block at a time, they
+/// never hold more than one block unused (a doubling `Vec` can hold as
+/// much unused as used).
+const BLOCK: usize = 1 << 16;
+
+/// Bytes per block of a packed level.
+const LEVEL_BLOCK: usize = 1 << 20;
+
+/// A column grown a block at a time.
+#[derive(Debug)]
+pub(crate) struct Blocks<T> {
+    blocks: Vec<Vec<T>>,
+    len: usize,
+}
+
+impl<T> Default for Blocks<T> {
+    fn default() -> Self {
+        Blocks {
+            blocks: Vec::new(),
+            len: 0,
+        }
+    }
+}
+
+impl<T: Copy> Blocks<T> {
+    pub(crate) fn push(&mut self, value: T) {
+        if self.len.is_multiple_of(BLOCK) {
+            self.blocks.push(Vec::with_capacity(BLOCK));
+        }
+        if let Some(last) = self.blocks.last_mut() {
+            last.push(value);
+            self.len += 1;
+        }
+    }
+
+    /// Entry `i`; `None` past the end.
+    #[inline]
+    pub(crate) fn get(&self, i: usize) -> Option<T> {
+        self.blocks.get(i / BLOCK)?.get(i % BLOCK).copied()
+    }
+
+    pub(crate) fn len(&self) -> usize {
+        self.len
+    }
+
+    /// Bytes allocated.
+    pub(crate) fn bytes(&self) -> usize {
+        self.blocks.len() * BLOCK * std::mem::size_of::<T>()
+            + self.blocks.capacity() * std::mem::size_of::<Vec<T>>()
+    }
+}
+
 /// The search tree: for each state, the state it was first reached from and
 /// the move that reached it. Index 0 is the start.
 #[derive(Debug, Default)]
 pub(crate) struct Tree {
-    pub parent: Vec<u32>,
-    pub mv: Vec<Move>,
-    pub depth: Vec<u16>,
+    parent: Blocks<u32>,
+    mv: Blocks<Move>,
+    /// The first state of each level: states are numbered level by level.
+    level_start: Vec<u32>,
 }
 
 impl Tree {
@@ -35,11 +97,32 @@ impl Tree {
     pub(crate) fn path(&self, mut node: u32) -> Vec<Move> {
         let mut out = Vec::new();
         while node != 0 && node != NO_PARENT {
-            out.push(self.mv[node as usize]);
-            node = self.parent[node as usize];
+            let (Some(mv), Some(parent)) =
+                (self.mv.get(node as usize), self.parent.get(node as usize))
+            else {
+                break;
+            };
+            out.push(mv);
+            node = parent;
         }
         out.reverse();
         out
+    }
+
+    /// How many moves from the start `node` was first reached after.
+    pub(crate) fn depth(&self, node: u32) -> usize {
+        self.level_start
+            .partition_point(|&start| start <= node)
+            .saturating_sub(1)
+    }
+
+    fn push(&mut self, parent: u32, mv: Move) {
+        self.parent.push(parent);
+        self.mv.push(mv);
+    }
+
+    fn bytes(&self) -> usize {
+        self.parent.bytes() + self.mv.bytes() + self.level_start.capacity() * 4
     }
 }
 
@@ -59,6 +142,18 @@ pub(crate) trait World: Sync {
     type State: Send + Sync;
     type Obs: Send;
     fn expand(&self, state: &Self::State, out: &mut Vec<Succ<Self::State, Self::Obs>>);
+
+    /// Appends `state` to `out` in a compact form [`World::unpack`] reads
+    /// back, for the frontier; `false` (the default): this world's states
+    /// are held whole.
+    fn pack(&self, _state: &Self::State, _out: &mut Vec<u8>) -> bool {
+        false
+    }
+
+    /// A state packed by [`World::pack`]; `None` if the bytes are not one.
+    fn unpack(&self, _bytes: &[u8]) -> Option<Self::State> {
+        None
+    }
 }
 
 /// Why the search stopped.
@@ -77,38 +172,59 @@ pub enum Stop {
         /// The depth (in moves) of the states being expanded.
         depth: usize,
     },
+    /// States of a level written to a temporary file (past 16 MiB of
+    /// them) could not be read back; the level was not finished.
+    Unreadable {
+        /// The depth (in moves) of the states being expanded.
+        depth: usize,
+    },
+    /// The search's memory passed `max_memory`; the level being expanded
+    /// was not finished.
+    MaxMemory {
+        /// The depth (in moves) of the states being expanded.
+        depth: usize,
+        /// The bytes the search held when it stopped, by its own count.
+        memory: usize,
+    },
 }
+
+/// How far a search has got, for a progress display.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Progress {
+    /// Distinct states found so far.
+    pub states: usize,
+    /// The depth (in moves) of the states being expanded.
+    pub level: usize,
+    /// States of that level expanded so far.
+    pub expanded: usize,
+    /// States in that level.
+    pub level_states: usize,
+    /// Bytes the search holds by its own count (its tree, visited index,
+    /// frontier and what the caller keeps per step), the figure
+    /// `max_memory` is checked against.
+    pub memory: usize,
+}
+
+/// What a search is given besides the world: its bounds, and whom to tell
+/// how far it got (between chunks of states).
+pub(crate) struct Search<'a> {
+    pub options: &'a crate::Options,
+    pub progress: &'a mut (dyn FnMut(Progress) + Send + 'a),
+    /// Bytes of a level's packed states held in memory before the
+    /// earlier ones are written to a temporary file.
+    pub frontier_memory: usize,
+}
+
+/// The default [`Search::frontier_memory`]: 16 MiB of a level held in
+/// memory, the rest in a temporary file, written and read back once, in
+/// order (a few MB a second at the search's pace: no cost to speak of).
+pub(crate) const FRONTIER_MEMORY: usize = 16 << 20;
 
 pub(crate) struct Searched {
     pub tree: Tree,
     pub stop: Stop,
     /// Deepest level of states expanded, in moves.
     pub deepest: usize,
-}
-
-/// The hasher of the visited set: its keys are already XXH3-128 hashes,
-/// uniformly spread, so their low 64 bits serve as they are.
-#[derive(Default)]
-pub(crate) struct KeyHasher(u64);
-
-impl Hasher for KeyHasher {
-    #[inline]
-    fn write(&mut self, bytes: &[u8]) {
-        // Only keys go through `write_u128`; anything else is folded in.
-        for &b in bytes {
-            self.0 = self.0.rotate_left(8) ^ u64::from(b);
-        }
-    }
-
-    #[inline]
-    fn write_u128(&mut self, key: u128) {
-        self.0 = key as u64;
-    }
-
-    #[inline]
-    fn finish(&self) -> u64 {
-        self.0
-    }
 }
 
 /// A 128-bit canonical hash: XXH3-128 over the bytes the value's `Hash`
@@ -148,85 +264,387 @@ impl Hasher for Gather<'_> {
     }
 }
 
+/// The visited states: their keys by number, and a table of numbers
+/// hashed by their keys' low 64 bits (the keys are XXH3 hashes already).
+#[derive(Default)]
+struct Visited {
+    keys: Blocks<u128>,
+    index: HashTable<u32>,
+}
+
+impl Visited {
+    /// The number of the state with `key` and whether it is new (numbered
+    /// next); `None` if it is new and `may_add` is false.
+    fn find_or_add(&mut self, key: u128, may_add: bool) -> Option<(u32, bool)> {
+        let keys = &self.keys;
+        let entry = self.index.entry(
+            key as u64,
+            |&id| keys.get(id as usize) == Some(key),
+            |&id| keys.get(id as usize).unwrap_or(0) as u64,
+        );
+        match entry {
+            hashbrown::hash_table::Entry::Occupied(e) => Some((*e.get(), false)),
+            hashbrown::hash_table::Entry::Vacant(v) => {
+                if !may_add {
+                    return None;
+                }
+                let id = keys.len() as u32;
+                v.insert(id);
+                self.keys.push(key);
+                Some((id, true))
+            }
+        }
+    }
+
+    fn bytes(&self) -> usize {
+        self.keys.bytes() + self.index.allocation_size()
+    }
+}
+
+/// The states of one level waiting to be expanded, in the order they were
+/// found: packed in blocks of bytes (each `number, length, bytes`), or
+/// whole for a world that does not pack.
+struct Level<S> {
+    /// The latest blocks, in memory.
+    blocks: Vec<Vec<u8>>,
+    /// The earlier blocks, written to a temporary file once the blocks in
+    /// memory pass `spill_after` bytes.
+    spill: Option<Spill>,
+    /// Writing failed once: the rest of the level stays in memory.
+    spill_failed: bool,
+    spill_after: usize,
+    whole: Vec<(u32, S)>,
+    len: usize,
+}
+
+/// A temporary file holding a level's earlier blocks, removed on drop.
+struct Spill {
+    file: std::fs::File,
+    path: std::path::PathBuf,
+    /// The length of each block written, in order.
+    lens: Vec<usize>,
+    written: u64,
+}
+
+impl Spill {
+    fn create() -> std::io::Result<Spill> {
+        static COUNT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+        let n = COUNT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        let path =
+            std::env::temp_dir().join(format!("turnspec-explore-{}-{n}.level", std::process::id()));
+        let file = std::fs::OpenOptions::new()
+            .read(true)
+            .write(true)
+            .create_new(true)
+            .open(&path)?;
+        Ok(Spill {
+            file,
+            path,
+            lens: Vec::new(),
+            written: 0,
+        })
+    }
+
+    /// Writes `block` at the end; on failure the file is cut back to the
+    /// blocks written whole.
+    fn write(&mut self, block: &[u8]) -> bool {
+        use std::io::Write;
+        if self.file.write_all(block).is_err() {
+            let _ = self.file.set_len(self.written);
+            return false;
+        }
+        self.written += block.len() as u64;
+        self.lens.push(block.len());
+        true
+    }
+}
+
+impl Drop for Spill {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_file(&self.path);
+    }
+}
+
+impl<S> Level<S> {
+    fn new(spill_after: usize) -> Self {
+        Level {
+            blocks: Vec::new(),
+            spill: None,
+            spill_failed: false,
+            spill_after,
+            whole: Vec::new(),
+            len: 0,
+        }
+    }
+
+    /// Writes the blocks in memory to the level's file, as far as it can.
+    fn spill(&mut self) {
+        if self.spill_failed {
+            return;
+        }
+        let spill = match &mut self.spill {
+            Some(spill) => spill,
+            None => match Spill::create() {
+                Ok(spill) => self.spill.insert(spill),
+                Err(_) => {
+                    self.spill_failed = true;
+                    return;
+                }
+            },
+        };
+        let mut done = 0;
+        for block in &self.blocks {
+            if !spill.write(block) {
+                self.spill_failed = true;
+                break;
+            }
+            done += 1;
+        }
+        self.blocks.drain(..done);
+    }
+
+    fn push_packed(&mut self, id: u32, bytes: &[u8]) {
+        let need = 4 + 10 + bytes.len();
+        let fits = self
+            .blocks
+            .last()
+            .is_some_and(|b| b.capacity() - b.len() >= need);
+        if !fits {
+            if self.bytes() >= self.spill_after {
+                self.spill();
+            }
+            // Small blocks under a small budget, so it is kept.
+            let size = (self.spill_after / 4).clamp(4096, LEVEL_BLOCK);
+            self.blocks.push(Vec::with_capacity(size.max(need)));
+        }
+        if let Some(block) = self.blocks.last_mut() {
+            block.extend_from_slice(&id.to_le_bytes());
+            crate::put_var(block, bytes.len());
+            block.extend_from_slice(bytes);
+            self.len += 1;
+        }
+    }
+
+    fn push_whole(&mut self, id: u32, state: S) {
+        self.whole.push((id, state));
+        self.len += 1;
+    }
+
+    fn bytes(&self) -> usize {
+        self.blocks.iter().map(Vec::capacity).sum::<usize>()
+            + self.whole.capacity() * std::mem::size_of::<(u32, S)>()
+    }
+}
+
+/// A state of a chunk being expanded: packed (its bytes' range in the
+/// chunk's buffer) or whole.
+enum Held<S> {
+    Packed(std::ops::Range<usize>),
+    Whole(S),
+}
+
+/// Takes a level's states a chunk at a time, freeing each block of bytes
+/// once read, so the level being left and the next are not both held
+/// whole.
+struct Drain<S> {
+    /// The level's file, read first, and how many of its blocks were read.
+    spill: Option<Spill>,
+    read: usize,
+    /// A block could not be read back from the file.
+    failed: bool,
+    blocks: std::vec::IntoIter<Vec<u8>>,
+    block: Vec<u8>,
+    at: usize,
+    whole: std::vec::IntoIter<(u32, S)>,
+    /// Bytes of the level not yet freed.
+    bytes: usize,
+}
+
+impl<S> Drain<S> {
+    fn new(level: Level<S>) -> Self {
+        let bytes = level.bytes();
+        let mut spill = level.spill;
+        if let Some(s) = &mut spill {
+            use std::io::Seek;
+            if s.file.rewind().is_err() {
+                s.lens.clear();
+            }
+        }
+        Drain {
+            spill,
+            read: 0,
+            failed: false,
+            blocks: level.blocks.into_iter(),
+            block: Vec::new(),
+            at: 0,
+            whole: level.whole.into_iter(),
+            bytes,
+        }
+    }
+
+    /// The next packed record: number and bytes' range in `self.block`.
+    fn next_packed(&mut self) -> Option<(u32, std::ops::Range<usize>)> {
+        while self.at >= self.block.len() {
+            self.bytes = self.bytes.saturating_sub(self.block.capacity());
+            self.block = match self.next_spilled() {
+                Some(block) => block,
+                None if self.failed => return None,
+                None => self.blocks.next()?,
+            };
+            self.at = 0;
+        }
+        let b = &self.block;
+        let id = u32::from_le_bytes(b.get(self.at..self.at + 4)?.try_into().ok()?);
+        let mut at = self.at + 4;
+        let n = crate::get_var(b, &mut at)?;
+        let end = at.checked_add(n).filter(|&e| e <= b.len())?;
+        self.at = end;
+        Some((id, at..end))
+    }
+
+    /// The next block of the level's file, if any is left.
+    fn next_spilled(&mut self) -> Option<Vec<u8>> {
+        use std::io::Read;
+        let spill = self.spill.as_mut()?;
+        let len = *spill.lens.get(self.read)?;
+        self.read += 1;
+        let mut block = vec![0u8; len];
+        if spill.file.read_exact(&mut block).is_err() {
+            self.failed = true;
+            return None;
+        }
+        self.bytes += block.capacity();
+        Some(block)
+    }
+
+    /// Fills `chunk` with up to [`CHUNK`] states, packed ones copied into
+    /// `buf`.
+    fn fill(&mut self, chunk: &mut Vec<(u32, Held<S>)>, buf: &mut Vec<u8>) {
+        chunk.clear();
+        buf.clear();
+        while chunk.len() < CHUNK {
+            if let Some((id, state)) = self.whole.next() {
+                chunk.push((id, Held::Whole(state)));
+                continue;
+            }
+            let Some((id, range)) = self.next_packed() else {
+                break;
+            };
+            let start = buf.len();
+            buf.extend_from_slice(&self.block[range]);
+            chunk.push((id, Held::Packed(start..buf.len())));
+        }
+    }
+}
+
+/// One expanded state's successors, the states to keep packed in `packed`.
+struct Expanded<S, O> {
+    succs: Vec<Succ<S, O>>,
+    /// For each successor: the range of its packed state in `packed`.
+    ranges: Vec<Option<std::ops::Range<usize>>>,
+    packed: Vec<u8>,
+}
+
 /// Breadth-first search from `root`. `visit` is called for every successor
 /// of every expanded state, in a fixed order (states in the order they were
 /// found, successors in the order `expand` lists them), with the tree so
 /// far, the parent, the move, what `expand` observed, the successor's
-/// number and whether it is new.
+/// number and whether it is new; it returns the bytes it keeps for that
+/// step, counted against `max_memory`.
 pub(crate) fn bfs<W: World>(
     world: &W,
     root: W::State,
     root_key: u128,
-    options: &crate::Options,
-    mut visit: impl FnMut(&Tree, u32, Move, &W::Obs, u32, bool),
+    search: &mut Search<'_>,
+    mut visit: impl FnMut(&Tree, u32, Move, &W::Obs, u32, bool) -> usize,
 ) -> Searched {
+    let options = search.options;
     let (depth_bound, max_states) = (options.depth, options.max_states.max(1));
     let mut tree = Tree::default();
-    tree.parent.push(NO_PARENT);
-    tree.mv.push(Move::Pass(turnspec_engine::PlayerId(0)));
-    tree.depth.push(0);
-    let mut index: HashMap<u128, u32, BuildHasherDefault<KeyHasher>> = HashMap::default();
-    index.insert(root_key, 0);
-    let mut frontier: Vec<(u32, W::State)> = vec![(0, root)];
+    tree.push(NO_PARENT, Move::Pass(turnspec_engine::PlayerId(0)));
+    tree.level_start.push(0);
+    let mut visited = Visited::default();
+    visited.find_or_add(root_key, true);
+    let spill_after = search.frontier_memory;
+    let mut frontier = Level::new(spill_after);
+    let mut packed = Vec::new();
+    if world.pack(&root, &mut packed) {
+        frontier.push_packed(0, &packed);
+    } else {
+        frontier.push_whole(0, root);
+    }
+    // Bytes the caller keeps (cycle edges, findings), by its own count.
+    let mut held = 0usize;
     let mut level = 0usize;
     let mut deepest = 0usize;
     // With a depth bound of 0, the start itself is at the bound.
     let mut at_bound = usize::from(depth_bound == 0);
     let stop = 'levels: loop {
-        if frontier.is_empty() && at_bound == 0 {
+        if frontier.len == 0 && at_bound == 0 {
             break Stop::Exhausted;
         }
         if level >= depth_bound {
             break Stop::Depth { frontier: at_bound };
         }
         deepest = level;
-        let mut next = Vec::new();
-        // The level's states are moved out a chunk at a time, so each is
-        // dropped as soon as it is expanded: the level being left and the
-        // next one are not both held whole.
-        let mut rest = std::mem::take(&mut frontier).into_iter();
-        let mut chunk: Vec<(u32, W::State)> = Vec::with_capacity(CHUNK);
+        // The next level's states are numbered from here on.
+        tree.level_start.push(tree.len() as u32);
+        let level_states = frontier.len;
+        let mut next = Level::new(spill_after);
+        let mut rest = Drain::new(std::mem::replace(&mut frontier, Level::new(spill_after)));
+        // States found at the bound are counted, not kept: they will not be
+        // expanded, so they are not packed either.
+        let keep = level + 1 < depth_bound;
+        let mut chunk: Vec<(u32, Held<W::State>)> = Vec::with_capacity(CHUNK);
+        let mut buf = Vec::new();
+        let mut expanded_in_level = 0usize;
         loop {
-            chunk.clear();
-            chunk.extend(rest.by_ref().take(CHUNK));
+            rest.fill(&mut chunk, &mut buf);
+            if rest.failed {
+                break 'levels Stop::Unreadable { depth: level };
+            }
             if chunk.is_empty() {
                 break;
             }
-            let expanded: Vec<Vec<Succ<W::State, W::Obs>>> = chunk
+            let expanded: Vec<Expanded<W::State, W::Obs>> = chunk
                 .par_iter()
-                .map(|(_, state)| {
-                    let mut out = Vec::new();
-                    world.expand(state, &mut out);
-                    out
-                })
+                .map(|(_, held)| expand(world, held, &buf, keep))
                 .collect();
-            for ((parent, _), succs) in chunk.iter().zip(expanded) {
-                for succ in succs {
-                    let (target, new) = match index.entry(succ.key) {
-                        Entry::Occupied(e) => (*e.get(), false),
-                        Entry::Vacant(v) => {
-                            if tree.len() >= max_states {
-                                break 'levels Stop::MaxStates { depth: level };
-                            }
-                            let id = tree.len() as u32;
-                            v.insert(id);
-                            tree.parent.push(*parent);
-                            tree.mv.push(succ.mv);
-                            tree.depth.push(tree.depth[*parent as usize] + 1);
-                            (id, true)
-                        }
+            for ((parent, _), e) in chunk.iter().zip(expanded) {
+                for (succ, range) in e.succs.into_iter().zip(e.ranges) {
+                    let may_add = tree.len() < max_states;
+                    let Some((target, new)) = visited.find_or_add(succ.key, may_add) else {
+                        break 'levels Stop::MaxStates { depth: level };
                     };
-                    visit(&tree, *parent, succ.mv, &succ.obs, target, new);
-                    if new && let Some(state) = succ.next {
-                        // States at the depth bound are counted, not kept:
-                        // they will not be expanded.
-                        if level + 1 < depth_bound {
-                            next.push((target, state));
-                        } else {
+                    if new {
+                        tree.push(*parent, succ.mv);
+                    }
+                    held += visit(&tree, *parent, succ.mv, &succ.obs, target, new);
+                    if new && (succ.next.is_some() || range.is_some()) {
+                        if !keep {
                             at_bound += 1;
+                        } else if let Some(r) = range {
+                            next.push_packed(target, &e.packed[r]);
+                        } else if let Some(state) = succ.next {
+                            next.push_whole(target, state);
                         }
                     }
                 }
+            }
+            expanded_in_level += chunk.len();
+            let memory = tree.bytes() + visited.bytes() + rest.bytes + next.bytes() + held;
+            (search.progress)(Progress {
+                states: tree.len(),
+                level,
+                expanded: expanded_in_level,
+                level_states,
+                memory,
+            });
+            if memory > options.max_memory {
+                break 'levels Stop::MaxMemory {
+                    depth: level,
+                    memory,
+                };
             }
         }
         frontier = next;
@@ -239,10 +657,54 @@ pub(crate) fn bfs<W: World>(
     }
 }
 
+/// Expands one state of a chunk, packing the successors to keep.
+fn expand<W: World>(
+    world: &W,
+    held: &Held<W::State>,
+    buf: &[u8],
+    keep: bool,
+) -> Expanded<W::State, W::Obs> {
+    let mut out = Expanded {
+        succs: Vec::new(),
+        ranges: Vec::new(),
+        packed: Vec::new(),
+    };
+    let unpacked;
+    let state = match held {
+        Held::Whole(state) => state,
+        Held::Packed(range) => {
+            // Bytes this search packed itself: they always unpack; if not,
+            // the state has no successors rather than a panic.
+            let Some(state) = buf.get(range.clone()).and_then(|b| world.unpack(b)) else {
+                return out;
+            };
+            unpacked = state;
+            &unpacked
+        }
+    };
+    world.expand(state, &mut out.succs);
+    for succ in &mut out.succs {
+        let mut range = None;
+        if let Some(next) = &succ.next {
+            let start = out.packed.len();
+            if !keep {
+                // Not kept: only whether there is a state matters.
+                range = Some(start..start);
+                succ.next = None;
+            } else if world.pack(next, &mut out.packed) {
+                range = Some(start..out.packed.len());
+                succ.next = None;
+            }
+        }
+        out.ranges.push(range);
+    }
+    out
+}
+
 /// The strongly connected components of a graph with `n` nodes that hold a
 /// cycle (more than one node, or a node with an edge to itself), each
 /// sorted, in the order of their smallest node. Iterative Tarjan.
-pub(crate) fn cycles(n: usize, edges: &[Edge]) -> Vec<Vec<u32>> {
+pub(crate) fn cycles(n: usize, edges: &Edges) -> Vec<Vec<u32>> {
     let adj = Adjacency::new(n, edges);
     const UNSEEN: u32 = u32::MAX;
     let mut index = vec![UNSEEN; n];
@@ -265,7 +727,7 @@ pub(crate) fn cycles(n: usize, edges: &[Edge]) -> Vec<Vec<u32>> {
         while let Some(&mut (v, ref mut pos)) = call.last_mut() {
             let vi = v as usize;
             if *pos < adj.start[vi + 1] {
-                let w = edges[adj.order[*pos as usize] as usize].to as usize;
+                let w = edges.get(adj.order[*pos as usize]).to as usize;
                 *pos += 1;
                 if index[w] == UNSEEN {
                     index[w] = counter;
@@ -312,6 +774,54 @@ pub(crate) struct Edge {
     pub mv: Move,
 }
 
+/// The edges kept, in the order found, as three columns grown a block at
+/// a time: 14 bytes an edge, where a `Vec<Edge>` took 16 and up to twice
+/// that unused after it doubled.
+#[derive(Debug, Default)]
+pub(crate) struct Edges {
+    from: Blocks<u32>,
+    to: Blocks<u32>,
+    mv: Blocks<Move>,
+}
+
+impl Edges {
+    /// Adds `edge`; returns the bytes the columns grew by.
+    pub(crate) fn push(&mut self, edge: Edge) -> usize {
+        let before = self.bytes();
+        self.from.push(edge.from);
+        self.to.push(edge.to);
+        self.mv.push(edge.mv);
+        self.bytes() - before
+    }
+
+    pub(crate) fn len(&self) -> usize {
+        self.from.len()
+    }
+
+    /// Edge `i`; an edge from the start to itself past the end (never
+    /// asked: indices come from this list).
+    #[inline]
+    pub(crate) fn get(&self, i: u32) -> Edge {
+        let i = i as usize;
+        Edge {
+            from: self.from.get(i).unwrap_or(0),
+            to: self.to.get(i).unwrap_or(0),
+            mv: self
+                .mv
+                .get(i)
+                .unwrap_or(Move::Pass(turnspec_engine::PlayerId(0))),
+        }
+    }
+
+    fn iter(&self) -> impl Iterator<Item = Edge> + '_ {
+        (0..self.len() as u32).map(|i| self.get(i))
+    }
+
+    fn bytes(&self) -> usize {
+        self.from.bytes() + self.to.bytes() + self.mv.bytes()
+    }
+}
+
 /// Compressed adjacency: node `v`'s edges are
 /// `order[start[v]..start[v + 1]]` (indices into the edge list), in the
 /// order the edges were found.
@@ -321,9 +831,9 @@ pub(crate) struct Adjacency {
 }
 
 impl Adjacency {
-    pub(crate) fn new(n: usize, edges: &[Edge]) -> Adjacency {
+    pub(crate) fn new(n: usize, edges: &Edges) -> Adjacency {
         let mut start = vec![0u32; n + 1];
-        for e in edges {
+        for e in edges.iter() {
             start[e.from as usize + 1] += 1;
         }
         for i in 0..n {
@@ -341,13 +851,13 @@ impl Adjacency {
     /// The edges leaving `v`: (edge index, target).
     pub(crate) fn targets<'a>(
         &'a self,
-        edges: &'a [Edge],
+        edges: &'a Edges,
         v: u32,
     ) -> impl Iterator<Item = (u32, u32)> + 'a {
         let v = v as usize;
         self.order[self.start[v] as usize..self.start[v + 1] as usize]
             .iter()
-            .map(move |&i| (i, edges[i as usize].to))
+            .map(move |&i| (i, edges.get(i).to))
     }
 }
 
@@ -357,7 +867,7 @@ pub(crate) fn shortest_cycle(
     from: u32,
     component: &[u32],
     adj: &Adjacency,
-    edges: &[Edge],
+    edges: &Edges,
 ) -> Vec<u32> {
     let inside = |v: u32| component.binary_search(&v).is_ok();
     // For each node reached: the edge that reached it.
@@ -375,7 +885,7 @@ pub(crate) fn shortest_cycle(
                 while at != from {
                     let e = came[&at];
                     back.push(e);
-                    at = edges[e as usize].from;
+                    at = edges.get(e).from;
                 }
                 back.reverse();
                 return back;
@@ -387,4 +897,119 @@ pub(crate) fn shortest_cycle(
         }
     }
     Vec::new()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Numbers below 50,000, each leading to two others.
+    struct Numbers;
+
+    impl World for Numbers {
+        type State = u32;
+        type Obs = ();
+
+        fn expand(&self, n: &u32, out: &mut Vec<Succ<u32, ()>>) {
+            for (k, next) in [(n * 3 + 1) % 50_000, (n * 7 + 2) % 50_000]
+                .into_iter()
+                .enumerate()
+            {
+                out.push(Succ {
+                    mv: Move::Pass(turnspec_engine::PlayerId(k as u8)),
+                    key: u128::from(next),
+                    next: Some(next),
+                    obs: (),
+                });
+            }
+        }
+
+        fn pack(&self, n: &u32, out: &mut Vec<u8>) -> bool {
+            out.extend_from_slice(&n.to_le_bytes());
+            true
+        }
+
+        fn unpack(&self, bytes: &[u8]) -> Option<u32> {
+            Some(u32::from_le_bytes(bytes.try_into().ok()?))
+        }
+    }
+
+    fn run(frontier_memory: usize) -> (Stop, Vec<Vec<Move>>, usize) {
+        let options = crate::Options {
+            depth: 30,
+            ..Default::default()
+        };
+        let mut quiet = |_| {};
+        let mut search = Search {
+            options: &options,
+            progress: &mut quiet,
+            frontier_memory,
+        };
+        let mut edges = 0;
+        let searched = bfs(&Numbers, 0, 0, &mut search, |_, _, _, _, _, _| {
+            edges += 1;
+            0
+        });
+        let tree = &searched.tree;
+        let paths = (0..tree.len() as u32)
+            .step_by(97)
+            .map(|n| tree.path(n))
+            .collect();
+        (searched.stop, paths, edges)
+    }
+
+    #[test]
+    fn levels_written_to_a_file_give_the_same_search() {
+        let in_memory = run(usize::MAX);
+        assert!(in_memory.2 > 40_000);
+        // Every block but the one being filled goes to the file.
+        assert_eq!(run(0), in_memory);
+        assert_eq!(run(10_000), in_memory);
+    }
+
+    #[test]
+    fn a_level_past_its_budget_goes_to_a_file_and_comes_back_in_order() {
+        let mut level: Level<u32> = Level::new(0);
+        for id in 0..5_000u32 {
+            level.push_packed(id, &id.to_le_bytes()[..(id % 4) as usize]);
+        }
+        let path = level.spill.as_ref().map(|s| s.path.clone()).unwrap();
+        assert!(path.exists() && level.blocks.len() == 1);
+        let mut drain = Drain::new(level);
+        let (mut chunk, mut buf) = (Vec::new(), Vec::new());
+        let mut next = 0u32;
+        loop {
+            drain.fill(&mut chunk, &mut buf);
+            if chunk.is_empty() {
+                break;
+            }
+            for (id, held) in &chunk {
+                let Held::Packed(r) = held else { panic!() };
+                assert_eq!(
+                    (*id, &buf[r.clone()]),
+                    (next, &next.to_le_bytes()[..(next % 4) as usize])
+                );
+                next += 1;
+            }
+        }
+        assert!(!drain.failed && next == 5_000);
+        drop(drain);
+        assert!(!path.exists());
+    }
+
+    #[test]
+    fn depth_is_implied_by_numbering() {
+        let options = crate::Options::default();
+        let mut quiet = |_| {};
+        let mut search = Search {
+            options: &options,
+            progress: &mut quiet,
+            frontier_memory: FRONTIER_MEMORY,
+        };
+        let searched = bfs(&Numbers, 0, 0, &mut search, |_, _, _, _, _, _| 0);
+        let tree = &searched.tree;
+        for n in 0..tree.len() as u32 {
+            assert_eq!(tree.depth(n), tree.path(n).len(), "{n}");
+        }
+    }
 }

@@ -23,7 +23,7 @@ use turnspec_engine::{AutoPasser, DEFAULT_PASS_LIMIT, Game, PlayerId, Status, St
 use turnspec_model::{Spec, StepId, StopProfile};
 
 use crate::moves::{Move, QueuedHost, Side, Table, enumerate, may_play};
-use crate::search::{Stop, Succ, World, bfs, key_of};
+use crate::search::{Search, Stop, Succ, World, bfs, key_of};
 use crate::{Node, Options, start, with_threads};
 
 /// The player whose profile is checked. Seats are symmetric in every spec
@@ -369,12 +369,18 @@ pub fn check_stops(
     // through: the state, and the classes usable there.
     let mut passed: BTreeMap<(StepId, bool, bool), (u32, Vec<u16>)> = BTreeMap::new();
     let mut asked = vec![false; table.timing.len()];
+    let mut quiet = |_| {};
+    let mut search = Search {
+        options,
+        progress: &mut quiet,
+        frontier_memory: crate::search::FRONTIER_MEMORY,
+    };
     let searched = with_threads(options.threads, || {
         bfs(
             &world,
             root,
             root_key,
-            options,
+            &mut search,
             |_tree, parent, _mv, obs: &Obs, _target, _new| {
                 for t in &obs.asked {
                     asked[*t as usize] = true;
@@ -389,6 +395,7 @@ pub fn check_stops(
                         }
                     }
                 }
+                0
             },
         )
     });

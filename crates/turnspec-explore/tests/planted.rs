@@ -291,6 +291,67 @@ fn the_state_limit_stops_the_search_with_an_incomplete_report() {
 }
 
 #[test]
+fn the_memory_limit_stops_the_search_with_an_incomplete_report() {
+    let spec = load(MTG);
+    let mut o = Options::default();
+    o.depth = 14;
+    o.max_memory = 4 << 20;
+    let mut seen = Vec::new();
+    let report = turnspec_explore::explore_with_progress(&spec, &o, &mut |p| seen.push(p)).unwrap();
+    assert!(!report.complete());
+    let turnspec_explore::Stop::MaxMemory { depth, memory } = report.stop else {
+        panic!("{:?}", report.stop);
+    };
+    assert!(memory > 4 << 20);
+    // Stopped at the first chunk past the limit, whose count it reports.
+    let last = seen.last().unwrap();
+    assert_eq!(
+        (last.memory, last.level, last.states),
+        (memory, depth, report.states)
+    );
+    assert!(seen[..seen.len() - 1].iter().all(|p| p.memory <= 4 << 20));
+    assert!(
+        report
+            .to_text()
+            .contains("incomplete: stopped at the memory limit")
+    );
+    assert!(
+        report
+            .options
+            .summary()
+            .contains("at most 4194304 bytes of memory")
+    );
+    // The same count, so the same stop, on any number of threads.
+    o.threads = 1;
+    let one = turnspec_explore::explore(&spec, &o).unwrap();
+    assert_eq!((one.stop, one.states), (report.stop, report.states));
+}
+
+#[test]
+fn progress_is_told_level_by_level_and_memory_stays_small_per_state() {
+    let spec = load(MTG);
+    let mut o = Options::default();
+    o.depth = 12;
+    let mut seen: Vec<turnspec_explore::Progress> = Vec::new();
+    let report = turnspec_explore::explore_with_progress(&spec, &o, &mut |p| seen.push(p)).unwrap();
+    assert!(
+        seen.windows(2)
+            .all(|w| w[0].level <= w[1].level && w[0].states <= w[1].states)
+    );
+    let last = seen.last().unwrap();
+    assert_eq!(last.states, report.states);
+    assert_eq!(last.expanded, last.level_states);
+    // The tree, index and frontier by the search's own count: the
+    // structures grow in blocks, so a small search pays a few of them.
+    let peak = seen.iter().map(|p| p.memory).max().unwrap();
+    assert!(
+        peak < report.states * 64 + (16 << 20),
+        "{peak} bytes for {} states",
+        report.states
+    );
+}
+
+#[test]
 fn a_start_point_is_explored_and_written_like_a_scenario_setup() {
     let spec = load(DEAD_END);
     let mut o = options(&["pass"], 4);

@@ -214,6 +214,12 @@ fn stop_json(stop: Stop) -> Value {
         Stop::MaxStates { depth } => {
             json!({ "complete": false, "stopped_at": "max_states", "expanding_depth": depth })
         }
+        Stop::Unreadable { depth } => {
+            json!({ "complete": false, "stopped_at": "unreadable", "expanding_depth": depth })
+        }
+        Stop::MaxMemory { depth, memory } => {
+            json!({ "complete": false, "stopped_at": "max_memory", "expanding_depth": depth, "memory": memory })
+        }
         #[allow(unreachable_patterns)]
         _ => json!({ "complete": false }),
     }

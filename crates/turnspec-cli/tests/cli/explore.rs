@@ -245,3 +245,33 @@ fn distributed_runs_refuse_what_they_cannot_do_with_clear_errors() {
     assert_exit(&o, 2);
     assert!(common::stderr(&o).contains("--process needs --hosts"));
 }
+
+#[test]
+fn a_memory_limit_stops_explore_with_an_incomplete_report() {
+    let o = turnspec(&[
+        "explore",
+        "games/mtg.toml",
+        "--depth",
+        "14",
+        "--max-memory",
+        "2M",
+        "--format",
+        "json",
+    ]);
+    let v: serde_json::Value = serde_json::from_str(&stdout(&o)).expect("JSON");
+    assert_eq!(v["stop"]["complete"], false);
+    assert_eq!(v["stop"]["stopped_at"], "max_memory");
+    assert!(v["stop"]["memory"].as_u64().unwrap() > 2 << 20);
+    assert!(v["stop"]["expanding_depth"].as_u64().is_some());
+    let text = turnspec(&[
+        "explore",
+        "games/mtg.toml",
+        "--depth",
+        "14",
+        "--max-memory",
+        "2M",
+    ]);
+    assert!(stdout(&text).contains("incomplete: stopped at the memory limit"));
+    let bad = turnspec(&["explore", "games/mtg.toml", "--max-memory", "4X"]);
+    assert_exit(&bad, 2);
+}
