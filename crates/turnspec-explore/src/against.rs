@@ -12,7 +12,7 @@ use crate::explore::stop_text;
 use crate::moves::{Move, Refusal, Table, enumerate, labels};
 use crate::scenario::{Header, Writer};
 use crate::search::{Stop, Succ, World, bfs, key_of};
-use crate::{Node, Options, start, with_threads};
+use crate::{Node, Options, Sides, start, with_threads};
 
 /// Which of the two specs.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -599,7 +599,7 @@ impl<'s> World for Pair<'_, 's> {
                     .iter()
                     .all(|s| s.game.status() == Status::Running && s.game.holder().is_some());
             let next = Node {
-                sides: vec![a, b],
+                sides: Sides::Two(Box::new([a, b])),
                 host_moves: node.host_moves + u8::from(m.is_host_move()),
                 diverged: node.diverged || found.is_some(),
             };
@@ -637,7 +637,7 @@ pub fn explore_against(a: &Spec, b: &Spec, options: &Options) -> Result<DiffRepo
     }
     let root = Node {
         diverged: !differences.is_empty(),
-        sides: vec![side_a, side_b],
+        sides: Sides::Two(Box::new([side_a, side_b])),
         host_moves: 0,
     };
     let root_key = root.key();

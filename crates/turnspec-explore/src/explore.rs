@@ -10,7 +10,7 @@ use turnspec_model::{EndingId, PhaseId, Spec, StepId, TurnActionId, WindowId};
 use crate::moves::{Move, Side, Table, enumerate};
 use crate::scenario::{Header, Writer};
 use crate::search::{self, Adjacency, Edge, Stop, Succ, World, bfs};
-use crate::{Node, Options, start, with_threads};
+use crate::{Node, Options, Sides, start, with_threads};
 
 /// The most cycles (not made of plays) reported; more are counted.
 const MAX_CYCLES: usize = 20;
@@ -428,6 +428,9 @@ impl<'s> World for Single<'_, 's> {
         );
         let before = &node.sides[0];
         let mut events = Vec::new();
+        // Nodes are held inline: room for every successor at once, so the
+        // list is never copied to grow.
+        out.reserve(moves.len());
         for m in moves {
             let mut side = before.clone();
             events.clear();
@@ -463,7 +466,7 @@ impl<'s> World for Single<'_, 's> {
             };
             let running = status == Status::Running && g.holder().is_some();
             let next = Node {
-                sides: vec![side],
+                sides: Sides::One(side),
                 host_moves: node.host_moves + u8::from(host),
                 diverged: false,
             };
@@ -502,7 +505,7 @@ pub fn explore(spec: &Spec, options: &Options) -> Result<Report, String> {
     let table = Table::new(&[spec], options.max_answer);
     let (side, start_events) = start(spec, options, true)?;
     let root = Node {
-        sides: vec![side],
+        sides: Sides::One(side),
         host_moves: 0,
         diverged: false,
     };
