@@ -503,7 +503,9 @@ impl<'s> World for Pair<'_, 's> {
     type Obs = Obs;
 
     fn expand(&self, node: &Node, out: &mut Vec<Succ<Node, Obs>>) {
-        let mut moves = Vec::new();
+        let mut moves = Vec::with_capacity(32);
+        // One pair of event lists per expansion, cleared for each move.
+        let (mut ea, mut eb) = (Vec::with_capacity(32), Vec::with_capacity(32));
         let host_left = node.host_moves < self.options.host_moves;
         enumerate(
             self.table,
@@ -515,7 +517,8 @@ impl<'s> World for Pair<'_, 's> {
         for m in moves {
             let mut a = node.sides[0].clone();
             let mut b = node.sides[1].clone();
-            let (mut ea, mut eb) = (Vec::new(), Vec::new());
+            ea.clear();
+            eb.clear();
             let ra = a.apply(self.table, 0, m, &mut ea);
             let rb = b.apply(self.table, 1, m, &mut eb);
             let clean = !node.diverged;

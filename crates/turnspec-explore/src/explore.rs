@@ -417,7 +417,9 @@ impl<'s> World for Single<'_, 's> {
     type Obs = Obs;
 
     fn expand(&self, node: &Node, out: &mut Vec<Succ<Node, Obs>>) {
-        let mut moves = Vec::new();
+        // Room for a usual state's moves and a usual move's events from the
+        // start: one allocation each per expansion, none to grow.
+        let mut moves = Vec::with_capacity(32);
         let host_left = node.host_moves < self.options.host_moves;
         enumerate(
             self.table,
@@ -427,7 +429,7 @@ impl<'s> World for Single<'_, 's> {
             &mut moves,
         );
         let before = &node.sides[0];
-        let mut events = Vec::new();
+        let mut events = Vec::with_capacity(32);
         // Nodes are held inline: room for every successor at once, so the
         // list is never copied to grow.
         out.reserve(moves.len());
