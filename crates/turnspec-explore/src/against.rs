@@ -3,6 +3,7 @@
 //! a move one accepts and the other refuses; one per kind of difference.
 
 use std::collections::HashMap;
+use std::sync::Mutex;
 
 use turnspec_engine::{Event, RuleError, Status};
 use turnspec_model::Spec;
@@ -447,6 +448,52 @@ struct Pair<'a, 's> {
     specs: [&'s Spec; 2],
     table: &'a Table,
     options: &'a Options,
+    /// Lines already formatted, by number: most moves make the same lines
+    /// under both specs, and telling so this way formats nothing.
+    seen: Mutex<Seen>,
+}
+
+/// A number for each line text formatted so far, and for each event (of
+/// either spec) the number of its line.
+#[derive(Default)]
+struct Seen {
+    events: [HashMap<Event, u32>; 2],
+    texts: HashMap<String, u32>,
+}
+
+impl Pair<'_, '_> {
+    /// Whether A's events `a` and B's events `b` make the same lines (those
+    /// [`lines`] writes), formatting only events not seen before.
+    fn same_lines(&self, a: &[Event], b: &[Event]) -> bool {
+        // A poisoned lock still holds whole entries: each is added at once.
+        let mut seen = self.seen.lock().unwrap_or_else(|e| e.into_inner());
+        let Seen { events, texts } = &mut *seen;
+        let mut names = None;
+        let mut line = |side: usize, e: &Event| -> u32 {
+            if let Some(&n) = events[side].get(e) {
+                return n;
+            }
+            let names = names.get_or_insert_with(labels);
+            let text = compact(self.specs[side], names, e);
+            let next = texts.len() as u32;
+            let n = *texts.entry(text).or_insert(next);
+            events[side].insert(*e, n);
+            n
+        };
+        let mut ka = a.iter().filter(|e| !is_end(e));
+        let mut kb = b.iter().filter(|e| !is_end(e));
+        loop {
+            match (ka.next(), kb.next()) {
+                (None, None) => return true,
+                (Some(x), Some(y)) => {
+                    if line(0, x) != line(1, y) {
+                        return false;
+                    }
+                }
+                _ => return false,
+            }
+        }
+    }
 }
 
 fn lines(spec: &Spec, events: &[Event]) -> (Vec<String>, Vec<Event>) {
@@ -585,15 +632,20 @@ impl<'s> World for Pair<'_, 's> {
                     let unchanged = |s: &crate::moves::Side, before: &crate::moves::Side| {
                         s.game.state() == before.game.state() && s.pending == before.pending
                     };
-                    if m.is_host_move()
+                    let same = self.same_lines(&ea, &eb);
+                    if same
+                        && m.is_host_move()
                         && unchanged(&a, &node.sides[0])
                         && unchanged(&b, &node.sides[1])
                         && ea.is_empty() == eb.is_empty()
-                        && lines(self.specs[0], &ea).0 == lines(self.specs[1], &eb).0
                     {
                         continue;
                     }
-                    compare(self.specs, &ea, &eb, clean)
+                    if same {
+                        None
+                    } else {
+                        compare(self.specs, &ea, &eb, clean)
+                    }
                 }
             };
             let both_ok = found.as_ref().is_none_or(|d| d.refused.is_none());
@@ -648,6 +700,7 @@ pub fn explore_against(a: &Spec, b: &Spec, options: &Options) -> Result<DiffRepo
         specs: [a, b],
         table: &table,
         options,
+        seen: Mutex::default(),
     };
     // (parent, move) of each difference, turned into paths at the end.
     let mut at: Vec<Option<(u32, Move)>> = vec![None; differences.len()];
