@@ -9,9 +9,9 @@
 //! slow definition; the game calls it after every action in debug builds,
 //! so every test run checks the caches.
 
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 
-use turnspec_model::{MAX_PLAYERS, Spec};
+use turnspec_model::{MAX_PLAYERS, Spec, TurnOrder};
 
 use crate::features::Features;
 use crate::program::{NO_RESUME, Program};
@@ -23,6 +23,10 @@ use crate::state::{GameState, PlayerId};
 pub(crate) struct Cached {
     /// The regular turn compiled for this set-up; clones share it.
     program: Arc<Program>,
+    /// The programs already compiled for this set-up, shared by every game
+    /// cloned from it: a search that sets and clears facts would otherwise
+    /// compile the same few programs again at each such move.
+    built: Arc<Built>,
     /// A second handle on `program`, lent to the program's loop while it
     /// runs (taken, then put back): the loop reads its ops through its own
     /// handle while it changes the game, and lending an existing handle
@@ -78,8 +82,12 @@ impl Cached {
             // A team's members share priority: no play is plain.
             features.plain_timings = 0;
         }
+        let program = Program::build(spec, state, options.turn_program);
+        let built = Built::default();
+        built.keep(Folds::of(spec, state), &program);
         let mut cached = Cached {
-            program: Program::build(spec, state, options.turn_program),
+            program,
+            built: Arc::new(built),
             program_handle: None,
             use_program: options.turn_program,
             resume: NO_RESUME,
@@ -99,8 +107,25 @@ impl Cached {
     /// Compiles the turn program again for what it folds (the facts it
     /// read, the players and sides still in the game, the turn order), and
     /// everything worked out from it.
+    /// A program compiled before for the same inputs (by this game or one
+    /// it was cloned from, or cloned with) is taken as it is.
     pub(crate) fn refresh(&mut self, spec: &Spec, state: &GameState) {
-        self.program = Program::build(spec, state, self.use_program);
+        let folds = Folds::of(spec, state);
+        self.program = match self.built.find(folds) {
+            Some(program) => {
+                debug_assert_eq!(
+                    *program,
+                    *Program::build(spec, state, self.use_program),
+                    "a kept program differs from the one compiled now"
+                );
+                program
+            }
+            None => {
+                let program = Program::build(spec, state, self.use_program);
+                self.built.keep(folds, &program);
+                program
+            }
+        };
         self.derive(state);
     }
 
@@ -303,6 +328,54 @@ impl Cached {
                 Some(self.resume as usize - 1),
                 "the resume point is not after the open window's op"
             );
+        }
+    }
+}
+
+/// What a program folds that can change during a game: the facts set, the
+/// players in the game, the turn order. The rest it reads (the spec, the
+/// variants, the seats and teams, whether the program runs) is fixed when
+/// the game is set up, so the same for every game sharing a [`Built`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Folds {
+    facts: u64,
+    in_game: u8,
+    order: TurnOrder,
+}
+
+impl Folds {
+    fn of(spec: &Spec, state: &GameState) -> Folds {
+        Folds {
+            facts: state.facts,
+            in_game: state.in_game,
+            order: state.turn_order(spec.game().turn_order),
+        }
+    }
+}
+
+/// The programs compiled for one set-up, by what they fold; at most
+/// [`Built::MOST`] of them (more are compiled each time, not kept).
+#[derive(Debug, Default)]
+struct Built {
+    programs: Mutex<Vec<(Folds, Arc<Program>)>>,
+}
+
+impl Built {
+    const MOST: usize = 64;
+
+    fn find(&self, folds: Folds) -> Option<Arc<Program>> {
+        // A poisoned lock still holds whole entries: each is pushed at once.
+        let programs = self.programs.lock().unwrap_or_else(|e| e.into_inner());
+        programs
+            .iter()
+            .find(|(f, _)| *f == folds)
+            .map(|(_, p)| Arc::clone(p))
+    }
+
+    fn keep(&self, folds: Folds, program: &Arc<Program>) {
+        let mut programs = self.programs.lock().unwrap_or_else(|e| e.into_inner());
+        if programs.len() < Self::MOST && programs.iter().all(|(f, _)| *f != folds) {
+            programs.push((folds, Arc::clone(program)));
         }
     }
 }

@@ -8,7 +8,7 @@ use turnspec_model::{MAX_COUNTERS, MAX_PLAYER_COUNTERS, Reset, Spec};
 use crate::state::GameState;
 
 /// What each level of the turn resets.
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone, Copy, PartialEq)]
 pub(crate) struct CounterResets {
     pub turn: ResetKeep,
     pub phase: ResetKeep,
@@ -27,7 +27,7 @@ impl CounterResets {
 
 /// Which counters survive one level's beginning: a mask per counter and
 /// per per-player slot.
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone, Copy, PartialEq)]
 pub(crate) struct ResetKeep {
     /// Some counter resets here (per player or not: a per-player counter's
     /// own slot in `counters` is zeroed too).

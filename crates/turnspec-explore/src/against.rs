@@ -3,6 +3,7 @@
 //! a move one accepts and the other refuses; one per kind of difference.
 
 use std::collections::HashMap;
+use std::sync::Mutex;
 
 use turnspec_engine::{Event, RuleError, Status};
 use turnspec_model::Spec;
@@ -12,7 +13,7 @@ use crate::explore::stop_text;
 use crate::moves::{Move, Refusal, Table, enumerate, labels};
 use crate::scenario::{Header, Writer};
 use crate::search::{Progress, Search, Stop, Succ, World, bfs, key_of};
-use crate::{Node, Options, start, with_threads};
+use crate::{Node, Options, Sides, start, with_threads};
 
 /// Which of the two specs.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -449,6 +450,52 @@ pub(crate) struct Pair<'a, 's> {
     pub(crate) options: &'a Options,
     /// Packs the frontier's states.
     pub(crate) packer: crate::Packer,
+    /// Lines already formatted, by number: most moves make the same lines
+    /// under both specs, and telling so this way formats nothing.
+    pub(crate) seen: Mutex<Seen>,
+}
+
+/// A number for each line text formatted so far, and for each event (of
+/// either spec) the number of its line.
+#[derive(Default)]
+pub(crate) struct Seen {
+    events: [HashMap<Event, u32>; 2],
+    texts: HashMap<String, u32>,
+}
+
+impl Pair<'_, '_> {
+    /// Whether A's events `a` and B's events `b` make the same lines (those
+    /// [`lines`] writes), formatting only events not seen before.
+    fn same_lines(&self, a: &[Event], b: &[Event]) -> bool {
+        // A poisoned lock still holds whole entries: each is added at once.
+        let mut seen = self.seen.lock().unwrap_or_else(|e| e.into_inner());
+        let Seen { events, texts } = &mut *seen;
+        let mut names = None;
+        let mut line = |side: usize, e: &Event| -> u32 {
+            if let Some(&n) = events[side].get(e) {
+                return n;
+            }
+            let names = names.get_or_insert_with(labels);
+            let text = compact(self.specs[side], names, e);
+            let next = texts.len() as u32;
+            let n = *texts.entry(text).or_insert(next);
+            events[side].insert(*e, n);
+            n
+        };
+        let mut ka = a.iter().filter(|e| !is_end(e));
+        let mut kb = b.iter().filter(|e| !is_end(e));
+        loop {
+            match (ka.next(), kb.next()) {
+                (None, None) => return true,
+                (Some(x), Some(y)) => {
+                    if line(0, x) != line(1, y) {
+                        return false;
+                    }
+                }
+                _ => return false,
+            }
+        }
+    }
 }
 
 fn lines(spec: &Spec, events: &[Event]) -> (Vec<String>, Vec<Event>) {
@@ -514,7 +561,9 @@ impl<'s> World for Pair<'_, 's> {
     }
 
     fn expand(&self, node: &Node, out: &mut Vec<Succ<Node, Obs>>) {
-        let mut moves = Vec::new();
+        let mut moves = Vec::with_capacity(32);
+        // One pair of event lists per expansion, cleared for each move.
+        let (mut ea, mut eb) = (Vec::with_capacity(32), Vec::with_capacity(32));
         let host_left = node.host_moves < self.options.host_moves;
         enumerate(
             self.table,
@@ -526,7 +575,8 @@ impl<'s> World for Pair<'_, 's> {
         for m in moves {
             let mut a = node.sides[0].clone();
             let mut b = node.sides[1].clone();
-            let (mut ea, mut eb) = (Vec::new(), Vec::new());
+            ea.clear();
+            eb.clear();
             let ra = a.apply(self.table, 0, m, &mut ea);
             let rb = b.apply(self.table, 1, m, &mut eb);
             let clean = !node.diverged;
@@ -593,15 +643,20 @@ impl<'s> World for Pair<'_, 's> {
                     let unchanged = |s: &crate::moves::Side, before: &crate::moves::Side| {
                         s.game.state() == before.game.state() && s.pending == before.pending
                     };
-                    if m.is_host_move()
+                    let same = self.same_lines(&ea, &eb);
+                    if same
+                        && m.is_host_move()
                         && unchanged(&a, &node.sides[0])
                         && unchanged(&b, &node.sides[1])
                         && ea.is_empty() == eb.is_empty()
-                        && lines(self.specs[0], &ea).0 == lines(self.specs[1], &eb).0
                     {
                         continue;
                     }
-                    compare(self.specs, &ea, &eb, clean)
+                    if same {
+                        None
+                    } else {
+                        compare(self.specs, &ea, &eb, clean)
+                    }
                 }
             };
             let both_ok = found.as_ref().is_none_or(|d| d.refused.is_none());
@@ -610,7 +665,7 @@ impl<'s> World for Pair<'_, 's> {
                     .iter()
                     .all(|s| s.game.status() == Status::Running && s.game.holder().is_some());
             let next = Node {
-                sides: vec![a, b],
+                sides: Sides::Two(Box::new([a, b])),
                 host_moves: node.host_moves + u8::from(m.is_host_move()),
                 diverged: node.diverged || found.is_some(),
             };
@@ -728,7 +783,7 @@ pub(crate) fn prepare(
     let first = compare([a, b], &start_a, &start_b, true);
     let root = Node {
         diverged: first.is_some(),
-        sides: vec![side_a, side_b],
+        sides: Sides::Two(Box::new([side_a, side_b])),
         host_moves: 0,
     };
     Ok((table, root, first))
@@ -756,6 +811,7 @@ pub fn explore_against_with_progress(
         table: &table,
         options,
         packer: crate::Packer::new(&root),
+        seen: Mutex::default(),
     };
     let mut search = Search {
         options,

@@ -500,6 +500,7 @@ fn run_worker(
         table: &table,
         options,
         packer: crate::Packer::new(&root),
+        seen: std::sync::Mutex::default(),
     };
     let mut cands: InputHandle<u64, CapacityContainerBuilder<Vec<Cand>>> = InputHandle::new();
     let mut recs: InputHandle<u64, CapacityContainerBuilder<Vec<Rec>>> = InputHandle::new();

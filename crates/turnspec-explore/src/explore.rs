@@ -10,7 +10,7 @@ use turnspec_model::{EndingId, PhaseId, Spec, StepId, TurnActionId, WindowId};
 use crate::moves::{Move, Side, Table, enumerate};
 use crate::scenario::{Header, Writer};
 use crate::search::{self, Adjacency, Edge, Edges, Progress, Search, Stop, Succ, World, bfs};
-use crate::{Node, Options, Packer, start, with_threads};
+use crate::{Node, Options, Packer, Sides, start, with_threads};
 
 /// The most cycles (not made of plays) reported; more are counted.
 const MAX_CYCLES: usize = 20;
@@ -434,7 +434,9 @@ impl<'s> World for Single<'_, 's> {
     }
 
     fn expand(&self, node: &Node, out: &mut Vec<Succ<Node, Obs>>) {
-        let mut moves = Vec::new();
+        // Room for a usual state's moves and a usual move's events from the
+        // start: one allocation each per expansion, none to grow.
+        let mut moves = Vec::with_capacity(32);
         let host_left = node.host_moves < self.options.host_moves;
         enumerate(
             self.table,
@@ -444,7 +446,10 @@ impl<'s> World for Single<'_, 's> {
             &mut moves,
         );
         let before = &node.sides[0];
-        let mut events = Vec::new();
+        let mut events = Vec::with_capacity(32);
+        // Nodes are held inline: room for every successor at once, so the
+        // list is never copied to grow.
+        out.reserve(moves.len());
         for m in moves {
             let mut side = before.clone();
             events.clear();
@@ -480,7 +485,7 @@ impl<'s> World for Single<'_, 's> {
             };
             let running = status == Status::Running && g.holder().is_some();
             let next = Node {
-                sides: vec![side],
+                sides: Sides::One(side),
                 host_moves: node.host_moves + u8::from(host),
                 diverged: false,
             };
@@ -529,7 +534,7 @@ pub fn explore_with_progress(
     let table = Table::new(&[spec], options.max_answer);
     let (side, start_events) = start(spec, options, true)?;
     let root = Node {
-        sides: vec![side],
+        sides: Sides::One(side),
         host_moves: 0,
         diverged: false,
     };

@@ -258,14 +258,56 @@ impl Options {
 /// the traces already differed on the way.
 #[derive(Debug, Clone)]
 pub(crate) struct Node {
-    pub sides: Vec<moves::Side>,
+    pub sides: Sides,
     pub host_moves: u8,
     pub diverged: bool,
 }
 
+/// The games of a node: one, or two in lockstep. One game is held inline,
+/// so a single-spec successor costs no allocation for its node; two are
+/// boxed, so a node stays the size of one game in the frontier.
+#[derive(Debug, Clone)]
+#[allow(clippy::large_enum_variant)] // one game inline is the point
+pub(crate) enum Sides {
+    One(moves::Side),
+    Two(Box<[moves::Side; 2]>),
+}
+
+impl std::ops::Deref for Sides {
+    type Target = [moves::Side];
+
+    fn deref(&self) -> &[moves::Side] {
+        match self {
+            Sides::One(s) => std::slice::from_ref(s),
+            Sides::Two(s) => &s[..],
+        }
+    }
+}
+
+impl std::ops::DerefMut for Sides {
+    fn deref_mut(&mut self) -> &mut [moves::Side] {
+        match self {
+            Sides::One(s) => std::slice::from_mut(s),
+            Sides::Two(s) => &mut s[..],
+        }
+    }
+}
+
+impl Sides {
+    /// One side or two, as a list gives them; `None` for another count.
+    pub(crate) fn from_vec(sides: Vec<moves::Side>) -> Option<Sides> {
+        let mut sides = sides.into_iter();
+        match (sides.next(), sides.next(), sides.next()) {
+            (Some(one), None, None) => Some(Sides::One(one)),
+            (Some(a), Some(b), None) => Some(Sides::Two(Box::new([a, b]))),
+            _ => None,
+        }
+    }
+}
+
 impl Hash for Node {
     fn hash<H: Hasher>(&self, h: &mut H) {
-        for s in &self.sides {
+        for s in self.sides.iter() {
             s.game.state().hash(h);
             s.pending.hash(h);
         }
@@ -368,6 +410,7 @@ impl Packer {
         }
         let host_moves = *bytes.get(at)?;
         let diverged = *bytes.get(at + 1)? != 0;
+        let sides = Sides::from_vec(sides)?;
         (at + 2 == bytes.len()).then_some(Node {
             sides,
             host_moves,

@@ -24,7 +24,7 @@ use turnspec_model::{Spec, StepId, StopProfile};
 
 use crate::moves::{Move, QueuedHost, Side, Table, enumerate, may_play};
 use crate::search::{Search, Stop, Succ, World, bfs, key_of};
-use crate::{Node, Options, start, with_threads};
+use crate::{Node, Options, Sides, start, with_threads};
 
 /// The player whose profile is checked. Seats are symmetric in every spec
 /// turnspec has, and both turns (own and others') are searched.
@@ -326,7 +326,7 @@ fn successor(
     let running = side.game.status() == Status::Running && side.game.holder().is_some();
     let state = State {
         node: Node {
-            sides: vec![side],
+            sides: Sides::One(side),
             host_moves,
             diverged: false,
         },
@@ -354,7 +354,7 @@ pub fn check_stops(
         .map_err(|e| format!("{}: {e}", spec.title()))?;
     let root = State {
         node: Node {
-            sides: vec![side],
+            sides: Sides::One(side),
             host_moves: 0,
             diverged: false,
         },

@@ -62,21 +62,21 @@ pub(crate) enum Test {
 }
 
 /// One `skip` entry whose condition the set-up did not rule out.
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone, PartialEq, Copy)]
 pub(crate) struct SkipCheck {
     pub test: Test,
     pub rule: RuleRef,
 }
 
 /// A range of [`Program::skips`].
-#[derive(Debug, Clone, Copy, Default)]
+#[derive(Debug, Clone, PartialEq, Copy, Default)]
 pub(crate) struct Skips {
     pub start: u16,
     pub len: u8,
 }
 
 /// One op of the turn program. Jumps are indices into [`Program::ops`].
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone, PartialEq, Copy)]
 pub(crate) enum Op {
     /// A turn begins (or not: no players, the turn limit, a skipped turn).
     TurnBegin,
@@ -201,7 +201,7 @@ pub(crate) enum Op {
 
 /// The fields of one [`Op::ActionPlain`], as an [`Op::ActionRun`] reads
 /// them.
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone, PartialEq, Copy)]
 pub(crate) struct PlainAction {
     pub id: TurnActionId,
     pub stage: u8,
@@ -250,7 +250,7 @@ fn plan_action_runs(ops: &mut [Op], actions: &mut Vec<PlainAction>) {
 }
 
 /// Where an [`Op::CheckEnd`] checks the spec's endings.
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone, PartialEq, Copy)]
 pub(crate) struct EndCheckAt {
     pub at: EndPoints,
     /// The turn-based action just done, for `EndPoints::AFTER_ACTION`.
@@ -268,7 +268,7 @@ pub(crate) const MAX_HOP_SKIPS: usize = 3;
 /// the work of several ops as one superinstruction ([`Op::StepEndInto`]).
 /// Seven of the eight windows of an all-pass Magic turn close into the
 /// next through one.
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone, PartialEq, Copy)]
 pub(crate) struct StepEndInto {
     /// The step that ends (as in [`Op::StepEndPlain`]).
     pub step: StepId,
@@ -284,7 +284,7 @@ pub(crate) struct StepEndInto {
 }
 
 /// The three shapes a [`StepEndInto`] covers.
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone, PartialEq, Copy)]
 pub(crate) enum Then {
     /// The step's phase ends and the next phase begins with its first
     /// step's window (`PhaseEnd`, then `PhaseBeginPlain` fused with the
@@ -323,7 +323,7 @@ pub(crate) enum Then {
 
 /// A [`Op::StepBeginPlain`] done by the op before it: whether the step is
 /// implicit, and the window it opens at once, if any.
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone, PartialEq, Copy)]
 pub(crate) struct FusedBegin {
     pub implicit: bool,
     pub window: Option<(WindowId, u8)>,
@@ -594,7 +594,7 @@ impl Op {
 
 /// Where each part of the regular turn sits in the program, to enter it
 /// from a point the interpreter left.
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone, PartialEq, Default)]
 struct Entries {
     /// By phase index: its `PhaseBegin` and `PhaseEnd`, if the phase is in
     /// the regular turn once.
@@ -608,7 +608,7 @@ struct Entries {
 }
 
 /// The compiled turn of one game set-up; shared by clones of a game.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, PartialEq)]
 pub(crate) struct Program {
     pub ops: Vec<Op>,
     pub skips: Vec<SkipCheck>,
