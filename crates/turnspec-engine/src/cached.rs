@@ -71,9 +71,36 @@ pub(crate) struct Cached {
     fused: u64,
 }
 
+/// The program for `state`: the one `built` holds for what it folds, or a
+/// new one, compiled and kept there.
+fn program_for(built: &Built, spec: &Spec, state: &GameState, use_program: bool) -> Arc<Program> {
+    let folds = Folds::of(spec, state);
+    match built.find(folds) {
+        Some(program) => {
+            debug_assert_eq!(
+                *program,
+                *Program::build(spec, state, use_program),
+                "a kept program differs from the one compiled now"
+            );
+            program
+        }
+        None => {
+            let program = Program::build(spec, state, use_program);
+            built.keep(folds, &program);
+            program
+        }
+    }
+}
+
 impl Cached {
     /// Works everything out for a game just set up (the program once).
     pub(crate) fn new(spec: &Spec, state: &GameState, options: &GameOptions) -> Cached {
+        Cached::sharing(spec, state, options, Arc::new(Built::default()))
+    }
+
+    /// [`Cached::new`], taking the program from `built` (the programs
+    /// another game of this spec compiled) when it holds one for the state.
+    fn sharing(spec: &Spec, state: &GameState, options: &GameOptions, built: Arc<Built>) -> Cached {
         let mut features = match options.turn_program {
             true => Features::of(spec),
             false => Features::of(spec).without_fast_paths(),
@@ -82,12 +109,10 @@ impl Cached {
             // A team's members share priority: no play is plain.
             features.plain_timings = 0;
         }
-        let program = Program::build(spec, state, options.turn_program);
-        let built = Built::default();
-        built.keep(Folds::of(spec, state), &program);
+        let program = program_for(&built, spec, state, options.turn_program);
         let mut cached = Cached {
             program,
-            built: Arc::new(built),
+            built,
             program_handle: None,
             use_program: options.turn_program,
             resume: NO_RESUME,
@@ -110,23 +135,25 @@ impl Cached {
     /// A program compiled before for the same inputs (by this game or one
     /// it was cloned from, or cloned with) is taken as it is.
     pub(crate) fn refresh(&mut self, spec: &Spec, state: &GameState) {
-        let folds = Folds::of(spec, state);
-        self.program = match self.built.find(folds) {
-            Some(program) => {
-                debug_assert_eq!(
-                    *program,
-                    *Program::build(spec, state, self.use_program),
-                    "a kept program differs from the one compiled now"
-                );
-                program
-            }
-            None => {
-                let program = Program::build(spec, state, self.use_program);
-                self.built.keep(folds, &program);
-                program
-            }
-        };
+        self.program = program_for(&self.built, spec, state, self.use_program);
         self.derive(state);
+    }
+
+    /// The cached answers for a game loaded from bytes (`state`) where
+    /// this game's are: the programs compiled so far are shared when both
+    /// games compile the same way, so loading many states of one search
+    /// compiles each program once.
+    pub(crate) fn for_loaded(
+        &self,
+        spec: &Spec,
+        state: &GameState,
+        options: &GameOptions,
+    ) -> Cached {
+        let built = match options.turn_program == self.use_program {
+            true => Arc::clone(&self.built),
+            false => Arc::new(Built::default()),
+        };
+        Cached::sharing(spec, state, options, built)
     }
 
     /// Everything worked out from the program and the state.

@@ -116,49 +116,73 @@ impl Game {
     /// format, or holds a value the spec or the engine's bounds do not
     /// allow, is refused with a [`SnapshotError`], never a panic.
     pub fn from_bytes(spec: &Spec, bytes: &[u8]) -> std::result::Result<Game, SnapshotError> {
-        let mut r = Reader { bytes, at: 0 };
-        if r.take(4)? != MAGIC {
-            return Err(SnapshotError::Magic);
-        }
-        let version = u16::from_le_bytes([r.u8()?, r.u8()?]);
-        if version != SNAPSHOT_VERSION {
-            return Err(SnapshotError::Version {
-                found: version,
-                supported: SNAPSHOT_VERSION,
-            });
-        }
-        let mut fp = [0u8; 8];
-        fp.copy_from_slice(r.take(8)?);
-        let found = u64::from_le_bytes(fp);
-        let expected = spec.fingerprint();
-        if found != expected {
-            return Err(SnapshotError::OtherSpec { expected, found });
-        }
-        let flags = r.u8()?;
-        if flags > 1 {
-            return Err(r.invalid("flags"));
-        }
-        let state = read_state(&mut r, spec)?;
-        if r.at != bytes.len() {
-            return Err(SnapshotError::Trailing {
-                extra: bytes.len() - r.at,
-            });
-        }
-        let options = GameOptions {
-            turn_program: flags & 1 == 1,
-            ..GameOptions::players(state.players)
-        };
+        let (state, options) = decode(spec, bytes)?;
         // The cached answers are worked out from the state, as for a new
         // game; the program finds its place again from the state.
         let cached = Cached::new(spec, &state, &options);
+        Ok(Game::loaded(spec, state, cached))
+    }
+
+    /// [`Game::from_bytes`] under this game's spec, sharing the turn
+    /// programs this game (and every game cloned with it) compiled: a
+    /// search that keeps its states as bytes loads each one without
+    /// compiling its program again. The loaded game is the one
+    /// [`Game::from_bytes`] gives.
+    pub fn load_sibling(&self, bytes: &[u8]) -> std::result::Result<Game, SnapshotError> {
+        let (state, options) = decode(&self.spec, bytes)?;
+        let cached = self.cached.for_loaded(&self.spec, &state, &options);
+        Ok(Game::loaded(&self.spec, state, cached))
+    }
+
+    fn loaded(spec: &Spec, state: GameState, cached: Cached) -> Game {
         let game = Game {
             spec: spec.clone(),
             state,
             cached,
         };
         game.debug_check();
-        Ok(game)
+        game
     }
+}
+
+/// The state and set-up options a snapshot holds, checked against `spec`.
+fn decode(
+    spec: &Spec,
+    bytes: &[u8],
+) -> std::result::Result<(GameState, GameOptions), SnapshotError> {
+    let mut r = Reader { bytes, at: 0 };
+    if r.take(4)? != MAGIC {
+        return Err(SnapshotError::Magic);
+    }
+    let version = u16::from_le_bytes([r.u8()?, r.u8()?]);
+    if version != SNAPSHOT_VERSION {
+        return Err(SnapshotError::Version {
+            found: version,
+            supported: SNAPSHOT_VERSION,
+        });
+    }
+    let mut fp = [0u8; 8];
+    fp.copy_from_slice(r.take(8)?);
+    let found = u64::from_le_bytes(fp);
+    let expected = spec.fingerprint();
+    if found != expected {
+        return Err(SnapshotError::OtherSpec { expected, found });
+    }
+    let flags = r.u8()?;
+    if flags > 1 {
+        return Err(r.invalid("flags"));
+    }
+    let state = read_state(&mut r, spec)?;
+    if r.at != bytes.len() {
+        return Err(SnapshotError::Trailing {
+            extra: bytes.len() - r.at,
+        });
+    }
+    let options = GameOptions {
+        turn_program: flags & 1 == 1,
+        ..GameOptions::players(state.players)
+    };
+    Ok((state, options))
 }
 
 // --- writing ---------------------------------------------------------------

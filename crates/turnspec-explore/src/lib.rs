@@ -331,7 +331,9 @@ const SNAPSHOT_HEADER: usize = 15;
 /// back: per side the engine's snapshot (without its header) and the
 /// queued answers, then the host moves and whether the traces diverged.
 pub(crate) struct Packer {
-    specs: Vec<Spec>,
+    /// The root's games: a state loads as their sibling, sharing the turn
+    /// programs the search compiled (none is compiled again on loading).
+    games: Vec<Game>,
     headers: Vec<Vec<u8>>,
 }
 
@@ -339,7 +341,7 @@ impl Packer {
     /// A packer for states of the same games as `root`.
     pub(crate) fn new(root: &Node) -> Packer {
         Packer {
-            specs: root.sides.iter().map(|s| s.game.spec().clone()).collect(),
+            games: root.sides.iter().map(|s| s.game.clone()).collect(),
             headers: root
                 .sides
                 .iter()
@@ -383,9 +385,10 @@ impl Packer {
     /// A node packed by [`Packer::pack`]; `None` if the bytes are not one.
     pub(crate) fn unpack(&self, bytes: &[u8]) -> Option<Node> {
         let mut at = 0usize;
-        let mut sides = Vec::with_capacity(self.specs.len());
+        let mut sides = Vec::with_capacity(self.games.len());
         let mut snapshot = Vec::new();
-        for (spec, header) in self.specs.iter().zip(&self.headers) {
+        for (sibling, header) in self.games.iter().zip(&self.headers) {
+            let spec = sibling.spec();
             let whole = *bytes.get(at)?;
             at += 1;
             let len = get_var(bytes, &mut at)?;
@@ -396,7 +399,7 @@ impl Packer {
                 snapshot.extend_from_slice(header);
             }
             snapshot.extend_from_slice(body);
-            let game = Game::from_bytes(spec, &snapshot).ok()?;
+            let game = sibling.load_sibling(&snapshot).ok()?;
             let n = get_var(bytes, &mut at)?;
             let mut pending = Vec::with_capacity(n.min(64));
             for _ in 0..n {
