@@ -359,14 +359,19 @@ impl Cached {
     }
 }
 
-/// What a program folds that can change during a game: the facts set, the
-/// players in the game, the turn order. The rest it reads (the spec, the
-/// variants, the seats and teams, whether the program runs) is fixed when
-/// the game is set up, so the same for every game sharing a [`Built`].
+/// Everything of the state a program folds: the facts set, the players in
+/// the game, the turn order, and the set-up (seats, teams, variants). The
+/// set-up is the same for games cloned from one another, but not for a
+/// game loaded from another game's bytes ([`Cached::for_loaded`]), so it
+/// is part of the key. Whether the program runs is not: a [`Built`] is
+/// only shared between games that agree on it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 struct Folds {
     facts: u64,
+    variants: u64,
     in_game: u8,
+    players: u8,
+    team_of: [u8; MAX_PLAYERS as usize],
     order: TurnOrder,
 }
 
@@ -374,7 +379,10 @@ impl Folds {
     fn of(spec: &Spec, state: &GameState) -> Folds {
         Folds {
             facts: state.facts,
+            variants: state.variants,
             in_game: state.in_game,
+            players: state.players,
+            team_of: state.team_of,
             order: state.turn_order(spec.game().turn_order),
         }
     }

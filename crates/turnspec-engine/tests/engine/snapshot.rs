@@ -140,6 +140,35 @@ fn an_all_pass_game_without_the_turn_program_round_trips() {
     assert_eq!(ea, eb);
 }
 
+/// `load_sibling` shares the programs its sibling compiled, and still
+/// loads the game `from_bytes` gives when the snapshot's set-up differs
+/// from the sibling's (other seats, a variant, the program off).
+#[test]
+fn a_sibling_of_another_set_up_loads_the_game_from_bytes_gives() {
+    let spec = spec("mtg.toml");
+    let mut sibling = Game::new(spec, &GameOptions::players(2)).unwrap();
+    sibling.start(&mut AllPass, &mut Vec::new());
+    let _ = play_on(&mut sibling, &mut AllPass, 30);
+    let archenemy = spec.variant_by_id("archenemy").unwrap();
+    let setups = [
+        GameOptions::players(4),
+        GameOptions::players(2).with_turn_program(false),
+        GameOptions::players(2).with_variants(vec![archenemy]),
+    ];
+    for options in setups {
+        let mut other = Game::new(spec, &options).unwrap();
+        other.start(&mut AllPass, &mut Vec::new());
+        let _ = play_on(&mut other, &mut AllPass, 45);
+        let bytes = other.to_bytes();
+        let mut shared = sibling.load_sibling(&bytes).unwrap();
+        let mut alone = Game::from_bytes(spec, &bytes).unwrap();
+        assert_eq!(shared.state(), alone.state());
+        let ea = play_on(&mut shared, &mut AllPass, 300);
+        let eb = play_on(&mut alone, &mut AllPass, 300);
+        assert_eq!(ea, eb, "{options:?}");
+    }
+}
+
 #[test]
 fn a_snapshot_of_another_spec_is_refused() {
     let mut game = Game::new(spec("mtg.toml"), &GameOptions::players(2)).unwrap();
