@@ -19,10 +19,12 @@ use crate::setup::GameOptions;
 use crate::state::{GameState, PlayerId};
 
 /// The cached answers of one game.
-#[derive(Debug, Clone)]
+#[derive(Debug)]
 pub(crate) struct Cached {
     /// The regular turn compiled for this set-up; clones share it.
     program: Arc<Program>,
+    /// What `program` was compiled for.
+    folds: Folds,
     /// The programs already compiled for this set-up, shared by every game
     /// cloned from it: a search that sets and clears facts would otherwise
     /// compile the same few programs again at each such move.
@@ -73,8 +75,13 @@ pub(crate) struct Cached {
 
 /// The program for `state`: the one `built` holds for what it folds, or a
 /// new one, compiled and kept there.
-fn program_for(built: &Built, spec: &Spec, state: &GameState, use_program: bool) -> Arc<Program> {
-    let folds = Folds::of(spec, state);
+fn program_for(
+    built: &Built,
+    spec: &Spec,
+    folds: Folds,
+    state: &GameState,
+    use_program: bool,
+) -> Arc<Program> {
     match built.find(folds) {
         Some(program) => {
             debug_assert_eq!(
@@ -109,9 +116,11 @@ impl Cached {
             // A team's members share priority: no play is plain.
             features.plain_timings = 0;
         }
-        let program = program_for(&built, spec, state, options.turn_program);
+        let folds = Folds::of(spec, state);
+        let program = program_for(&built, spec, folds, state, options.turn_program);
         let mut cached = Cached {
             program,
+            folds,
             built,
             program_handle: None,
             use_program: options.turn_program,
@@ -135,7 +144,34 @@ impl Cached {
     /// A program compiled before for the same inputs (by this game or one
     /// it was cloned from, or cloned with) is taken as it is.
     pub(crate) fn refresh(&mut self, spec: &Spec, state: &GameState) {
-        self.program = program_for(&self.built, spec, state, self.use_program);
+        self.folds = Folds::of(spec, state);
+        self.program = program_for(&self.built, spec, self.folds, state, self.use_program);
+        self.derive(state);
+    }
+
+    /// The cached answers for `state` loaded in place of this game's
+    /// ([`crate::Game::restore`]), a state of the same set-up that compiles
+    /// the same way (the same `turn_program` and teams, so the same
+    /// features): what [`Cached::for_loaded`] gives, keeping the program
+    /// when the new state folds the same, with no lock taken and no
+    /// reference count touched.
+    pub(crate) fn reload(&mut self, spec: &Spec, state: &GameState) {
+        let folds = Folds::of(spec, state);
+        if folds == self.folds {
+            debug_assert_eq!(
+                *self.program,
+                *Program::build(spec, state, self.use_program),
+                "a program kept on loading differs from the one compiled now"
+            );
+        } else {
+            self.folds = folds;
+            self.program = program_for(&self.built, spec, folds, state, self.use_program);
+        }
+        self.resume = NO_RESUME;
+        #[cfg(debug_assertions)]
+        {
+            self.fused = 0;
+        }
         self.derive(state);
     }
 
@@ -158,7 +194,13 @@ impl Cached {
 
     /// Everything worked out from the program and the state.
     fn derive(&mut self, state: &GameState) {
-        self.program_handle = Some(Arc::clone(&self.program));
+        if !self
+            .program_handle
+            .as_ref()
+            .is_some_and(|h| Arc::ptr_eq(h, &self.program))
+        {
+            self.program_handle = Some(Arc::clone(&self.program));
+        }
         self.sides_in = self.program.sides_in;
         self.active_may_be_out = !state.is_in(state.active);
         self.plain_passes_below = match self.features.plain_passes && state.mods.is_none() {
@@ -355,6 +397,65 @@ impl Cached {
                 Some(self.resume as usize - 1),
                 "the resume point is not after the open window's op"
             );
+        }
+    }
+}
+
+impl Clone for Cached {
+    fn clone(&self) -> Cached {
+        Cached {
+            program: Arc::clone(&self.program),
+            built: Arc::clone(&self.built),
+            program_handle: self.program_handle.clone(),
+            ..*self
+        }
+    }
+
+    /// Clones `source` into this game's answers: when both share the
+    /// programs (games of one search), only the plain answers are copied
+    /// and no reference count is touched, which two threads cloning games
+    /// of one search would otherwise contend on.
+    fn clone_from(&mut self, source: &Cached) {
+        let shared = Arc::ptr_eq(&self.program, &source.program)
+            && Arc::ptr_eq(&self.built, &source.built)
+            && match (&self.program_handle, &source.program_handle) {
+                (Some(a), Some(b)) => Arc::ptr_eq(a, b),
+                (None, None) => true,
+                _ => false,
+            };
+        if !shared {
+            *self = source.clone();
+            return;
+        }
+        // Destructured, so that a field added must be copied here too.
+        let Cached {
+            program: _,
+            folds,
+            built: _,
+            program_handle: _,
+            use_program,
+            resume,
+            sides_in,
+            plain_passes_below,
+            active_may_be_out,
+            general_priority,
+            next_side,
+            features,
+            #[cfg(debug_assertions)]
+            fused,
+        } = *source;
+        self.folds = folds;
+        self.use_program = use_program;
+        self.resume = resume;
+        self.sides_in = sides_in;
+        self.plain_passes_below = plain_passes_below;
+        self.active_may_be_out = active_may_be_out;
+        self.general_priority = general_priority;
+        self.next_side = next_side;
+        self.features = features;
+        #[cfg(debug_assertions)]
+        {
+            self.fused = fused;
         }
     }
 }

@@ -25,7 +25,7 @@ use crate::state::{
 /// A game in progress: the compiled spec it follows (a cheap clone: the
 /// game owns it, so a game can outlive the `Spec` it was made from and live
 /// in the same struct as anything else) and its state.
-#[derive(Debug, Clone)]
+#[derive(Debug)]
 pub struct Game {
     pub(crate) spec: Spec,
     pub(crate) state: GameState,
@@ -33,6 +33,25 @@ pub struct Game {
     /// refreshed in one place and checked against the state in debug
     /// builds (`cached.rs`).
     pub(crate) cached: Cached,
+}
+
+impl Clone for Game {
+    fn clone(&self) -> Game {
+        Game {
+            spec: self.spec.clone(),
+            state: self.state.clone(),
+            cached: self.cached.clone(),
+        }
+    }
+
+    /// Clones `source` into this game reusing its allocations, and touching
+    /// no reference count when both share the spec and programs: a search
+    /// that tries each move on a copy of one state does this per move.
+    fn clone_from(&mut self, source: &Game) {
+        self.spec.clone_from(&source.spec);
+        self.state.clone_from(&source.state);
+        self.cached.clone_from(&source.cached);
+    }
 }
 
 impl Game {

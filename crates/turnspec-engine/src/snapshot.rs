@@ -102,13 +102,24 @@ impl Game {
     /// spec gives back a game equal to this one, which plays on exactly as
     /// this one does.
     pub fn to_bytes(&self) -> Vec<u8> {
-        let mut w = Writer(Vec::with_capacity(128));
+        let mut out = Vec::with_capacity(128);
+        self.write_bytes(&mut out);
+        out
+    }
+
+    /// Appends the bytes [`Game::to_bytes`] gives to `out`: a search that
+    /// writes many states into one buffer allocates nothing once it has
+    /// grown.
+    pub fn write_bytes(&self, out: &mut Vec<u8>) {
+        let mut w = Writer(std::mem::take(out));
+        // Room for a usual state at once, so it is not grown byte by byte.
+        w.0.reserve(256);
         w.0.extend_from_slice(MAGIC);
         w.0.extend_from_slice(&SNAPSHOT_VERSION.to_le_bytes());
         w.0.extend_from_slice(&self.spec.fingerprint().to_le_bytes());
         w.u8(u8::from(self.cached.uses_program()));
         write_state(&mut w, &self.state);
-        w.0
+        *out = w.0;
     }
 
     /// Loads a game saved by [`Game::to_bytes`] under `spec`. Any bytes
@@ -132,6 +143,27 @@ impl Game {
         let (state, options) = decode(&self.spec, bytes)?;
         let cached = self.cached.for_loaded(&self.spec, &state, &options);
         Ok(Game::loaded(&self.spec, state, cached))
+    }
+
+    /// Loads a snapshot of this game's spec into this game: afterwards it
+    /// is the game [`Game::load_sibling`] gives, but the state's lists and
+    /// the programs are reused (no allocation, no lock and no reference
+    /// count when the state compiles as this one does). Bytes that are
+    /// refused leave the game unchanged.
+    pub fn restore(&mut self, bytes: &[u8]) -> std::result::Result<(), SnapshotError> {
+        let (state, options) = decode(&self.spec, bytes)?;
+        if options.turn_program == self.cached.uses_program()
+            && state.has_teams == self.state.has_teams
+        {
+            self.cached.reload(&self.spec, &state);
+        } else {
+            self.cached = self.cached.for_loaded(&self.spec, &state, &options);
+        }
+        // Into the lists this game has: they keep the room reserved for
+        // play, so the restored game allocates no more than this one.
+        self.state.clone_from(&state);
+        self.debug_check();
+        Ok(())
     }
 
     fn loaded(spec: &Spec, state: GameState, cached: Cached) -> Game {
@@ -190,21 +222,29 @@ fn decode(
 struct Writer(Vec<u8>);
 
 impl Writer {
+    #[inline]
     fn u8(&mut self, v: u8) {
         self.0.push(v);
     }
+    #[inline]
     fn bool(&mut self, v: bool) {
         self.0.push(u8::from(v));
     }
     /// LEB128: seven bits a byte, low first, the high bit set on all but
     /// the last.
+    #[inline]
     fn var(&mut self, mut v: u64) {
+        if v < 0x80 {
+            self.0.push(v as u8);
+            return;
+        }
         while v >= 0x80 {
             self.0.push((v as u8 & 0x7f) | 0x80);
             v >>= 7;
         }
         self.0.push(v as u8);
     }
+    #[inline]
     fn id<I: Id>(&mut self, id: I) {
         self.var(id.index() as u64);
     }
@@ -215,9 +255,11 @@ impl Writer {
             false => self.var(r.index() as u64 + 1),
         }
     }
+    #[inline]
     fn player(&mut self, p: PlayerId) {
         self.u8(p.0);
     }
+    #[inline]
     fn opt<T>(&mut self, v: Option<T>, f: impl FnOnce(&mut Self, T)) {
         match v {
             None => self.u8(0),
@@ -227,6 +269,7 @@ impl Writer {
             }
         }
     }
+    #[inline]
     fn list<T>(&mut self, items: &[T], mut f: impl FnMut(&mut Self, &T)) {
         self.var(items.len() as u64);
         for x in items {
@@ -572,6 +615,7 @@ impl<'a> Reader<'a> {
             }),
         }
     }
+    #[inline]
     fn u8(&mut self) -> Result<u8> {
         match self.bytes.get(self.at) {
             Some(b) => {
@@ -581,6 +625,7 @@ impl<'a> Reader<'a> {
             None => Err(SnapshotError::Truncated { at: self.at }),
         }
     }
+    #[inline]
     fn bool(&mut self, field: &'static str) -> Result<bool> {
         match self.u8()? {
             0 => Ok(false),
@@ -588,10 +633,23 @@ impl<'a> Reader<'a> {
             _ => Err(self.invalid(field)),
         }
     }
+    #[inline]
     fn tag(&mut self, field: &'static str) -> Result<bool> {
         self.bool(field)
     }
+    #[inline]
     fn var(&mut self, field: &'static str) -> Result<u64> {
+        // Most values are below 128: one byte.
+        if let Some(&b) = self.bytes.get(self.at)
+            && b < 0x80
+        {
+            self.at += 1;
+            return Ok(u64::from(b));
+        }
+        self.var_long(field)
+    }
+    #[cold]
+    fn var_long(&mut self, field: &'static str) -> Result<u64> {
         let mut v: u64 = 0;
         for shift in (0..64).step_by(7) {
             let b = self.u8()?;
@@ -607,10 +665,12 @@ impl<'a> Reader<'a> {
         }
         Err(self.invalid(field))
     }
+    #[inline]
     fn u16(&mut self, field: &'static str) -> Result<u16> {
         let v = self.var(field)?;
         u16::try_from(v).map_err(|_| self.invalid(field))
     }
+    #[inline]
     fn u32(&mut self, field: &'static str) -> Result<u32> {
         let v = self.var(field)?;
         u32::try_from(v).map_err(|_| self.invalid(field))
@@ -626,6 +686,7 @@ impl<'a> Reader<'a> {
             _ => Err(self.invalid(field)),
         }
     }
+    #[inline]
     fn id<I: Id, T>(&mut self, field: &'static str, arena: &Arena<I, T>) -> Result<I> {
         let i = self.var(field)?;
         usize::try_from(i)
@@ -643,6 +704,7 @@ impl<'a> Reader<'a> {
         }
     }
     /// A seated player (below `players`).
+    #[inline]
     fn player(&mut self, field: &'static str, players: u8) -> Result<PlayerId> {
         let p = self.u8()?;
         match p < players {
@@ -651,6 +713,7 @@ impl<'a> Reader<'a> {
         }
     }
     /// One bit per seat: none at or above `players`.
+    #[inline]
     fn seats(&mut self, field: &'static str, players: u8) -> Result<u8> {
         let bits = self.u8()?;
         match u16::from(bits) >> players {

@@ -12,7 +12,7 @@ use turnspec_trace::{compact, describe, is_end};
 use crate::explore::stop_text;
 use crate::moves::{Move, Refusal, Table, enumerate, labels};
 use crate::scenario::{Header, Writer};
-use crate::search::{Progress, Search, Stop, Succ, World, bfs, key_of};
+use crate::search::{Next, Progress, Search, StateRef, Stop, Succ, Successors, World, bfs, key_of};
 use crate::{Node, Options, Sides, start, with_threads};
 
 /// Which of the two specs.
@@ -547,20 +547,56 @@ fn compare(specs: [&Spec; 2], a: &[Event], b: &[Event], clean: bool) -> Option<D
     })
 }
 
+/// What a thread of the search reuses from one state to the next.
+pub(crate) struct PairScratch {
+    /// The state being expanded, restored from its bytes.
+    parent: Node,
+    snapshot: Vec<u8>,
+    /// Room to pack a state for its key.
+    bytes: Vec<u8>,
+}
+
 impl<'s> World for Pair<'_, 's> {
     type State = Node;
     type Obs = Obs;
+    type Scratch = PairScratch;
+
+    fn scratch(&self) -> PairScratch {
+        PairScratch {
+            parent: self.packer.scratch_node(),
+            snapshot: Vec::with_capacity(256),
+            bytes: Vec::with_capacity(512),
+        }
+    }
 
     fn pack(&self, node: &Node, out: &mut Vec<u8>) -> bool {
         self.packer.pack(node, out);
         true
     }
 
-    fn unpack(&self, bytes: &[u8]) -> Option<Node> {
-        self.packer.unpack(bytes)
-    }
-
-    fn expand(&self, node: &Node, out: &mut Vec<Succ<Node, Obs>>) {
+    fn expand(
+        &self,
+        state: StateRef<'_, Node>,
+        scratch: &mut PairScratch,
+        out: &mut Successors<Node, Obs>,
+    ) {
+        let PairScratch {
+            parent,
+            snapshot,
+            bytes,
+        } = scratch;
+        let node = match state {
+            StateRef::Whole(node) => node,
+            StateRef::Packed(packed) => {
+                // Bytes this search packed itself: they always load; if
+                // not, the state has no successors rather than a panic.
+                if !self.packer.restore(packed, parent, snapshot) {
+                    return;
+                }
+                &*parent
+            }
+        };
+        let out = &mut out.list;
         let mut moves = Vec::with_capacity(32);
         // One pair of event lists per expansion, cleared for each move.
         let (mut ea, mut eb) = (Vec::with_capacity(32), Vec::with_capacity(32));
@@ -626,8 +662,8 @@ impl<'s> World for Pair<'_, 's> {
             if unmatched.is_some() {
                 out.push(Succ {
                     mv: m,
-                    key: key_of(&(node.key(), m, "unmatched")),
-                    next: None,
+                    key: key_of(&(self.packer.key(node, bytes), m, "unmatched")),
+                    next: Next::Stopped,
                     obs: Obs {
                         found: None,
                         unmatched,
@@ -670,15 +706,18 @@ impl<'s> World for Pair<'_, 's> {
                 diverged: node.diverged || found.is_some(),
             };
             let key = if both_ok {
-                next.key()
+                self.packer.key(&next, bytes)
             } else {
                 // A refusal ends the line: a state of its own.
-                key_of(&(node.key(), m, "refused"))
+                key_of(&(self.packer.key(node, bytes), m, "refused"))
             };
             out.push(Succ {
                 mv: m,
                 key,
-                next: running.then_some(next),
+                next: match running {
+                    true => Next::Whole(next),
+                    false => Next::Stopped,
+                },
                 obs: Obs {
                     found: found.map(Box::new),
                     unmatched: None,
@@ -805,12 +844,13 @@ pub fn explore_against_with_progress(
     progress: &mut (dyn FnMut(Progress) + Send),
 ) -> Result<DiffReport, String> {
     let (table, root, first) = prepare(a, b, options)?;
-    let root_key = root.key();
+    let packer = crate::Packer::new(&root);
+    let root_key = packer.key(&root, &mut Vec::new());
     let world = Pair {
         specs: [a, b],
         table: &table,
         options,
-        packer: crate::Packer::new(&root),
+        packer,
         seen: Mutex::default(),
     };
     let mut search = Search {

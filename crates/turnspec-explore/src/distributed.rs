@@ -37,7 +37,7 @@ use turnspec_model::Spec;
 
 use crate::against::{Collect, DiffReport, Obs, Pair, prepare};
 use crate::moves::Move;
-use crate::search::{Stop, Succ, World, key_of};
+use crate::search::{Next, StateRef, Stop, Successors, World, key_of};
 use crate::{Node, Options};
 
 /// The hasher of a set of keys: its keys are already XXH3-128 hashes,
@@ -494,12 +494,13 @@ fn run_worker(
 ) -> Result<Option<DiffReport>, String> {
     let index = worker.index();
     let (table, root, first) = prepare(a, b, options)?;
-    let root_key = root.key();
+    let packer = crate::Packer::new(&root);
+    let root_key = packer.key(&root, &mut Vec::new());
     let world = Pair {
         specs: [a, b],
         table: &table,
         options,
-        packer: crate::Packer::new(&root),
+        packer,
         seen: std::sync::Mutex::default(),
     };
     let mut cands: InputHandle<u64, CapacityContainerBuilder<Vec<Cand>>> = InputHandle::new();
@@ -608,7 +609,8 @@ fn run_worker(
     // An error here is kept until the end: this worker still takes part
     // in every round, so the others do not wait for it forever.
     let mut failed: Option<String> = None;
-    let mut out: Vec<Succ<Node, Obs>> = Vec::new();
+    let mut out: Successors<Node, Obs> = Successors::new(true);
+    let mut scratch = world.scratch();
     let mut level = 0usize;
     // Worker 0, when --max-states is reached: the path of the first new
     // state a single process did not take.
@@ -626,9 +628,9 @@ fn run_worker(
                         continue;
                     }
                 };
-                out.clear();
-                world.expand(&node, &mut out);
-                for (i, succ) in out.drain(..).enumerate() {
+                out.list.clear();
+                world.expand(StateRef::Whole(&node), &mut scratch, &mut out);
+                for (i, succ) in out.list.drain(..).enumerate() {
                     let Ok(i) = u16::try_from(i) else {
                         failed.get_or_insert_with(|| {
                             "a state with more than 65536 successors".into()
@@ -654,15 +656,15 @@ fn run_worker(
                             },
                         );
                     }
-                    let (host_moves, diverged) = succ
-                        .next
-                        .as_ref()
-                        .map_or((0, false), |n| (n.host_moves, n.diverged));
+                    let (running, host_moves, diverged) = match &succ.next {
+                        Next::Whole(n) => (true, n.host_moves, n.diverged),
+                        _ => (false, 0, false),
+                    };
                     cands.send(Cand {
                         key: succ.key,
                         order,
                         moves,
-                        running: succ.next.is_some(),
+                        running,
                         host_moves,
                         diverged,
                     });
@@ -749,10 +751,10 @@ fn run_worker(
             rec.parent_host_moves,
             rec.parent_diverged,
         )?;
-        out.clear();
-        world.expand(&parent, &mut out);
+        out.list.clear();
+        world.expand(StateRef::Whole(&parent), &mut scratch, &mut out);
         let at = rec.order.last().map_or(0, |&i| usize::from(i));
-        let Some(succ) = out.get(at) else {
+        let Some(succ) = out.list.get(at) else {
             return Err("replaying an observation: the successor is missing".into());
         };
         collect.visit(&succ.obs, || unpack_all(&rec.moves).unwrap_or_default());

@@ -9,7 +9,10 @@ use turnspec_model::{EndingId, PhaseId, Spec, StepId, TurnActionId, WindowId};
 
 use crate::moves::{Move, Side, Table, enumerate};
 use crate::scenario::{Header, Writer};
-use crate::search::{self, Adjacency, Edge, Edges, Progress, Search, Stop, Succ, World, bfs};
+use crate::search::{
+    self, Adjacency, Edge, Edges, Next, Progress, Search, StateRef, Stop, Succ, Successors, World,
+    bfs,
+};
 use crate::{Node, Options, Packer, Sides, start, with_threads};
 
 /// The most cycles (not made of plays) reported; more are counted.
@@ -420,40 +423,87 @@ fn dead_end(game: &Game, beyond_limit: bool) -> Dead {
     }
 }
 
+/// Bytes reserved per successor for its packed state: more than most
+/// states take.
+const PACKED_ROOM: usize = 320;
+
+/// What a thread of the search reuses from one state to the next.
+struct Scratch {
+    /// The state being expanded, restored from its bytes.
+    parent: Node,
+    /// Each move is tried on a copy of the parent made here.
+    side: crate::moves::Side,
+    moves: Vec<Move>,
+    events: Vec<Event>,
+    snapshot: Vec<u8>,
+}
+
 impl<'s> World for Single<'_, 's> {
     type State = Node;
     type Obs = Obs;
+    type Scratch = Scratch;
+
+    fn scratch(&self) -> Scratch {
+        let parent = self.packer.scratch_node();
+        Scratch {
+            side: parent.sides[0].clone(),
+            parent,
+            // Room for a usual state's moves and a usual move's events.
+            moves: Vec::with_capacity(32),
+            events: Vec::with_capacity(32),
+            snapshot: Vec::with_capacity(256),
+        }
+    }
 
     fn pack(&self, node: &Node, out: &mut Vec<u8>) -> bool {
         self.packer.pack(node, out);
         true
     }
 
-    fn unpack(&self, bytes: &[u8]) -> Option<Node> {
-        self.packer.unpack(bytes)
-    }
-
-    fn expand(&self, node: &Node, out: &mut Vec<Succ<Node, Obs>>) {
-        // Room for a usual state's moves and a usual move's events from the
-        // start: one allocation each per expansion, none to grow.
-        let mut moves = Vec::with_capacity(32);
+    /// Each successor is written packed straight away: its bytes are its
+    /// key's input and, when it is kept, the frontier's copy.
+    fn expand(
+        &self,
+        state: StateRef<'_, Node>,
+        scratch: &mut Scratch,
+        out: &mut Successors<Node, Obs>,
+    ) {
+        let Scratch {
+            parent,
+            side,
+            moves,
+            events,
+            snapshot,
+        } = scratch;
+        let node = match state {
+            StateRef::Whole(node) => node,
+            StateRef::Packed(bytes) => {
+                // Bytes this search packed itself: they always load; if
+                // not, the state has no successors rather than a panic.
+                if !self.packer.restore(bytes, parent, snapshot) {
+                    return;
+                }
+                &*parent
+            }
+        };
+        moves.clear();
         let host_left = node.host_moves < self.options.host_moves;
         enumerate(
             self.table,
             &self.options.families,
             &node.sides,
             host_left,
-            &mut moves,
+            moves,
         );
         let before = &node.sides[0];
-        let mut events = Vec::with_capacity(32);
-        // Nodes are held inline: room for every successor at once, so the
-        // list is never copied to grow.
-        out.reserve(moves.len());
-        for m in moves {
-            let mut side = before.clone();
+        out.list.reserve(moves.len());
+        // Room for every successor's bytes at once (a state's are a few
+        // hundred), so the buffer is not copied to grow.
+        out.packed.reserve(moves.len() * PACKED_ROOM);
+        for &m in moves.iter() {
+            side.clone_from(before);
             events.clear();
-            if side.apply(self.table, 0, m, &mut events).is_err() {
+            if side.apply(self.table, 0, m, events).is_err() {
                 continue;
             }
             let host = m.is_host_move();
@@ -471,7 +521,7 @@ impl<'s> World for Single<'_, 's> {
                 _ => None,
             };
             let mut reach = Vec::new();
-            reach_of(&events, &mut reach);
+            reach_of(events, &mut reach);
             let obs = Obs {
                 reach,
                 usable: if status == Status::Running {
@@ -484,15 +534,25 @@ impl<'s> World for Single<'_, 's> {
                 cycle_edge: !host && status == Status::Running && g.turn() == before.game.turn(),
             };
             let running = status == Status::Running && g.holder().is_some();
-            let next = Node {
-                sides: Sides::One(side),
-                host_moves: node.host_moves + u8::from(host),
-                diverged: false,
-            };
-            out.push(Succ {
+            let start = out.packed.len();
+            let host_moves = node.host_moves + u8::from(host);
+            self.packer.pack_sides(
+                std::slice::from_ref(side),
+                host_moves,
+                false,
+                &mut out.packed,
+            );
+            let key = crate::key_of_bytes(&out.packed[start..]);
+            if !(running && out.keep) {
+                out.packed.truncate(start);
+            }
+            out.list.push(Succ {
                 mv: m,
-                key: next.key(),
-                next: running.then_some(next),
+                key,
+                next: match running {
+                    true => Next::Packed(start..out.packed.len()),
+                    false => Next::Stopped,
+                },
                 obs,
             });
         }
@@ -538,7 +598,8 @@ pub fn explore_with_progress(
         host_moves: 0,
         diverged: false,
     };
-    let root_key = root.key();
+    let packer = Packer::new(&root);
+    let root_key = packer.key(&root, &mut Vec::new());
     let n_phases = spec.phases().len();
     let n_steps = spec.steps().len();
     let n_windows = spec.windows().len();
@@ -598,7 +659,7 @@ pub fn explore_with_progress(
         table: &table,
         options,
         timing_unseen: AtomicU32::new(unseen_of(&timing)),
-        packer: Packer::new(&root),
+        packer,
         spec: std::marker::PhantomData,
     };
     let mut search = Search {

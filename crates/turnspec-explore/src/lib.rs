@@ -293,18 +293,6 @@ impl std::ops::DerefMut for Sides {
     }
 }
 
-impl Sides {
-    /// One side or two, as a list gives them; `None` for another count.
-    pub(crate) fn from_vec(sides: Vec<moves::Side>) -> Option<Sides> {
-        let mut sides = sides.into_iter();
-        match (sides.next(), sides.next(), sides.next()) {
-            (Some(one), None, None) => Some(Sides::One(one)),
-            (Some(a), Some(b), None) => Some(Sides::Two(Box::new([a, b]))),
-            _ => None,
-        }
-    }
-}
-
 impl Hash for Node {
     fn hash<H: Hasher>(&self, h: &mut H) {
         for s in self.sides.iter() {
@@ -313,12 +301,6 @@ impl Hash for Node {
         }
         self.host_moves.hash(h);
         self.diverged.hash(h);
-    }
-}
-
-impl Node {
-    pub(crate) fn key(&self) -> u128 {
-        search::key_of(self)
     }
 }
 
@@ -331,9 +313,10 @@ const SNAPSHOT_HEADER: usize = 15;
 /// back: per side the engine's snapshot (without its header) and the
 /// queued answers, then the host moves and whether the traces diverged.
 pub(crate) struct Packer {
-    /// The root's games: a state loads as their sibling, sharing the turn
-    /// programs the search compiled (none is compiled again on loading).
-    games: Vec<Game>,
+    /// The root: each thread restores states into a clone of it, sharing
+    /// the turn programs the search compiled (none is compiled again on
+    /// loading).
+    root: Node,
     headers: Vec<Vec<u8>>,
 }
 
@@ -341,7 +324,7 @@ impl Packer {
     /// A packer for states of the same games as `root`.
     pub(crate) fn new(root: &Node) -> Packer {
         Packer {
-            games: root.sides.iter().map(|s| s.game.clone()).collect(),
+            root: root.clone(),
             headers: root
                 .sides
                 .iter()
@@ -355,21 +338,44 @@ impl Packer {
     }
 
     pub(crate) fn pack(&self, node: &Node, out: &mut Vec<u8>) {
-        for (side, header) in node.sides.iter().zip(&self.headers) {
-            let bytes = side.game.to_bytes();
+        self.pack_sides(&node.sides, node.host_moves, node.diverged, out);
+    }
+
+    /// [`Packer::pack`] of a node with these sides, host moves and
+    /// divergence, without making the node.
+    pub(crate) fn pack_sides(
+        &self,
+        sides: &[moves::Side],
+        host_moves: u8,
+        diverged: bool,
+        out: &mut Vec<u8>,
+    ) {
+        for (side, header) in sides.iter().zip(&self.headers) {
+            let start = out.len();
+            side.game.write_bytes(out);
             // The header is left out when it is the root's (always, in
-            // practice); a flag byte says which.
-            match bytes.strip_prefix(header.as_slice()) {
-                Some(rest) => {
-                    out.push(0);
-                    put_var(out, rest.len());
-                    out.extend_from_slice(rest);
+            // practice); a flag byte says which. In its room go the flag
+            // and the body's length, and the body moves back over the rest.
+            if out[start..].starts_with(header) {
+                let body = out.len() - start - SNAPSHOT_HEADER;
+                let mut prefix = [0u8; SNAPSHOT_HEADER];
+                let mut at = 1;
+                let mut n = body;
+                while n >= 0x80 {
+                    prefix[at] = (n as u8) | 0x80;
+                    n >>= 7;
+                    at += 1;
                 }
-                None => {
-                    out.push(1);
-                    put_var(out, bytes.len());
-                    out.extend_from_slice(&bytes);
-                }
+                prefix[at] = n as u8;
+                at += 1;
+                out[start..start + at].copy_from_slice(&prefix[..at]);
+                out.copy_within(start + SNAPSHOT_HEADER.., start + at);
+                out.truncate(start + at + body);
+            } else {
+                let whole = out.split_off(start);
+                out.push(1);
+                put_var(out, whole.len());
+                out.extend_from_slice(&whole);
             }
             put_var(out, side.pending.len());
             for &(action, answer, trigger) in &side.pending {
@@ -378,17 +384,38 @@ impl Packer {
                 out.push(u8::from(trigger));
             }
         }
-        out.push(node.host_moves);
-        out.push(u8::from(node.diverged));
+        out.push(host_moves);
+        out.push(u8::from(diverged));
     }
 
-    /// A node packed by [`Packer::pack`]; `None` if the bytes are not one.
-    pub(crate) fn unpack(&self, bytes: &[u8]) -> Option<Node> {
+    /// A node to restore states into ([`Packer::restore`]).
+    pub(crate) fn scratch_node(&self) -> Node {
+        self.root.clone()
+    }
+
+    /// The search's key of a node: the hash of its packed bytes (which
+    /// hold exactly the state that is explored: the games' states, the
+    /// queued answers, the host moves, the divergence), written in `buf`.
+    pub(crate) fn key(&self, node: &Node, buf: &mut Vec<u8>) -> u128 {
+        buf.clear();
+        self.pack(node, buf);
+        key_of_bytes(buf)
+    }
+
+    /// Loads a node packed by [`Packer::pack`] into `node` (a node of
+    /// these games, reused: nothing is compiled or allocated once it has
+    /// grown), with `snapshot` as room for a side's snapshot; `false` if
+    /// the bytes are not one (then `node` is left in some state of them).
+    pub(crate) fn restore(&self, bytes: &[u8], node: &mut Node, snapshot: &mut Vec<u8>) -> bool {
+        self.restore_inner(bytes, node, snapshot).is_some()
+    }
+
+    fn restore_inner(&self, bytes: &[u8], node: &mut Node, snapshot: &mut Vec<u8>) -> Option<()> {
+        if node.sides.len() != self.headers.len() {
+            return None;
+        }
         let mut at = 0usize;
-        let mut sides = Vec::with_capacity(self.games.len());
-        let mut snapshot = Vec::new();
-        for (sibling, header) in self.games.iter().zip(&self.headers) {
-            let spec = sibling.spec();
+        for (side, header) in node.sides.iter_mut().zip(&self.headers) {
             let whole = *bytes.get(at)?;
             at += 1;
             let len = get_var(bytes, &mut at)?;
@@ -399,27 +426,28 @@ impl Packer {
                 snapshot.extend_from_slice(header);
             }
             snapshot.extend_from_slice(body);
-            let game = sibling.load_sibling(&snapshot).ok()?;
+            side.game.restore(snapshot).ok()?;
+            let spec = side.game.spec();
             let n = get_var(bytes, &mut at)?;
-            let mut pending = Vec::with_capacity(n.min(64));
+            side.pending.clear();
             for _ in 0..n {
                 let action = spec.turn_actions().ids().nth(get_var(bytes, &mut at)?)?;
                 let answer = u16::try_from(get_var(bytes, &mut at)?).ok()?;
                 let trigger = *bytes.get(at)? != 0;
                 at += 1;
-                pending.push((action, answer, trigger));
+                side.pending.push((action, answer, trigger));
             }
-            sides.push(moves::Side { game, pending });
         }
-        let host_moves = *bytes.get(at)?;
-        let diverged = *bytes.get(at + 1)? != 0;
-        let sides = Sides::from_vec(sides)?;
-        (at + 2 == bytes.len()).then_some(Node {
-            sides,
-            host_moves,
-            diverged,
-        })
+        node.host_moves = *bytes.get(at)?;
+        node.diverged = *bytes.get(at + 1)? != 0;
+        (at + 2 == bytes.len()).then_some(())
     }
+}
+
+/// The 128-bit key of a state's bytes: XXH3-128, so a collision between
+/// billions of states is out of reach in practice.
+pub(crate) fn key_of_bytes(bytes: &[u8]) -> u128 {
+    xxhash_rust::xxh3::xxh3_128(bytes)
 }
 
 /// Appends `n` as a LEB128 varint.

@@ -318,12 +318,28 @@ impl Table {
 }
 
 /// One spec's game in the search, with the answers its host has queued.
-#[derive(Debug, Clone)]
+#[derive(Debug)]
 pub(crate) struct Side {
     pub game: Game,
     /// Queued answers (and whether the action reports a trigger), sorted
     /// by action: part of the explored state.
     pub pending: Vec<(TurnActionId, u16, bool)>,
+}
+
+impl Clone for Side {
+    fn clone(&self) -> Side {
+        Side {
+            game: self.game.clone(),
+            pending: self.pending.clone(),
+        }
+    }
+
+    /// Into a reused side: the search tries each move on a copy of one
+    /// state, made this way with no allocation.
+    fn clone_from(&mut self, source: &Side) {
+        self.game.clone_from(&source.game);
+        self.pending.clone_from(&source.pending);
+    }
 }
 
 /// The search's host: queued answers, nothing else (triggers are moves).

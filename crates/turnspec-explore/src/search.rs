@@ -131,28 +131,75 @@ pub(crate) struct Succ<S, O> {
     pub mv: Move,
     /// The canonical hash of the successor's state.
     pub key: u128,
-    /// The state to expand later; `None` when the game stopped there.
-    pub next: Option<S>,
+    /// The state to expand later, if the game goes on there.
+    pub next: Next<S>,
     /// What the world wants to record about this step.
     pub obs: O,
+}
+
+/// A successor's state, as far as the search needs it.
+pub(crate) enum Next<S> {
+    /// The game stopped there (or the line ended): nothing to expand.
+    Stopped,
+    /// The state, whole.
+    Whole(S),
+    /// The state packed, at this range of [`Successors::packed`]; an empty
+    /// range for a state at the depth bound (counted, never expanded).
+    Packed(std::ops::Range<usize>),
+}
+
+/// A state to expand: whole, or as the bytes [`World::pack`] wrote (or
+/// the world itself, into [`Successors::packed`]).
+#[derive(Clone, Copy)]
+pub(crate) enum StateRef<'a, S> {
+    Whole(&'a S),
+    Packed(&'a [u8]),
+}
+
+/// One expanded state's successors, and the bytes of those kept packed.
+pub(crate) struct Successors<S, O> {
+    pub list: Vec<Succ<S, O>>,
+    pub packed: Vec<u8>,
+    /// Whether the successors will be expanded: `false` at the depth
+    /// bound, where a state that goes on needs no bytes kept.
+    pub keep: bool,
+}
+
+impl<S, O> Successors<S, O> {
+    pub(crate) fn new(keep: bool) -> Self {
+        Successors {
+            list: Vec::new(),
+            packed: Vec::new(),
+            keep,
+        }
+    }
 }
 
 /// A state space: how a state's successors are found.
 pub(crate) trait World: Sync {
     type State: Send + Sync;
     type Obs: Send;
-    fn expand(&self, state: &Self::State, out: &mut Vec<Succ<Self::State, Self::Obs>>);
+    /// What a thread reuses from one expansion to the next (a game to load
+    /// packed states into, lists).
+    type Scratch: Send;
 
-    /// Appends `state` to `out` in a compact form [`World::unpack`] reads
-    /// back, for the frontier; `false` (the default): this world's states
-    /// are held whole.
+    fn scratch(&self) -> Self::Scratch;
+
+    /// Lists the successors of `state` in `out`, in a fixed order. A world
+    /// that packs may write them packed itself; states it gives whole are
+    /// packed by the search.
+    fn expand(
+        &self,
+        state: StateRef<'_, Self::State>,
+        scratch: &mut Self::Scratch,
+        out: &mut Successors<Self::State, Self::Obs>,
+    );
+
+    /// Appends `state` to `out` in a compact form [`World::expand`] takes
+    /// back as [`StateRef::Packed`], for the frontier; `false` (the
+    /// default): this world's states are held whole.
     fn pack(&self, _state: &Self::State, _out: &mut Vec<u8>) -> bool {
         false
-    }
-
-    /// A state packed by [`World::pack`]; `None` if the bytes are not one.
-    fn unpack(&self, _bytes: &[u8]) -> Option<Self::State> {
-        None
     }
 }
 
@@ -537,14 +584,6 @@ impl<S> Drain<S> {
     }
 }
 
-/// One expanded state's successors, the states to keep packed in `packed`.
-struct Expanded<S, O> {
-    succs: Vec<Succ<S, O>>,
-    /// For each successor: the range of its packed state in `packed`.
-    ranges: Vec<Option<std::ops::Range<usize>>>,
-    packed: Vec<u8>,
-}
-
 /// Breadth-first search from `root`. `visit` is called for every successor
 /// of every expanded state, in a fixed order (states in the order they were
 /// found, successors in the order `expand` lists them), with the tree so
@@ -606,12 +645,15 @@ pub(crate) fn bfs<W: World>(
             if chunk.is_empty() {
                 break;
             }
-            let expanded: Vec<Expanded<W::State, W::Obs>> = chunk
+            let expanded: Vec<Successors<W::State, W::Obs>> = chunk
                 .par_iter()
-                .map(|(_, held)| expand(world, held, &buf, keep))
+                .map_init(
+                    || world.scratch(),
+                    |scratch, (_, held)| expand(world, held, &buf, keep, scratch),
+                )
                 .collect();
             for ((parent, _), e) in chunk.iter().zip(expanded) {
-                for (succ, range) in e.succs.into_iter().zip(e.ranges) {
+                for succ in e.list {
                     let may_add = tree.len() < max_states;
                     let Some((target, new)) = visited.find_or_add(succ.key, may_add) else {
                         break 'levels Stop::MaxStates { depth: level };
@@ -620,13 +662,12 @@ pub(crate) fn bfs<W: World>(
                         tree.push(*parent, succ.mv);
                     }
                     held += visit(&tree, *parent, succ.mv, &succ.obs, target, new);
-                    if new && (succ.next.is_some() || range.is_some()) {
-                        if !keep {
-                            at_bound += 1;
-                        } else if let Some(r) = range {
-                            next.push_packed(target, &e.packed[r]);
-                        } else if let Some(state) = succ.next {
-                            next.push_whole(target, state);
+                    if new {
+                        match succ.next {
+                            Next::Stopped => {}
+                            _ if !keep => at_bound += 1,
+                            Next::Packed(r) => next.push_packed(target, &e.packed[r]),
+                            Next::Whole(state) => next.push_whole(target, state),
                         }
                     }
                 }
@@ -657,46 +698,36 @@ pub(crate) fn bfs<W: World>(
     }
 }
 
-/// Expands one state of a chunk, packing the successors to keep.
+/// Expands one state of a chunk, packing the successors to keep that the
+/// world gave whole.
 fn expand<W: World>(
     world: &W,
     held: &Held<W::State>,
     buf: &[u8],
     keep: bool,
-) -> Expanded<W::State, W::Obs> {
-    let mut out = Expanded {
-        succs: Vec::new(),
-        ranges: Vec::new(),
-        packed: Vec::new(),
-    };
-    let unpacked;
+    scratch: &mut W::Scratch,
+) -> Successors<W::State, W::Obs> {
+    let mut out = Successors::new(keep);
     let state = match held {
-        Held::Whole(state) => state,
-        Held::Packed(range) => {
-            // Bytes this search packed itself: they always unpack; if not,
-            // the state has no successors rather than a panic.
-            let Some(state) = buf.get(range.clone()).and_then(|b| world.unpack(b)) else {
-                return out;
-            };
-            unpacked = state;
-            &unpacked
-        }
+        Held::Whole(state) => StateRef::Whole(state),
+        // Bytes this search packed itself: they are always there; if not,
+        // the state has no successors rather than a panic.
+        Held::Packed(range) => match buf.get(range.clone()) {
+            Some(bytes) => StateRef::Packed(bytes),
+            None => return out,
+        },
     };
-    world.expand(state, &mut out.succs);
-    for succ in &mut out.succs {
-        let mut range = None;
-        if let Some(next) = &succ.next {
+    world.expand(state, scratch, &mut out);
+    for succ in &mut out.list {
+        if let Next::Whole(state) = &succ.next {
             let start = out.packed.len();
             if !keep {
                 // Not kept: only whether there is a state matters.
-                range = Some(start..start);
-                succ.next = None;
-            } else if world.pack(next, &mut out.packed) {
-                range = Some(start..out.packed.len());
-                succ.next = None;
+                succ.next = Next::Packed(start..start);
+            } else if world.pack(state, &mut out.packed) {
+                succ.next = Next::Packed(start..out.packed.len());
             }
         }
-        out.ranges.push(range);
     }
     out
 }
@@ -909,16 +940,26 @@ mod tests {
     impl World for Numbers {
         type State = u32;
         type Obs = ();
+        type Scratch = ();
 
-        fn expand(&self, n: &u32, out: &mut Vec<Succ<u32, ()>>) {
+        fn scratch(&self) {}
+
+        fn expand(&self, n: StateRef<'_, u32>, _: &mut (), out: &mut Successors<u32, ()>) {
+            let n = match n {
+                StateRef::Whole(n) => *n,
+                StateRef::Packed(bytes) => match bytes.try_into() {
+                    Ok(b) => u32::from_le_bytes(b),
+                    Err(_) => return,
+                },
+            };
             for (k, next) in [(n * 3 + 1) % 50_000, (n * 7 + 2) % 50_000]
                 .into_iter()
                 .enumerate()
             {
-                out.push(Succ {
+                out.list.push(Succ {
                     mv: Move::Pass(turnspec_engine::PlayerId(k as u8)),
                     key: u128::from(next),
-                    next: Some(next),
+                    next: Next::Whole(next),
                     obs: (),
                 });
             }
@@ -927,10 +968,6 @@ mod tests {
         fn pack(&self, n: &u32, out: &mut Vec<u8>) -> bool {
             out.extend_from_slice(&n.to_le_bytes());
             true
-        }
-
-        fn unpack(&self, bytes: &[u8]) -> Option<u32> {
-            Some(u32::from_le_bytes(bytes.try_into().ok()?))
         }
     }
 

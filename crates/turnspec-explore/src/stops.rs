@@ -23,7 +23,7 @@ use turnspec_engine::{AutoPasser, DEFAULT_PASS_LIMIT, Game, PlayerId, Status, St
 use turnspec_model::{Spec, StepId, StopProfile};
 
 use crate::moves::{Move, QueuedHost, Side, Table, enumerate, may_play};
-use crate::search::{Search, Stop, Succ, World, bfs, key_of};
+use crate::search::{Next, Search, StateRef, Stop, Succ, Successors, World, bfs, key_of};
 use crate::{Node, Options, Sides, start, with_threads};
 
 /// The player whose profile is checked. Seats are symmetric in every spec
@@ -229,8 +229,16 @@ impl Check<'_> {
 impl World for Check<'_> {
     type State = State;
     type Obs = Obs;
+    type Scratch = ();
 
-    fn expand(&self, state: &State, out: &mut Vec<Succ<State, Obs>>) {
+    fn scratch(&self) {}
+
+    fn expand(&self, state: StateRef<'_, State>, _: &mut (), out: &mut Successors<State, Obs>) {
+        // This world does not pack: its states come whole.
+        let StateRef::Whole(state) = state else {
+            return;
+        };
+        let out = &mut out.list;
         let before = &state.node.sides[0];
         let mut passer = state.passer.clone();
         let mut obs = Obs::default();
@@ -335,7 +343,10 @@ fn successor(
     Succ {
         mv,
         key: key_of(&state),
-        next: running.then_some(state),
+        next: match running {
+            true => Next::Whole(state),
+            false => Next::Stopped,
+        },
         obs,
     }
 }

@@ -26,11 +26,36 @@ use crate::roles::Role;
 /// Cloning is cheap (the parts are shared, never copied), so a game can own
 /// its spec: a `turnspec_engine::Game` keeps a clone, and a game and its
 /// spec live together with no lifetime between them.
-#[derive(Debug, Clone)]
+#[derive(Debug)]
 pub struct Spec {
     parts: std::sync::Arc<SpecParts>,
     /// [`Spec::fingerprint`], worked out once: the parts never change.
     fingerprint: u64,
+}
+
+impl Clone for Spec {
+    fn clone(&self) -> Spec {
+        Spec {
+            parts: std::sync::Arc::clone(&self.parts),
+            fingerprint: self.fingerprint,
+        }
+    }
+
+    /// Cloning into a clone of the same spec changes nothing: no reference
+    /// count is touched (a search that clones games into reused ones
+    /// clones their spec many times a second, from several threads).
+    fn clone_from(&mut self, source: &Spec) {
+        if !self.same(source) {
+            *self = source.clone();
+        }
+    }
+}
+
+impl Spec {
+    /// Whether both are clones of one spec (the same parts, shared).
+    pub fn same(&self, other: &Spec) -> bool {
+        std::sync::Arc::ptr_eq(&self.parts, &other.parts)
+    }
 }
 
 /// Everything a [`Spec`] holds: the spec under construction, for the

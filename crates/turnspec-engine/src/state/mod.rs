@@ -169,7 +169,7 @@ pub(crate) struct ReturnPoint {
 pub(crate) const MAX_NESTING: usize = 4;
 
 /// Everything that changes during a game. No strings, no per-player heap.
-#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+#[derive(Debug, PartialEq, Eq, Hash)]
 pub struct GameState {
     pub(crate) turn: u32,
     pub(crate) turn_limit: u32,
@@ -235,6 +235,38 @@ pub struct GameState {
     /// Play is in the between-turns phases (`between_turns`), after a turn
     /// ended and before the next player's turn begins.
     pub(crate) between: bool,
+}
+
+impl Clone for GameState {
+    fn clone(&self) -> GameState {
+        GameState {
+            stack: self.stack.clone(),
+            waiting: self.waiting.clone(),
+            mods: self.mods.clone(),
+            objects: self.objects.clone(),
+            ..*self
+        }
+    }
+
+    /// Clones `source` into this state keeping its lists' allocations.
+    fn clone_from(&mut self, source: &GameState) {
+        let mut stack = std::mem::take(&mut self.stack);
+        stack.clone_from(&source.stack);
+        let mut waiting = std::mem::take(&mut self.waiting);
+        waiting.clone_from(&source.waiting);
+        let mut mods = self.mods.take();
+        mods.clone_from(&source.mods);
+        let mut objects = self.objects.take();
+        objects.clone_from(&source.objects);
+        // Every other field is `Copy`: one that is not fails to compile here.
+        *self = GameState {
+            stack,
+            waiting,
+            mods,
+            objects,
+            ..*source
+        };
+    }
 }
 
 /// Where something happens: a phase or a step.

@@ -169,6 +169,53 @@ fn a_sibling_of_another_set_up_loads_the_game_from_bytes_gives() {
     }
 }
 
+/// `restore` into one reused game, and `clone_from` into another, give the
+/// games `from_bytes` and `clone` give, at many points of every reference
+/// spec (rare states too), and those play on the same; bytes refused leave
+/// the reused game as it was.
+#[test]
+fn a_game_restored_or_cloned_into_a_reused_one_plays_on_the_same() {
+    for (name, spec) in SPECS.iter() {
+        let g = spec.game();
+        let players = g.min_players.max(2).min(g.max_players);
+        let options = GameOptions::players(players);
+        let mut reused = Game::new(spec, &options).unwrap();
+        let mut copy = reused.clone();
+        for seed in 0..2u64 {
+            let mut game = Game::new(spec, &options).unwrap();
+            game.set_turn_limit(6);
+            let mut policy = RandomPolicy::with_effects(seed + 7);
+            game.start(&mut policy, &mut Vec::<Event>::new());
+            let mut decision = 0u64;
+            while game.status() == Status::Running && decision < 200 {
+                if decision == 20 {
+                    add_rare_state(&mut game, seed);
+                }
+                let bytes = game.to_bytes();
+                reused.restore(&bytes).unwrap();
+                copy.clone_from(&game);
+                assert_eq!(reused.state(), game.state(), "{name}: restored");
+                assert_eq!(copy.state(), game.state(), "{name}: cloned into");
+                if decision.is_multiple_of(40) {
+                    let before = reused.to_bytes();
+                    assert!(reused.restore(&bytes[..bytes.len() - 1]).is_err());
+                    assert_eq!(reused.to_bytes(), before, "{name}: a refused restore");
+                    let mut fresh = Game::from_bytes(spec, &bytes).unwrap();
+                    let expected = play_on(&mut fresh, &mut policy.clone(), 60);
+                    let restored = play_on(&mut reused, &mut policy.clone(), 60);
+                    let cloned = play_on(&mut copy, &mut policy.clone(), 60);
+                    assert_eq!(restored, expected, "{name}: the restored game plays on");
+                    assert_eq!(cloned, expected, "{name}: the cloned-into game plays on");
+                }
+                if decide_and_apply(&mut game, &mut policy, &mut Vec::new()).is_err() {
+                    break;
+                }
+                decision += 1;
+            }
+        }
+    }
+}
+
 #[test]
 fn a_snapshot_of_another_spec_is_refused() {
     let mut game = Game::new(spec("mtg.toml"), &GameOptions::players(2)).unwrap();
