@@ -46,22 +46,9 @@ impl Game {
             return None;
         }
         // Everyone has passed in succession.
-        // The window the program opened closes with nothing to resolve:
-        // the program goes on where it stopped (as `round_complete` would,
-        // without its lookups). The stage is not moved on: every op that
-        // can follow a window (a turn-based action, a window, a step's end)
-        // sets it before anything could read it.
-        // (A round of responses to a play forgets the resume point: its
-        // last pass goes to `round_complete`.)
+        // The window the program opened closes with nothing to resolve.
         if self.cached.resume_pending() && self.state.stack.is_empty() {
-            let s = &mut self.state;
-            s.passes = 0;
-            s.holder = None;
-            let pc = self.cached.take_resume();
-            if self.hop(pc, host, sink) {
-                return None;
-            }
-            self.program_loop(pc, host, sink);
+            self.close_program_window(host, sink);
             return None;
         }
         // The top object resolves, in a spec and a turn where nothing else
@@ -163,8 +150,34 @@ impl Game {
             self.hand_on(next, Because::Passed, host, sink);
             return None;
         }
+        // The window the program opened closes with nothing to resolve, as
+        // in `pass` (the turn's one window in Pokémon's shape of turn).
+        if self.cached.resume_pending() && self.state.stack.is_empty() {
+            self.close_program_window(host, sink);
+            return None;
+        }
         self.round_complete(player, host, sink);
         None
+    }
+
+    /// Everyone passed, with nothing on the stack, in a window the program
+    /// opened: it goes on where it stopped (as `round_complete` would,
+    /// without its lookups). The stage is not moved on: every op that can
+    /// follow a window (a turn-based action, a window, a step's end) sets
+    /// it before anything could read it. A round of responses to a play
+    /// forgets the resume point, so its last pass goes to `round_complete`.
+    #[inline(always)]
+    fn close_program_window<H: Host, S: EventSink>(&mut self, host: &mut H, sink: &mut S) {
+        debug_assert!(self.cached.resume_pending() && self.state.stack.is_empty());
+        debug_assert!(!self.state.responding);
+        let s = &mut self.state;
+        s.passes = 0;
+        s.holder = None;
+        let pc = self.cached.take_resume();
+        if self.hop(pc, host, sink) {
+            return;
+        }
+        self.program_loop(pc, host, sink);
     }
 
     /// The rule of the open window's first `refuse_pass` that holds now,

@@ -1,7 +1,7 @@
 //! The tests the set-up left in the program, evaluated against the game:
 //! the common ones inline, the rest through the spec's condition tree.
 
-use turnspec_model::{Atom, AtomSource};
+use turnspec_model::{Atom, AtomSource, CompareOp};
 
 use crate::game::Game;
 use crate::program::Test;
@@ -14,14 +14,22 @@ impl Game {
             Test::Never => false,
             // The cheapest reads stay inline: a counter, whether a window
             // opened (the cleanup loop).
-            Test::Counter(c, op, k) => {
-                let value = self.state.counters.get(c as usize).copied().unwrap_or(0);
-                op.apply(i32::from(value), k)
-            }
+            Test::Counter(c, op, k) => self.counter_holds(c, op, k),
             Test::Flag(a) => self.flag(a),
             Test::Both(a, b) => self.flag(a) && self.flag(b),
+            // An optional phase (Pokémon's attack): one read of the
+            // modifiers, most often absent.
+            Test::Elected(p) => self.elected(p),
             _ => self.holds_pair_or_compare(test),
         }
+    }
+
+    /// A [`Test::Counter`]: a counter kept for the whole game, read
+    /// straight from the state.
+    #[inline(always)]
+    pub(super) fn counter_holds(&self, c: u8, op: CompareOp, k: i32) -> bool {
+        let value = self.state.counters.get(c as usize).copied().unwrap_or(0);
+        op.apply(i32::from(value), k)
     }
 
     /// Comparisons and pairs of simple tests: out of line, but with no
@@ -43,10 +51,7 @@ impl Game {
     #[inline(always)]
     fn holds_simple(&self, test: Test) -> bool {
         match test {
-            Test::Counter(c, op, k) => {
-                let value = self.state.counters.get(c as usize).copied().unwrap_or(0);
-                op.apply(i32::from(value), k)
-            }
+            Test::Counter(c, op, k) => self.counter_holds(c, op, k),
             Test::Flag(a) => self.flag(a),
             Test::Compare(a, op, k) => op.apply(self.value(a), k),
             Test::Elected(p) => self.elected(p),
@@ -98,10 +103,7 @@ impl Game {
                 None => false,
             },
             Test::Compare(a, op, k) => op.apply(self.atom(a), k),
-            Test::Counter(c, op, k) => {
-                let value = self.state.counters.get(c as usize).copied().unwrap_or(0);
-                op.apply(i32::from(value), k)
-            }
+            Test::Counter(c, op, k) => self.counter_holds(c, op, k),
             Test::Elected(p) => self.elected(p),
             Test::Check(n) => self.spec.conditions().eval_node(n, self),
         }

@@ -3,7 +3,7 @@
 //! from the op after the window that just closed, until a player must
 //! decide or the game stops.
 
-use turnspec_model::{EndPoints, MAX_PHASE_KINDS, RuleRef, StepId, TurnActionId, WindowId};
+use turnspec_model::{MAX_PHASE_KINDS, RuleRef, StepId, TurnActionId, WindowId};
 
 mod conditions;
 
@@ -300,17 +300,31 @@ impl Game {
     /// when the program stops here. Out of line, so the loop's own code
     /// stays as it is for specs without checks; the test alone here, so a
     /// check that finds nothing costs little.
+    /// The op by reference, and every call with the same arguments in
+    /// tail position: a counter's test (the common check, on a host's
+    /// answer) that finds nothing saves no registers.
     #[inline(never)]
-    #[allow(clippy::too_many_arguments)] // the op's fields, passed apart: measured cheaper
     fn program_check_end<H: Host, S: EventSink>(
         &mut self,
-        at: EndPoints,
-        action: Option<TurnActionId>,
-        test: Test,
+        check: &EndCheckAt,
         host: &mut H,
         sink: &mut S,
     ) -> bool {
-        self.holds(test) && self.program_end_checks(at, action, host, sink)
+        let Test::Counter(c, op, k) = check.test else {
+            return self.program_check_end_other(check, host, sink);
+        };
+        self.counter_holds(c, op, k) && self.program_end_checks(check, host, sink)
+    }
+
+    /// [`Game::program_check_end`] for any other test.
+    #[inline(never)]
+    fn program_check_end_other<H: Host, S: EventSink>(
+        &mut self,
+        check: &EndCheckAt,
+        host: &mut H,
+        sink: &mut S,
+    ) -> bool {
+        self.holds(check.test) && self.program_end_checks(check, host, sink)
     }
 
     /// The checks themselves: true when the game is over, or players left
@@ -320,8 +334,7 @@ impl Game {
     #[inline(never)]
     fn program_end_checks<H: Host, S: EventSink>(
         &mut self,
-        at: EndPoints,
-        action: Option<TurnActionId>,
+        &EndCheckAt { at, action, .. }: &EndCheckAt,
         host: &mut H,
         sink: &mut S,
     ) -> bool {
@@ -600,6 +613,8 @@ impl Game {
                     };
                     #[cfg(debug_assertions)]
                     self.cached.count_fused();
+                    // Nothing a turn-based action does reads the stage:
+                    // the run's last sets it (a run has two or more).
                     for a in run {
                         self.plain_turn_action(
                             a.id,
@@ -609,7 +624,9 @@ impl Game {
                             host,
                             sink,
                         );
-                        self.state.stage = a.stage;
+                    }
+                    if let Some(last) = run.last() {
+                        self.state.stage = last.stage;
                     }
                     pc += len - 1;
                 }
@@ -635,8 +652,8 @@ impl Game {
                     s.between = true;
                     s.turn_pos = 0;
                 }
-                Op::CheckEnd(EndCheckAt { at, action, test }) => {
-                    if self.program_check_end(at, action, test, host, sink) {
+                Op::CheckEnd(ref check) => {
+                    if self.program_check_end(check, host, sink) {
                         return;
                     }
                 }
