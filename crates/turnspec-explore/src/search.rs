@@ -647,13 +647,13 @@ pub(crate) fn bfs<W: World>(
                 break;
             }
             // One list of successors per state of the chunk, kept from
-            // chunk to chunk of the level with their room.
+            // chunk to chunk with their room.
             if outs.len() < chunk.len() {
                 outs.resize_with(chunk.len(), || Successors::new(keep));
             }
             chunk.par_iter().zip(outs.par_iter_mut()).for_each_init(
                 || world.scratch(),
-                |scratch, ((_, held), out)| expand(world, held, &buf, scratch, out),
+                |scratch, ((_, held), out)| expand(world, held, &buf, keep, scratch, out),
             );
             for ((parent, _), e) in chunk.iter().zip(outs.iter_mut()) {
                 for succ in e.list.drain(..) {
@@ -707,12 +707,13 @@ fn expand<W: World>(
     world: &W,
     held: &Held<W::State>,
     buf: &[u8],
+    keep: bool,
     scratch: &mut W::Scratch,
     out: &mut Successors<W::State, W::Obs>,
 ) {
     out.list.clear();
     out.packed.clear();
-    let keep = out.keep;
+    out.keep = keep;
     let state = match held {
         Held::Whole(state) => StateRef::Whole(state),
         // Bytes this search packed itself: they are always there; if not,
