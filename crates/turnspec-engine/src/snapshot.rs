@@ -111,13 +111,15 @@ impl Game {
     /// writes many states into one buffer allocates nothing once it has
     /// grown.
     pub fn write_bytes(&self, out: &mut Vec<u8>) {
-        out.extend_from_slice(MAGIC);
-        out.extend_from_slice(&SNAPSHOT_VERSION.to_le_bytes());
-        out.extend_from_slice(&self.spec.fingerprint().to_le_bytes());
-        let mut w = Writer::new(out);
+        let mut w = Writer(std::mem::take(out));
+        // Room for a usual state at once, so it is not grown byte by byte.
+        w.0.reserve(256);
+        w.0.extend_from_slice(MAGIC);
+        w.0.extend_from_slice(&SNAPSHOT_VERSION.to_le_bytes());
+        w.0.extend_from_slice(&self.spec.fingerprint().to_le_bytes());
         w.u8(u8::from(self.cached.uses_program()));
         write_state(&mut w, &self.state);
-        w.flush();
+        *out = w.0;
     }
 
     /// Loads a game saved by [`Game::to_bytes`] under `spec`. Any bytes
@@ -217,51 +219,30 @@ fn decode(
 
 // --- writing ---------------------------------------------------------------
 
-/// Writes bytes through a small buffer of its own, moved to the output
-/// when full and at the end: a byte costs a store and a count, not a
-/// growing `Vec`'s checks (a search writes millions of states).
-struct Writer<'a> {
-    out: &'a mut Vec<u8>,
-    buf: [u8; WRITER_BUFFER],
-    len: usize,
-}
+struct Writer(Vec<u8>);
 
-const WRITER_BUFFER: usize = 256;
-
-impl<'a> Writer<'a> {
-    fn new(out: &'a mut Vec<u8>) -> Writer<'a> {
-        Writer {
-            out,
-            buf: [0; WRITER_BUFFER],
-            len: 0,
-        }
-    }
-    /// Moves what is buffered to the output; called at the end.
-    fn flush(&mut self) {
-        self.out.extend_from_slice(&self.buf[..self.len]);
-        self.len = 0;
-    }
+impl Writer {
     #[inline]
     fn u8(&mut self, v: u8) {
-        if self.len == WRITER_BUFFER {
-            self.flush();
-        }
-        self.buf[self.len] = v;
-        self.len += 1;
+        self.0.push(v);
     }
     #[inline]
     fn bool(&mut self, v: bool) {
-        self.u8(u8::from(v));
+        self.0.push(u8::from(v));
     }
     /// LEB128: seven bits a byte, low first, the high bit set on all but
     /// the last.
     #[inline]
     fn var(&mut self, mut v: u64) {
+        if v < 0x80 {
+            self.0.push(v as u8);
+            return;
+        }
         while v >= 0x80 {
-            self.u8((v as u8 & 0x7f) | 0x80);
+            self.0.push((v as u8 & 0x7f) | 0x80);
             v >>= 7;
         }
-        self.u8(v as u8);
+        self.0.push(v as u8);
     }
     #[inline]
     fn id<I: Id>(&mut self, id: I) {
@@ -297,7 +278,7 @@ impl<'a> Writer<'a> {
     }
 }
 
-fn write_state(w: &mut Writer<'_>, s: &GameState) {
+fn write_state(w: &mut Writer, s: &GameState) {
     // Destructured, so that a field added to the state must be written.
     let GameState {
         turn,
@@ -408,7 +389,7 @@ fn write_state(w: &mut Writer<'_>, s: &GameState) {
     w.bool(*between);
 }
 
-fn write_object(w: &mut Writer<'_>, o: &StackObject) {
+fn write_object(w: &mut Writer, o: &StackObject) {
     w.player(o.controller);
     match o.kind {
         ObjectKind::Play(t) => {
@@ -424,7 +405,7 @@ fn write_object(w: &mut Writer<'_>, o: &StackObject) {
     w.var(u64::from(o.label));
 }
 
-fn write_place(w: &mut Writer<'_>, p: Place) {
+fn write_place(w: &mut Writer, p: Place) {
     match p {
         Place::Phase(id) => {
             w.u8(0);
@@ -437,7 +418,7 @@ fn write_place(w: &mut Writer<'_>, p: Place) {
     }
 }
 
-fn write_scope(w: &mut Writer<'_>, s: Scope) {
+fn write_scope(w: &mut Writer, s: Scope) {
     match s {
         Scope::Step => w.u8(0),
         Scope::Phase => w.u8(1),
@@ -472,7 +453,7 @@ fn write_scope(w: &mut Writer<'_>, s: Scope) {
     }
 }
 
-fn write_mods(w: &mut Writer<'_>, m: &Modifiers) {
+fn write_mods(w: &mut Writer, m: &Modifiers) {
     let Modifiers {
         extra_turns,
         upcoming_phases,
@@ -548,7 +529,7 @@ fn write_mods(w: &mut Writer<'_>, m: &Modifiers) {
     });
 }
 
-fn write_objects(w: &mut Writer<'_>, o: &ObjectsInPlay) {
+fn write_objects(w: &mut Writer, o: &ObjectsInPlay) {
     w.list(&o.records, |w, r| {
         w.var(u64::from(r.id));
         w.player(r.controller);

@@ -635,7 +635,6 @@ pub(crate) fn bfs<W: World>(
         // expanded, so they are not packed either.
         let keep = level + 1 < depth_bound;
         let mut chunk: Vec<(u32, Held<W::State>)> = Vec::with_capacity(CHUNK);
-        let mut outs: Vec<Successors<W::State, W::Obs>> = Vec::new();
         let mut buf = Vec::new();
         let mut expanded_in_level = 0usize;
         loop {
@@ -646,17 +645,15 @@ pub(crate) fn bfs<W: World>(
             if chunk.is_empty() {
                 break;
             }
-            // One list of successors per state of the chunk, kept from
-            // chunk to chunk with their room.
-            if outs.len() < chunk.len() {
-                outs.resize_with(chunk.len(), || Successors::new(keep));
-            }
-            chunk.par_iter().zip(outs.par_iter_mut()).for_each_init(
-                || world.scratch(),
-                |scratch, ((_, held), out)| expand(world, held, &buf, keep, scratch, out),
-            );
-            for ((parent, _), e) in chunk.iter().zip(outs.iter_mut()) {
-                for succ in e.list.drain(..) {
+            let expanded: Vec<Successors<W::State, W::Obs>> = chunk
+                .par_iter()
+                .map_init(
+                    || world.scratch(),
+                    |scratch, (_, held)| expand(world, held, &buf, keep, scratch),
+                )
+                .collect();
+            for ((parent, _), e) in chunk.iter().zip(expanded) {
+                for succ in e.list {
                     let may_add = tree.len() < max_states;
                     let Some((target, new)) = visited.find_or_add(succ.key, may_add) else {
                         break 'levels Stop::MaxStates { depth: level };
@@ -709,21 +706,18 @@ fn expand<W: World>(
     buf: &[u8],
     keep: bool,
     scratch: &mut W::Scratch,
-    out: &mut Successors<W::State, W::Obs>,
-) {
-    out.list.clear();
-    out.packed.clear();
-    out.keep = keep;
+) -> Successors<W::State, W::Obs> {
+    let mut out = Successors::new(keep);
     let state = match held {
         Held::Whole(state) => StateRef::Whole(state),
         // Bytes this search packed itself: they are always there; if not,
         // the state has no successors rather than a panic.
         Held::Packed(range) => match buf.get(range.clone()) {
             Some(bytes) => StateRef::Packed(bytes),
-            None => return,
+            None => return out,
         },
     };
-    world.expand(state, scratch, out);
+    world.expand(state, scratch, &mut out);
     for succ in &mut out.list {
         if let Next::Whole(state) = &succ.next {
             let start = out.packed.len();
@@ -735,6 +729,7 @@ fn expand<W: World>(
             }
         }
     }
+    out
 }
 
 /// The strongly connected components of a graph with `n` nodes that hold a
