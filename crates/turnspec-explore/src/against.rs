@@ -551,6 +551,8 @@ fn compare(specs: [&Spec; 2], a: &[Event], b: &[Event], clean: bool) -> Option<D
 pub(crate) struct PairScratch {
     /// The state being expanded, restored from its bytes.
     parent: Node,
+    /// Each move is tried on copies of the parent's sides made here.
+    sides: [crate::moves::Side; 2],
     snapshot: Vec<u8>,
     /// Room to pack a state for its key.
     bytes: Vec<u8>,
@@ -562,8 +564,10 @@ impl<'s> World for Pair<'_, 's> {
     type Scratch = PairScratch;
 
     fn scratch(&self) -> PairScratch {
+        let parent = self.packer.scratch_node();
         PairScratch {
-            parent: self.packer.scratch_node(),
+            sides: [parent.sides[0].clone(), parent.sides[1].clone()],
+            parent,
             snapshot: Vec::with_capacity(256),
             bytes: Vec::with_capacity(512),
         }
@@ -582,6 +586,7 @@ impl<'s> World for Pair<'_, 's> {
     ) {
         let PairScratch {
             parent,
+            sides,
             snapshot,
             bytes,
         } = scratch;
@@ -596,7 +601,6 @@ impl<'s> World for Pair<'_, 's> {
                 &*parent
             }
         };
-        let out = &mut out.list;
         let mut moves = Vec::with_capacity(32);
         // One pair of event lists per expansion, cleared for each move.
         let (mut ea, mut eb) = (Vec::with_capacity(32), Vec::with_capacity(32));
@@ -609,8 +613,11 @@ impl<'s> World for Pair<'_, 's> {
             &mut moves,
         );
         for m in moves {
-            let mut a = node.sides[0].clone();
-            let mut b = node.sides[1].clone();
+            // Each move is tried on copies of the parent's sides made in
+            // the scratch's (no allocation).
+            sides[0].clone_from(&node.sides[0]);
+            sides[1].clone_from(&node.sides[1]);
+            let [a, b] = &mut *sides;
             ea.clear();
             eb.clear();
             let ra = a.apply(self.table, 0, m, &mut ea);
@@ -660,7 +667,7 @@ impl<'s> World for Pair<'_, 's> {
                 _ => None,
             };
             if unmatched.is_some() {
-                out.push(Succ {
+                out.list.push(Succ {
                     mv: m,
                     key: key_of(&(self.packer.key(node, bytes), m, "unmatched")),
                     next: Next::Stopped,
@@ -682,8 +689,8 @@ impl<'s> World for Pair<'_, 's> {
                     let same = self.same_lines(&ea, &eb);
                     if same
                         && m.is_host_move()
-                        && unchanged(&a, &node.sides[0])
-                        && unchanged(&b, &node.sides[1])
+                        && unchanged(a, &node.sides[0])
+                        && unchanged(b, &node.sides[1])
                         && ea.is_empty() == eb.is_empty()
                     {
                         continue;
@@ -697,25 +704,30 @@ impl<'s> World for Pair<'_, 's> {
             };
             let both_ok = found.as_ref().is_none_or(|d| d.refused.is_none());
             let running = both_ok
-                && [&a, &b]
+                && sides
                     .iter()
                     .all(|s| s.game.status() == Status::Running && s.game.holder().is_some());
-            let next = Node {
-                sides: Sides::Two(Box::new([a, b])),
-                host_moves: node.host_moves + u8::from(m.is_host_move()),
-                diverged: node.diverged || found.is_some(),
-            };
+            // The successor is written packed straight away: its bytes are
+            // its key's input and, when it is kept, the frontier's copy.
+            let start = out.packed.len();
             let key = if both_ok {
-                self.packer.key(&next, bytes)
+                let host_moves = node.host_moves + u8::from(m.is_host_move());
+                let diverged = node.diverged || found.is_some();
+                self.packer
+                    .pack_sides(&sides[..], host_moves, diverged, &mut out.packed);
+                crate::key_of_bytes(&out.packed[start..])
             } else {
                 // A refusal ends the line: a state of its own.
                 key_of(&(self.packer.key(node, bytes), m, "refused"))
             };
-            out.push(Succ {
+            if !(running && out.keep) {
+                out.packed.truncate(start);
+            }
+            out.list.push(Succ {
                 mv: m,
                 key,
                 next: match running {
-                    true => Next::Whole(next),
+                    true => Next::Packed(start..out.packed.len()),
                     false => Next::Stopped,
                 },
                 obs: Obs {

@@ -629,6 +629,7 @@ fn run_worker(
                     }
                 };
                 out.list.clear();
+                out.packed.clear();
                 world.expand(StateRef::Whole(&node), &mut scratch, &mut out);
                 for (i, succ) in out.list.drain(..).enumerate() {
                     let Ok(i) = u16::try_from(i) else {
@@ -657,8 +658,16 @@ fn run_worker(
                         );
                     }
                     let (running, host_moves, diverged) = match &succ.next {
+                        Next::Packed(r) => {
+                            let (h, d) = out
+                                .packed
+                                .get(r.clone())
+                                .and_then(crate::Packer::host_moves_and_divergence)
+                                .unwrap_or_default();
+                            (true, h, d)
+                        }
                         Next::Whole(n) => (true, n.host_moves, n.diverged),
-                        _ => (false, 0, false),
+                        Next::Stopped => (false, 0, false),
                     };
                     cands.send(Cand {
                         key: succ.key,
@@ -752,6 +761,7 @@ fn run_worker(
             rec.parent_diverged,
         )?;
         out.list.clear();
+        out.packed.clear();
         world.expand(StateRef::Whole(&parent), &mut scratch, &mut out);
         let at = rec.order.last().map_or(0, |&i| usize::from(i));
         let Some(succ) = out.list.get(at) else {

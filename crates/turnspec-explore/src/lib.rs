@@ -388,6 +388,15 @@ impl Packer {
         out.push(u8::from(diverged));
     }
 
+    /// The host moves and whether the traces diverged, of a node packed by
+    /// [`Packer::pack`]: its last two bytes.
+    pub(crate) fn host_moves_and_divergence(bytes: &[u8]) -> Option<(u8, bool)> {
+        match bytes {
+            [.., host_moves, diverged] => Some((*host_moves, *diverged != 0)),
+            _ => None,
+        }
+    }
+
     /// A node to restore states into ([`Packer::restore`]).
     pub(crate) fn scratch_node(&self) -> Node {
         self.root.clone()
