@@ -665,7 +665,7 @@ impl<'a> Reader<'a> {
         }
         Err(self.invalid(field))
     }
-    #[inline]
+    #[inline(always)]
     fn u16(&mut self, field: &'static str) -> Result<u16> {
         let v = self.var(field)?;
         u16::try_from(v).map_err(|_| self.invalid(field))
