@@ -445,14 +445,37 @@ pub(crate) struct Obs {
 }
 
 pub(crate) struct Pair<'a, 's> {
-    pub(crate) specs: [&'s Spec; 2],
+    specs: [&'s Spec; 2],
     pub(crate) table: &'a Table,
-    pub(crate) options: &'a Options,
+    options: &'a Options,
     /// Packs the frontier's states.
-    pub(crate) packer: crate::Packer,
+    packer: crate::Packer,
     /// Lines already formatted, by number: most moves make the same lines
     /// under both specs, and telling so this way formats nothing.
-    pub(crate) seen: Mutex<Seen>,
+    seen: Mutex<Seen>,
+}
+
+impl<'a, 's> Pair<'a, 's> {
+    /// The lockstep world of `a` and `b` from `root` ([`prepare`]'s), and
+    /// the root's key: the same for the single-process and the
+    /// distributed search.
+    pub(crate) fn new(
+        [a, b]: [&'s Spec; 2],
+        table: &'a Table,
+        options: &'a Options,
+        root: &Node,
+    ) -> (Pair<'a, 's>, u128) {
+        let packer = crate::Packer::new(root);
+        let root_key = packer.key(root, &mut Vec::new());
+        let world = Pair {
+            specs: [a, b],
+            table,
+            options,
+            packer,
+            seen: Mutex::default(),
+        };
+        (world, root_key)
+    }
 }
 
 /// A number for each line text formatted so far, and for each event (of
@@ -856,15 +879,7 @@ pub fn explore_against_with_progress(
     progress: &mut (dyn FnMut(Progress) + Send),
 ) -> Result<DiffReport, String> {
     let (table, root, first) = prepare(a, b, options)?;
-    let packer = crate::Packer::new(&root);
-    let root_key = packer.key(&root, &mut Vec::new());
-    let world = Pair {
-        specs: [a, b],
-        table: &table,
-        options,
-        packer,
-        seen: Mutex::default(),
-    };
+    let (world, root_key) = Pair::new([a, b], &table, options, &root);
     let mut search = Search {
         options,
         progress,

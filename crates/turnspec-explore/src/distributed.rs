@@ -494,15 +494,7 @@ fn run_worker(
 ) -> Result<Option<DiffReport>, String> {
     let index = worker.index();
     let (table, root, first) = prepare(a, b, options)?;
-    let packer = crate::Packer::new(&root);
-    let root_key = packer.key(&root, &mut Vec::new());
-    let world = Pair {
-        specs: [a, b],
-        table: &table,
-        options,
-        packer,
-        seen: std::sync::Mutex::default(),
-    };
+    let (world, root_key) = Pair::new([a, b], &table, options, &root);
     let mut cands: InputHandle<u64, CapacityContainerBuilder<Vec<Cand>>> = InputHandle::new();
     let mut recs: InputHandle<u64, CapacityContainerBuilder<Vec<Rec>>> = InputHandle::new();
     // Only in the round that passes --max-states: the paths of its new
