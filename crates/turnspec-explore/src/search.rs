@@ -19,6 +19,9 @@ use rayon::prelude::*;
 
 use crate::moves::Move;
 
+mod frontier;
+use frontier::{Drain, Held, Level};
+
 /// The parent of the root.
 pub(crate) const NO_PARENT: u32 = u32::MAX;
 
@@ -30,9 +33,6 @@ const CHUNK: usize = 4096;
 /// never hold more than one block unused (a doubling `Vec` can hold as
 /// much unused as used).
 const BLOCK: usize = 1 << 16;
-
-/// Bytes per block of a packed level.
-const LEVEL_BLOCK: usize = 1 << 20;
 
 /// A column grown a block at a time.
 #[derive(Debug)]
@@ -345,242 +345,6 @@ impl Visited {
 
     fn bytes(&self) -> usize {
         self.keys.bytes() + self.index.allocation_size()
-    }
-}
-
-/// The states of one level waiting to be expanded, in the order they were
-/// found: packed in blocks of bytes (each `number, length, bytes`), or
-/// whole for a world that does not pack.
-struct Level<S> {
-    /// The latest blocks, in memory.
-    blocks: Vec<Vec<u8>>,
-    /// The earlier blocks, written to a temporary file once the blocks in
-    /// memory pass `spill_after` bytes.
-    spill: Option<Spill>,
-    /// Writing failed once: the rest of the level stays in memory.
-    spill_failed: bool,
-    spill_after: usize,
-    whole: Vec<(u32, S)>,
-    len: usize,
-}
-
-/// A temporary file holding a level's earlier blocks, removed on drop.
-struct Spill {
-    file: std::fs::File,
-    path: std::path::PathBuf,
-    /// The length of each block written, in order.
-    lens: Vec<usize>,
-    written: u64,
-}
-
-impl Spill {
-    fn create() -> std::io::Result<Spill> {
-        static COUNT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
-        let n = COUNT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-        let path =
-            std::env::temp_dir().join(format!("turnspec-explore-{}-{n}.level", std::process::id()));
-        let file = std::fs::OpenOptions::new()
-            .read(true)
-            .write(true)
-            .create_new(true)
-            .open(&path)?;
-        Ok(Spill {
-            file,
-            path,
-            lens: Vec::new(),
-            written: 0,
-        })
-    }
-
-    /// Writes `block` at the end; on failure the file is cut back to the
-    /// blocks written whole.
-    fn write(&mut self, block: &[u8]) -> bool {
-        use std::io::Write;
-        if self.file.write_all(block).is_err() {
-            let _ = self.file.set_len(self.written);
-            return false;
-        }
-        self.written += block.len() as u64;
-        self.lens.push(block.len());
-        true
-    }
-}
-
-impl Drop for Spill {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_file(&self.path);
-    }
-}
-
-impl<S> Level<S> {
-    fn new(spill_after: usize) -> Self {
-        Level {
-            blocks: Vec::new(),
-            spill: None,
-            spill_failed: false,
-            spill_after,
-            whole: Vec::new(),
-            len: 0,
-        }
-    }
-
-    /// Writes the blocks in memory to the level's file, as far as it can.
-    fn spill(&mut self) {
-        if self.spill_failed {
-            return;
-        }
-        let spill = match &mut self.spill {
-            Some(spill) => spill,
-            None => match Spill::create() {
-                Ok(spill) => self.spill.insert(spill),
-                Err(_) => {
-                    self.spill_failed = true;
-                    return;
-                }
-            },
-        };
-        let mut done = 0;
-        for block in &self.blocks {
-            if !spill.write(block) {
-                self.spill_failed = true;
-                break;
-            }
-            done += 1;
-        }
-        self.blocks.drain(..done);
-    }
-
-    fn push_packed(&mut self, id: u32, bytes: &[u8]) {
-        let need = 4 + 10 + bytes.len();
-        let fits = self
-            .blocks
-            .last()
-            .is_some_and(|b| b.capacity() - b.len() >= need);
-        if !fits {
-            if self.bytes() >= self.spill_after {
-                self.spill();
-            }
-            // Small blocks under a small budget, so it is kept.
-            let size = (self.spill_after / 4).clamp(4096, LEVEL_BLOCK);
-            self.blocks.push(Vec::with_capacity(size.max(need)));
-        }
-        if let Some(block) = self.blocks.last_mut() {
-            block.extend_from_slice(&id.to_le_bytes());
-            crate::put_var(block, bytes.len());
-            block.extend_from_slice(bytes);
-            self.len += 1;
-        }
-    }
-
-    fn push_whole(&mut self, id: u32, state: S) {
-        self.whole.push((id, state));
-        self.len += 1;
-    }
-
-    fn bytes(&self) -> usize {
-        self.blocks.iter().map(Vec::capacity).sum::<usize>()
-            + self.whole.capacity() * std::mem::size_of::<(u32, S)>()
-    }
-}
-
-/// A state of a chunk being expanded: packed (its bytes' range in the
-/// chunk's buffer) or whole.
-enum Held<S> {
-    Packed(std::ops::Range<usize>),
-    Whole(S),
-}
-
-/// Takes a level's states a chunk at a time, freeing each block of bytes
-/// once read, so the level being left and the next are not both held
-/// whole.
-struct Drain<S> {
-    /// The level's file, read first, and how many of its blocks were read.
-    spill: Option<Spill>,
-    read: usize,
-    /// A block could not be read back from the file.
-    failed: bool,
-    blocks: std::vec::IntoIter<Vec<u8>>,
-    block: Vec<u8>,
-    at: usize,
-    whole: std::vec::IntoIter<(u32, S)>,
-    /// Bytes of the level not yet freed.
-    bytes: usize,
-}
-
-impl<S> Drain<S> {
-    fn new(level: Level<S>) -> Self {
-        let bytes = level.bytes();
-        let mut spill = level.spill;
-        if let Some(s) = &mut spill {
-            use std::io::Seek;
-            if s.file.rewind().is_err() {
-                s.lens.clear();
-            }
-        }
-        Drain {
-            spill,
-            read: 0,
-            failed: false,
-            blocks: level.blocks.into_iter(),
-            block: Vec::new(),
-            at: 0,
-            whole: level.whole.into_iter(),
-            bytes,
-        }
-    }
-
-    /// The next packed record: number and bytes' range in `self.block`.
-    fn next_packed(&mut self) -> Option<(u32, std::ops::Range<usize>)> {
-        while self.at >= self.block.len() {
-            self.bytes = self.bytes.saturating_sub(self.block.capacity());
-            self.block = match self.next_spilled() {
-                Some(block) => block,
-                None if self.failed => return None,
-                None => self.blocks.next()?,
-            };
-            self.at = 0;
-        }
-        let b = &self.block;
-        let id = u32::from_le_bytes(b.get(self.at..self.at + 4)?.try_into().ok()?);
-        let mut at = self.at + 4;
-        let n = crate::get_var(b, &mut at)?;
-        let end = at.checked_add(n).filter(|&e| e <= b.len())?;
-        self.at = end;
-        Some((id, at..end))
-    }
-
-    /// The next block of the level's file, if any is left.
-    fn next_spilled(&mut self) -> Option<Vec<u8>> {
-        use std::io::Read;
-        let spill = self.spill.as_mut()?;
-        let len = *spill.lens.get(self.read)?;
-        self.read += 1;
-        let mut block = vec![0u8; len];
-        if spill.file.read_exact(&mut block).is_err() {
-            self.failed = true;
-            return None;
-        }
-        self.bytes += block.capacity();
-        Some(block)
-    }
-
-    /// Fills `chunk` with up to [`CHUNK`] states, packed ones copied into
-    /// `buf`.
-    fn fill(&mut self, chunk: &mut Vec<(u32, Held<S>)>, buf: &mut Vec<u8>) {
-        chunk.clear();
-        buf.clear();
-        while chunk.len() < CHUNK {
-            if let Some((id, state)) = self.whole.next() {
-                chunk.push((id, Held::Whole(state)));
-                continue;
-            }
-            let Some((id, range)) = self.next_packed() else {
-                break;
-            };
-            let start = buf.len();
-            buf.extend_from_slice(&self.block[range]);
-            chunk.push((id, Held::Packed(start..buf.len())));
-        }
     }
 }
 
@@ -1002,36 +766,6 @@ mod tests {
         // Every block but the one being filled goes to the file.
         assert_eq!(run(0), in_memory);
         assert_eq!(run(10_000), in_memory);
-    }
-
-    #[test]
-    fn a_level_past_its_budget_goes_to_a_file_and_comes_back_in_order() {
-        let mut level: Level<u32> = Level::new(0);
-        for id in 0..5_000u32 {
-            level.push_packed(id, &id.to_le_bytes()[..(id % 4) as usize]);
-        }
-        let path = level.spill.as_ref().map(|s| s.path.clone()).unwrap();
-        assert!(path.exists() && level.blocks.len() == 1);
-        let mut drain = Drain::new(level);
-        let (mut chunk, mut buf) = (Vec::new(), Vec::new());
-        let mut next = 0u32;
-        loop {
-            drain.fill(&mut chunk, &mut buf);
-            if chunk.is_empty() {
-                break;
-            }
-            for (id, held) in &chunk {
-                let Held::Packed(r) = held else { panic!() };
-                assert_eq!(
-                    (*id, &buf[r.clone()]),
-                    (next, &next.to_le_bytes()[..(next % 4) as usize])
-                );
-                next += 1;
-            }
-        }
-        assert!(!drain.failed && next == 5_000);
-        drop(drain);
-        assert!(!path.exists());
     }
 
     #[test]
