@@ -390,6 +390,7 @@ impl Packer {
 
     /// The host moves and whether the traces diverged, of a node packed by
     /// [`Packer::pack`]: its last two bytes.
+    #[cfg(feature = "distributed")]
     pub(crate) fn host_moves_and_divergence(bytes: &[u8]) -> Option<(u8, bool)> {
         match bytes {
             [.., host_moves, diverged] => Some((*host_moves, *diverged != 0)),

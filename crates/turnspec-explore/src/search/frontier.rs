@@ -24,29 +24,21 @@ pub(super) struct Level<S> {
     pub(super) len: usize,
 }
 
-/// A temporary file holding a level's earlier blocks, removed on drop.
+/// A temporary file holding a level's earlier blocks. It has no name (on
+/// Unix it is unlinked as soon as it is made; elsewhere the system deletes
+/// it on close), so nothing is left behind however the search ends.
 struct Spill {
     file: std::fs::File,
-    path: std::path::PathBuf,
     /// The length of each block written, in order.
     lens: Vec<usize>,
     written: u64,
 }
 
 impl Spill {
+    /// A new spill file in the system's temporary folder (`$TMPDIR`).
     fn create() -> std::io::Result<Spill> {
-        static COUNT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
-        let n = COUNT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-        let path =
-            std::env::temp_dir().join(format!("turnspec-explore-{}-{n}.level", std::process::id()));
-        let file = std::fs::OpenOptions::new()
-            .read(true)
-            .write(true)
-            .create_new(true)
-            .open(&path)?;
         Ok(Spill {
-            file,
-            path,
+            file: tempfile::tempfile()?,
             lens: Vec::new(),
             written: 0,
         })
@@ -63,12 +55,6 @@ impl Spill {
         self.written += block.len() as u64;
         self.lens.push(block.len());
         true
-    }
-}
-
-impl Drop for Spill {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_file(&self.path);
     }
 }
 
@@ -254,8 +240,7 @@ mod tests {
         for id in 0..5_000u32 {
             level.push_packed(id, &id.to_le_bytes()[..(id % 4) as usize]);
         }
-        let path = level.spill.as_ref().map(|s| s.path.clone()).unwrap();
-        assert!(path.exists() && level.blocks.len() == 1);
+        assert!(level.spill.is_some() && level.blocks.len() == 1);
         let mut drain = Drain::new(level);
         let (mut chunk, mut buf) = (Vec::new(), Vec::new());
         let mut next = 0u32;
@@ -274,7 +259,5 @@ mod tests {
             }
         }
         assert!(!drain.failed && next == 5_000);
-        drop(drain);
-        assert!(!path.exists());
     }
 }
