@@ -2,7 +2,7 @@
 //! reaches, where the game cannot go on, cycles within a turn, the deepest
 //! stack.
 
-use std::sync::atomic::{AtomicU32, Ordering};
+use std::sync::atomic::{AtomicU32, AtomicU64, Ordering};
 
 use turnspec_engine::{Because, Event, Game, PlayerId, Status};
 use turnspec_model::{EndingId, PhaseId, Spec, StepId, TurnActionId, WindowId};
@@ -315,6 +315,67 @@ enum Reach {
     LastSide,
 }
 
+/// What no move has been seen to reach yet (phases, steps, windows,
+/// turn-based actions, endings, the last side), one bit each: expansions
+/// report only those, so once most are reached a move reports nothing and
+/// allocates nothing. The merge clears a bit as it records the first
+/// reach; an expansion that reads a bit late reports something the merge
+/// no longer needs, and the merge ignores it, so the report does not
+/// depend on when the bits were read.
+struct Unseen {
+    bits: Vec<AtomicU64>,
+    /// Where the steps, windows, actions, endings and the last side begin.
+    starts: [usize; 5],
+}
+
+impl Unseen {
+    fn new(spec: &Spec) -> Unseen {
+        let mut starts = [0; 5];
+        let mut at = spec.phases().len();
+        for (start, len) in starts.iter_mut().zip([
+            spec.steps().len(),
+            spec.windows().len(),
+            spec.turn_actions().len(),
+            spec.endings().len(),
+            1,
+        ]) {
+            *start = at;
+            at += len;
+        }
+        Unseen {
+            bits: (0..at.div_ceil(64))
+                .map(|_| AtomicU64::new(u64::MAX))
+                .collect(),
+            starts,
+        }
+    }
+
+    fn bit(&self, r: Reach) -> usize {
+        match r {
+            Reach::Phase(p) => p.index(),
+            Reach::Step(s) => self.starts[0] + s.index(),
+            Reach::Window(w) => self.starts[1] + w.index(),
+            Reach::Action(a) => self.starts[2] + a.index(),
+            Reach::Ending(e) => self.starts[3] + e.index(),
+            Reach::LastSide => self.starts[4],
+        }
+    }
+
+    fn contains(&self, r: Reach) -> bool {
+        let b = self.bit(r);
+        self.bits
+            .get(b / 64)
+            .is_none_or(|w| w.load(Ordering::Relaxed) >> (b % 64) & 1 != 0)
+    }
+
+    fn remove(&self, r: Reach) {
+        let b = self.bit(r);
+        if let Some(w) = self.bits.get(b / 64) {
+            w.fetch_and(!(1 << (b % 64)), Ordering::Relaxed);
+        }
+    }
+}
+
 #[derive(Debug, Clone)]
 struct Dead {
     status: Status,
@@ -343,23 +404,31 @@ struct Single<'a, 's> {
     /// the merge no longer needs, and the merge ignores it, so the report
     /// does not depend on when it was read.
     timing_unseen: AtomicU32,
+    /// What no move has been seen to reach yet: only those are reported.
+    reach_unseen: &'a Unseen,
     /// Packs the frontier's states.
     packer: Packer,
     spec: std::marker::PhantomData<&'s Spec>,
 }
 
-fn reach_of(events: &[Event], out: &mut Vec<Reach>) {
+/// What a move reached, of what `wanted` lets through.
+fn reach_of(events: &[Event], out: &mut Vec<Reach>, wanted: impl Fn(Reach) -> bool) {
+    let mut push = |r: Reach| {
+        if wanted(r) {
+            out.push(r);
+        }
+    };
     for (i, e) in events.iter().enumerate() {
         match *e {
-            Event::PhaseBegan { phase, .. } => out.push(Reach::Phase(phase)),
-            Event::StepBegan { step, .. } => out.push(Reach::Step(step)),
+            Event::PhaseBegan { phase, .. } => push(Reach::Phase(phase)),
+            Event::StepBegan { step, .. } => push(Reach::Step(step)),
             Event::PriorityGiven {
                 window: Some(w),
                 because: Because::WindowOpened,
                 ..
-            } => out.push(Reach::Window(w)),
-            Event::TurnAction { action, .. } => out.push(Reach::Action(action)),
-            Event::Ending { ending, .. } => out.push(Reach::Ending(ending)),
+            } => push(Reach::Window(w)),
+            Event::TurnAction { action, .. } => push(Reach::Action(action)),
+            Event::Ending { ending, .. } => push(Reach::Ending(ending)),
             // A game over right after an ending is that ending's (a win or
             // a draw); any other, the last side won (players left, by
             // their own move or by an ending that makes them lose).
@@ -369,7 +438,7 @@ fn reach_of(events: &[Event], out: &mut Vec<Reach>) {
                     Some(Event::Ending { .. })
                 ) =>
             {
-                out.push(Reach::LastSide)
+                push(Reach::LastSide)
             }
             _ => {}
         }
@@ -521,7 +590,7 @@ impl<'s> World for Single<'_, 's> {
                 _ => None,
             };
             let mut reach = Vec::new();
-            reach_of(events, &mut reach);
+            reach_of(events, &mut reach, |r| self.reach_unseen.contains(r));
             let obs = Obs {
                 reach,
                 usable: if status == Status::Running {
@@ -612,6 +681,7 @@ pub fn explore_with_progress(
     let mut actions: Vec<First> = vec![None; n_actions];
     let mut endings: Vec<First> = vec![None; spec.endings().len()];
     let mut last_side: First = None;
+    let reach_unseen = Unseen::new(spec);
     let mut mark = |r: Reach, at: (u32, Option<Move>)| {
         let slot = match r {
             Reach::Phase(p) => &mut phases[p.index()],
@@ -621,10 +691,13 @@ pub fn explore_with_progress(
             Reach::Ending(e) => &mut endings[e.index()],
             Reach::LastSide => &mut last_side,
         };
-        slot.get_or_insert(at);
+        if slot.is_none() {
+            *slot = Some(at);
+            reach_unseen.remove(r);
+        }
     };
     let mut start_reach = Vec::new();
-    reach_of(&start_events, &mut start_reach);
+    reach_of(&start_events, &mut start_reach, |_| true);
     for r in start_reach {
         mark(r, (0, None));
     }
@@ -659,6 +732,7 @@ pub fn explore_with_progress(
         table: &table,
         options,
         timing_unseen: AtomicU32::new(unseen_of(&timing)),
+        reach_unseen: &reach_unseen,
         packer,
         spec: std::marker::PhantomData,
     };
