@@ -513,10 +513,19 @@ pub(crate) fn enumerate(
     let players = sides.iter().map(|s| s.game.players()).max().unwrap_or(0);
     let in_game = |p: PlayerId| sides.iter().any(|s| s.game.state().is_in(p));
     if families.pass {
-        let mut holders: Vec<PlayerId> = sides.iter().filter_map(|s| s.game.holder()).collect();
-        holders.sort_unstable();
-        holders.dedup();
-        out.extend(holders.into_iter().map(Move::Pass));
+        // One holder per side, at most two sides: sorted, without repeats,
+        // in an array (no allocation per state).
+        debug_assert!(sides.len() <= 2, "a node holds one side or two");
+        let mut holders = [PlayerId(0); 2];
+        let mut n = 0;
+        for h in sides.iter().filter_map(|s| s.game.holder()) {
+            if n < holders.len() && !holders[..n].contains(&h) {
+                holders[n] = h;
+                n += 1;
+            }
+        }
+        holders[..n].sort_unstable();
+        out.extend(holders[..n].iter().copied().map(Move::Pass));
     }
     // Objects are tried only with `--with objects`; a play at a class with
     // `by = "object"` names one of them (object 0: unlabelled).
