@@ -156,22 +156,20 @@ impl Cached {
     /// when the new state folds the same, with no lock taken and no
     /// reference count touched.
     pub(crate) fn reload(&mut self, spec: &Spec, state: &GameState) {
-        let folds = Folds::of(spec, state);
-        if folds == self.folds {
-            debug_assert_eq!(
-                *self.program,
-                *Program::build(spec, state, self.use_program),
-                "a program kept on loading differs from the one compiled now"
-            );
-        } else {
-            self.folds = folds;
-            self.program = program_for(&self.built, spec, folds, state, self.use_program);
-        }
         self.resume = NO_RESUME;
         #[cfg(debug_assertions)]
         {
             self.fused = 0;
         }
+        if Folds::of(spec, state) != self.folds {
+            self.refresh(spec, state);
+            return;
+        }
+        debug_assert_eq!(
+            *self.program,
+            *Program::build(spec, state, self.use_program),
+            "a program kept on loading differs from the one compiled now"
+        );
         self.derive(state);
     }
 

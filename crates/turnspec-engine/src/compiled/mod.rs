@@ -300,6 +300,7 @@ impl Game {
     /// when the program stops here. Out of line, so the loop's own code
     /// stays as it is for specs without checks; the test alone here, so a
     /// check that finds nothing costs little.
+    ///
     /// The op by reference, and every call with the same arguments in
     /// tail position: a counter's test (the common check, on a host's
     /// answer) that finds nothing saves no registers.
