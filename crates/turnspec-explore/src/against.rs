@@ -576,6 +576,10 @@ pub(crate) struct PairScratch {
     parent: Node,
     /// Each move is tried on copies of the parent's sides made here.
     sides: [crate::moves::Side; 2],
+    moves: Vec<crate::moves::Move>,
+    /// Each side's events of the move being tried.
+    ea: Vec<Event>,
+    eb: Vec<Event>,
     snapshot: Vec<u8>,
     /// Room to pack a state for its key.
     bytes: Vec<u8>,
@@ -591,6 +595,10 @@ impl<'s> World for Pair<'_, 's> {
         PairScratch {
             sides: [parent.sides[0].clone(), parent.sides[1].clone()],
             parent,
+            // Room for a usual state's moves and a usual move's events.
+            moves: Vec::with_capacity(32),
+            ea: Vec::with_capacity(32),
+            eb: Vec::with_capacity(32),
             snapshot: Vec::with_capacity(256),
             bytes: Vec::with_capacity(512),
         }
@@ -610,32 +618,25 @@ impl<'s> World for Pair<'_, 's> {
         let PairScratch {
             parent,
             sides,
+            moves,
+            ea,
+            eb,
             snapshot,
             bytes,
         } = scratch;
-        let node = match state {
-            StateRef::Whole(node) => node,
-            StateRef::Packed(packed) => {
-                // Bytes this search packed itself: they always load; if
-                // not, the state has no successors rather than a panic.
-                if !self.packer.restore(packed, parent, snapshot) {
-                    return;
-                }
-                &*parent
-            }
+        let Some(node) = self.packer.node_of(state, parent, snapshot) else {
+            return;
         };
-        let mut moves = Vec::with_capacity(32);
-        // One pair of event lists per expansion, cleared for each move.
-        let (mut ea, mut eb) = (Vec::with_capacity(32), Vec::with_capacity(32));
+        moves.clear();
         let host_left = node.host_moves < self.options.host_moves;
         enumerate(
             self.table,
             &self.options.families,
             &node.sides,
             host_left,
-            &mut moves,
+            moves,
         );
-        for m in moves {
+        for &m in moves.iter() {
             // Each move is tried on copies of the parent's sides made in
             // the scratch's (no allocation).
             sides[0].clone_from(&node.sides[0]);
@@ -643,8 +644,8 @@ impl<'s> World for Pair<'_, 's> {
             let [a, b] = &mut *sides;
             ea.clear();
             eb.clear();
-            let ra = a.apply(self.table, 0, m, &mut ea);
-            let rb = b.apply(self.table, 1, m, &mut eb);
+            let ra = a.apply(self.table, 0, m, ea);
+            let rb = b.apply(self.table, 1, m, eb);
             let clean = !node.diverged;
             let refused = |side: Side, r: Refusal, accepted: &[Event]| {
                 let ix = if side == Side::A { 0 } else { 1 };
@@ -703,13 +704,13 @@ impl<'s> World for Pair<'_, 's> {
             }
             let found = match (ra, rb) {
                 (Err(_), Err(_)) => continue,
-                (Ok(()), Err(r)) => Some(refused(Side::B, r, &ea)),
-                (Err(r), Ok(())) => Some(refused(Side::A, r, &eb)),
+                (Ok(()), Err(r)) => Some(refused(Side::B, r, ea)),
+                (Err(r), Ok(())) => Some(refused(Side::A, r, eb)),
                 (Ok(()), Ok(())) => {
                     let unchanged = |s: &crate::moves::Side, before: &crate::moves::Side| {
                         s.game.state() == before.game.state() && s.pending == before.pending
                     };
-                    let same = self.same_lines(&ea, &eb);
+                    let same = self.same_lines(ea, eb);
                     if same
                         && m.is_host_move()
                         && unchanged(a, &node.sides[0])
@@ -721,7 +722,7 @@ impl<'s> World for Pair<'_, 's> {
                     if same {
                         None
                     } else {
-                        compare(self.specs, &ea, &eb, clean)
+                        compare(self.specs, ea, eb, clean)
                     }
                 }
             };

@@ -544,16 +544,8 @@ impl<'s> World for Single<'_, 's> {
             events,
             snapshot,
         } = scratch;
-        let node = match state {
-            StateRef::Whole(node) => node,
-            StateRef::Packed(bytes) => {
-                // Bytes this search packed itself: they always load; if
-                // not, the state has no successors rather than a panic.
-                if !self.packer.restore(bytes, parent, snapshot) {
-                    return;
-                }
-                &*parent
-            }
+        let Some(node) = self.packer.node_of(state, parent, snapshot) else {
+            return;
         };
         moves.clear();
         let host_left = node.host_moves < self.options.host_moves;

@@ -398,6 +398,24 @@ impl Packer {
         }
     }
 
+    /// The node to expand: `state` itself when whole, else its bytes
+    /// restored into `parent` (a scratch node, with `snapshot` as room).
+    /// Bytes the search packed itself always load; if not, `None`, and the
+    /// state has no successors rather than a panic.
+    pub(crate) fn node_of<'n>(
+        &self,
+        state: search::StateRef<'n, Node>,
+        parent: &'n mut Node,
+        snapshot: &mut Vec<u8>,
+    ) -> Option<&'n Node> {
+        match state {
+            search::StateRef::Whole(node) => Some(node),
+            search::StateRef::Packed(bytes) => {
+                self.restore(bytes, parent, snapshot).then_some(&*parent)
+            }
+        }
+    }
+
     /// A node to restore states into ([`Packer::restore`]).
     pub(crate) fn scratch_node(&self) -> Node {
         self.root.clone()
