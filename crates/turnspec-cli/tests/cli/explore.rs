@@ -6,6 +6,12 @@ use crate::common;
 
 use common::{assert_exit, stdout, turnspec};
 
+/// `turnspec` with `base`'s arguments, then `extra`'s.
+fn turnspec_plus(base: &[&str], extra: &[&str]) -> std::process::Output {
+    let args: Vec<&str> = base.iter().chain(extra).copied().collect();
+    turnspec(&args)
+}
+
 /// A scratch folder in the system temp directory, removed on drop.
 struct TempDir(std::path::PathBuf);
 
@@ -163,8 +169,7 @@ fn against_on_1_2_and_4_workers_prints_the_single_process_report() {
     ];
     // The text report less its last line, the timing.
     let report = |extra: &[&str]| {
-        let args: Vec<&str> = search.iter().chain(extra).copied().collect();
-        let o = turnspec(&args);
+        let o = turnspec_plus(&search, extra);
         assert_exit(&o, 0);
         let text = stdout(&o);
         let json = extra.contains(&"json");
@@ -195,10 +200,7 @@ fn distributed_runs_refuse_what_they_cannot_do_with_clear_errors() {
         "--depth",
         "2",
     ];
-    let run = |extra: &[&str]| {
-        let args: Vec<&str> = against.iter().chain(extra).copied().collect();
-        turnspec(&args)
-    };
+    let run = |extra: &[&str]| turnspec_plus(&against, extra);
     let cases: Vec<(Vec<&str>, &str, &str)> = vec![
         (vec![], "not host:port", "localhost\n"),
         (vec![], "no hosts", "# nobody\n"),
@@ -248,29 +250,21 @@ fn distributed_runs_refuse_what_they_cannot_do_with_clear_errors() {
 
 #[test]
 fn a_memory_limit_stops_explore_with_an_incomplete_report() {
-    let o = turnspec(&[
+    let limited = [
         "explore",
         "games/mtg.toml",
         "--depth",
         "14",
         "--max-memory",
         "2M",
-        "--format",
-        "json",
-    ]);
+    ];
+    let o = turnspec_plus(&limited, &["--format", "json"]);
     let v: serde_json::Value = serde_json::from_str(&stdout(&o)).expect("JSON");
     assert_eq!(v["stop"]["complete"], false);
     assert_eq!(v["stop"]["stopped_at"], "max_memory");
     assert!(v["stop"]["memory"].as_u64().unwrap() > 2 << 20);
     assert!(v["stop"]["expanding_depth"].as_u64().is_some());
-    let text = turnspec(&[
-        "explore",
-        "games/mtg.toml",
-        "--depth",
-        "14",
-        "--max-memory",
-        "2M",
-    ]);
+    let text = turnspec(&limited);
     assert!(stdout(&text).contains("incomplete: stopped at the memory limit"));
     let bad = turnspec(&["explore", "games/mtg.toml", "--max-memory", "4X"]);
     assert_exit(&bad, 2);
