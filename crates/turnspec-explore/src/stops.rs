@@ -344,7 +344,7 @@ fn successor(
         mv,
         key: key_of(&state),
         next: match running {
-            true => Next::Whole(state),
+            true => Next::Whole(Box::new(state)),
             false => Next::Stopped,
         },
         obs,
