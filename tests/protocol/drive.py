@@ -84,7 +84,7 @@ class Turnspec:
 def play_session():
     t = Turnspec()
     hello = t.ok("hello")
-    assert hello["protocol"] == 1 and hello["snapshot_format"] == 1, hello
+    assert hello["protocol"] == 1 and hello["snapshot_format"] == 2, hello
     assert "apply" in hello["requests"], hello
 
     state = t.ok("new_game", players=2)

@@ -65,7 +65,7 @@ fn hello_names_the_protocol_and_the_spec() {
     assert_eq!(r["id"], "a");
     assert_eq!(r["ok"]["protocol"], 1);
     assert_eq!(r["ok"]["spec"], "Magic: The Gathering");
-    assert_eq!(r["ok"]["snapshot_format"], 1);
+    assert_eq!(r["ok"]["snapshot_format"], 2);
     assert_eq!(r["ok"]["fingerprint"].as_str().unwrap().len(), 16);
     assert_eq!(r["ok"]["requests"].as_array().unwrap().len(), 8);
     // `version` is the same request.
