@@ -13,8 +13,8 @@
 //!   LEB128 varints (small values take one byte), booleans and options as
 //!   one byte 0 or 1, lists as a length then their items, ids as their
 //!   position in the spec. The engine's fixed-size arrays (teams, return
-//!   points, roles, phase-kind counts, counters, each per-player counter)
-//!   are sparse: a varint mask of the entries that are not the default,
+//!   points, roles, phase-kind counts, counters, each per-player counter
+//!   and the mana pools) are sparse: a varint mask of the entries that are not the default,
 //!   then those entries. They are sized for the engine's bounds and mostly
 //!   zero, so a two-player state takes a third of the bytes it would.
 //!
@@ -142,7 +142,7 @@ impl Game {
     /// format, or holds a value the spec or the engine's bounds do not
     /// allow, is refused with a [`SnapshotError`], never a panic.
     pub fn from_bytes(spec: &Spec, bytes: &[u8]) -> std::result::Result<Game, SnapshotError> {
-        let (state, options) = decode(spec, bytes)?;
+        let (state, options) = decode(spec, bytes, &mut Lists::default())?;
         // The cached answers are worked out from the state, as for a new
         // game; the program finds its place again from the state.
         let cached = Cached::new(spec, &state, &options);
@@ -155,18 +155,31 @@ impl Game {
     /// compiling its program again. The loaded game is the one
     /// [`Game::from_bytes`] gives.
     pub fn load_sibling(&self, bytes: &[u8]) -> std::result::Result<Game, SnapshotError> {
-        let (state, options) = decode(&self.spec, bytes)?;
+        let (state, options) = decode(&self.spec, bytes, &mut Lists::default())?;
         let cached = self.cached.for_loaded(&self.spec, &state, &options);
         Ok(Game::loaded(&self.spec, state, cached))
     }
 
     /// Loads a snapshot of this game's spec into this game: afterwards it
-    /// is the game [`Game::load_sibling`] gives, but the state's lists and
-    /// the programs are reused (no allocation, no lock and no reference
-    /// count when the state compiles as this one does). Bytes that are
-    /// refused leave the game unchanged.
+    /// is the game [`Game::load_sibling`] gives, but lists and programs
+    /// are reused (no allocation once a thread has restored a few games,
+    /// no lock and no reference count when the state compiles as this one
+    /// does). The state is read into lists the thread's last restore gave
+    /// up, and this game's old lists are kept for the next one. Bytes that
+    /// are refused leave the game unchanged.
     pub fn restore(&mut self, bytes: &[u8]) -> std::result::Result<(), SnapshotError> {
-        let (state, options) = decode(&self.spec, bytes)?;
+        // The new state is read into the lists the last restore on this
+        // thread put aside, and this game's old lists are put aside in
+        // turn: no allocation, no copy, nothing freed.
+        let mut lists = SPARE.take();
+        let decoded = decode(&self.spec, bytes, &mut lists);
+        let (state, options) = match decoded {
+            Ok(d) => d,
+            Err(e) => {
+                SPARE.set(lists);
+                return Err(e);
+            }
+        };
         if options.turn_program == self.cached.uses_program()
             && state.has_teams == self.state.has_teams
         {
@@ -174,9 +187,13 @@ impl Game {
         } else {
             self.cached = self.cached.for_loaded(&self.spec, &state, &options);
         }
-        // Into the lists this game has: they keep the room reserved for
-        // play, so the restored game allocates no more than this one.
-        self.state.clone_from(&state);
+        let old = std::mem::replace(&mut self.state, state);
+        lists.stack = old.stack;
+        lists.waiting = old.waiting;
+        if old.mods.is_some() {
+            lists.mods = old.mods;
+        }
+        SPARE.set(lists);
         self.debug_check();
         Ok(())
     }
@@ -196,6 +213,7 @@ impl Game {
 fn decode(
     spec: &Spec,
     bytes: &[u8],
+    lists: &mut Lists,
 ) -> std::result::Result<(GameState, GameOptions), SnapshotError> {
     let mut r = Reader { bytes, at: 0 };
     if r.take(4)? != MAGIC {
@@ -219,7 +237,7 @@ fn decode(
     if flags > 1 {
         return Err(r.invalid("flags"));
     }
-    let state = read_state(&mut r, spec)?;
+    let state = read_state(&mut r, spec, lists)?;
     if r.at != bytes.len() {
         return Err(SnapshotError::Trailing {
             extra: bytes.len() - r.at,
@@ -230,6 +248,26 @@ fn decode(
         ..GameOptions::players(state.players)
     };
     Ok((state, options))
+}
+
+/// The lists of a state, kept to read the next one into.
+#[derive(Default)]
+struct Lists {
+    stack: Vec<StackObject>,
+    waiting: Vec<StackObject>,
+    mods: Option<Box<Modifiers>>,
+}
+
+thread_local! {
+    /// The lists [`Game::restore`] reads the next state into on this
+    /// thread: the ones the last restored game gave up.
+    static SPARE: std::cell::Cell<Lists> = const {
+        std::cell::Cell::new(Lists {
+            stack: Vec::new(),
+            waiting: Vec::new(),
+            mods: None,
+        })
+    };
 }
 
 // --- writing ---------------------------------------------------------------
@@ -537,9 +575,7 @@ fn write_mods(w: &mut Writer, m: &Modifiers) {
         w.u8(d.depth);
         w.var(u64::from(d.made_on));
     });
-    for m in mana {
-        w.var(u64::from(*m));
-    }
+    w.sparse(mana, |w, m| w.var(u64::from(m)));
     w.opt(*jump_when_stack_empty, |w, s| w.id(s));
     w.var(*elected);
     w.bool(*reversed);
@@ -777,7 +813,12 @@ impl<'a> Reader<'a> {
     }
 }
 
-fn read_state(r: &mut Reader<'_>, spec: &Spec) -> Result<GameState> {
+/// Reads a state; its lists are read into those of `lists` (cleared,
+/// their room reused), which are taken; a box for modifiers the state has
+/// none of stays there.
+fn read_state(r: &mut Reader<'_>, spec: &Spec, lists: &mut Lists) -> Result<GameState> {
+    let mut stack = std::mem::take(&mut lists.stack);
+    let mut waiting = std::mem::take(&mut lists.waiting);
     let turn = r.u32("turn")?;
     // The engine counts turns up by one: a last turn number would overflow.
     if turn == u32::MAX {
@@ -878,11 +919,14 @@ fn read_state(r: &mut Reader<'_>, spec: &Spec) -> Result<GameState> {
     }
     let facts = r.bits("facts", spec.facts().len())?;
     let variants = r.bits("variants", spec.variants().len())?;
-    let stack = read_objects_on_stack(r, spec, players, "stack")?;
-    let waiting = read_objects_on_stack(r, spec, players, "waiting")?;
+    read_objects_on_stack(r, spec, players, "stack", &mut stack)?;
+    read_objects_on_stack(r, spec, players, "waiting", &mut waiting)?;
     let mods = match r.tag("mods")? {
         false => None,
-        true => Some(Box::new(read_mods(r, spec, players)?)),
+        true => {
+            read_mods(r, spec, players, lists.mods.get_or_insert_default())?;
+            lists.mods.take()
+        }
     };
     let objects = match r.tag("objects")? {
         false => None,
@@ -935,15 +979,18 @@ fn read_state(r: &mut Reader<'_>, spec: &Spec) -> Result<GameState> {
     })
 }
 
+/// Reads a list of stack objects into `v`, cleared and reused.
 fn read_objects_on_stack(
     r: &mut Reader<'_>,
     spec: &Spec,
     players: u8,
     field: &'static str,
-) -> Result<Vec<StackObject>> {
+    v: &mut Vec<StackObject>,
+) -> Result<()> {
     let n = r.len(field, usize::MAX)?;
+    v.clear();
     // As a new game reserves it; `n` is no more than the bytes left.
-    let mut v = Vec::with_capacity(
+    v.reserve(
         n.max(
             GameOptions::players(1)
                 .stack_capacity
@@ -965,7 +1012,7 @@ fn read_objects_on_stack(
             label,
         });
     }
-    Ok(v)
+    Ok(())
 }
 
 fn read_place(r: &mut Reader<'_>, spec: &Spec, field: &'static str) -> Result<Place> {
@@ -1007,8 +1054,9 @@ fn read_scope(r: &mut Reader<'_>, spec: &Spec, players: u8) -> Result<Scope> {
     })
 }
 
-fn read_mods(r: &mut Reader<'_>, spec: &Spec, players: u8) -> Result<Modifiers> {
-    let mut m = Modifiers::default();
+/// Reads the modifiers into `m`, whose lists are cleared and reused.
+fn read_mods(r: &mut Reader<'_>, spec: &Spec, players: u8, m: &mut Modifiers) -> Result<()> {
+    m.clear();
     for _ in 0..r.len("extra_turns", usize::MAX)? {
         m.extra_turns.push(r.player("extra_turns", players)?);
     }
@@ -1070,9 +1118,7 @@ fn read_mods(r: &mut Reader<'_>, spec: &Spec, players: u8) -> Result<Modifiers> 
             made_on: r.u32(F)?,
         });
     }
-    for x in &mut m.mana {
-        *x = r.u16("mana")?;
-    }
+    r.sparse("mana", &mut m.mana, |r| r.u16("mana"))?;
     m.jump_when_stack_empty = match r.tag("jump_when_stack_empty")? {
         false => None,
         true => Some(r.id("jump_when_stack_empty", spec.steps())?),
@@ -1095,7 +1141,7 @@ fn read_mods(r: &mut Reader<'_>, spec: &Spec, players: u8) -> Result<Modifiers> 
             Some(Outcome::new(winners, r.rule("outcome", spec)?))
         }
     };
-    Ok(m)
+    Ok(())
 }
 
 fn read_objects(r: &mut Reader<'_>, spec: &Spec, players: u8) -> Result<ObjectsInPlay> {

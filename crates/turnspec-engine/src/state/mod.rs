@@ -434,6 +434,41 @@ pub(crate) struct Modifiers {
     pub outcome: Option<Outcome>,
 }
 
+impl Modifiers {
+    /// No modifiers, the lists keeping their room.
+    pub(crate) fn clear(&mut self) {
+        // Destructured, so that a field added must be cleared here.
+        let Modifiers {
+            extra_turns,
+            upcoming_phases,
+            upcoming_steps,
+            skips,
+            delayed,
+            durations,
+            mana,
+            jump_when_stack_empty,
+            elected,
+            reversed,
+            controls,
+            turn_controller,
+            outcome,
+        } = self;
+        extra_turns.clear();
+        upcoming_phases.clear();
+        upcoming_steps.clear();
+        skips.clear();
+        delayed.clear();
+        durations.clear();
+        *mana = [0; MAX_PLAYERS as usize];
+        *jump_when_stack_empty = None;
+        *elected = 0;
+        *reversed = false;
+        controls.clear();
+        *turn_controller = None;
+        *outcome = None;
+    }
+}
+
 impl GameState {
     /// Remembers where play is (phase, step, stage, window) so that an
     /// on-demand phase (`steps_of_play` false) or the steps a play runs
