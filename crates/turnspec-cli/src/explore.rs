@@ -332,13 +332,19 @@ fn speed(states: usize, started: Instant, held: usize) -> String {
     } else {
         0.0
     };
+    // A distributed search tells no progress, so it has no count of its
+    // own.
+    let own = if held > 0 {
+        format!("; the search's own count {}", held / states.max(1))
+    } else {
+        String::new()
+    };
     let memory = peak_memory()
         .map(|m| {
             format!(
-                ", peak memory {:.1} MiB ({} bytes per state; the search's own count {})",
+                ", peak memory {:.1} MiB ({} bytes per state{own})",
                 m as f64 / 1048576.0,
                 m / states.max(1) as u64,
-                held / states.max(1)
             )
         })
         .unwrap_or_default();

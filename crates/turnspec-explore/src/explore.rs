@@ -683,12 +683,22 @@ impl<'a, 's> Single<'a, 's> {
     }
 }
 
+/// The within-turn graph cycles are looked for in: `edges` between `nodes`
+/// states numbered in the search's order, and the moves from the start to
+/// one of them.
+pub(crate) struct Graph<'e, F> {
+    pub(crate) nodes: usize,
+    pub(crate) edges: &'e Edges,
+    pub(crate) path_to: F,
+}
+
 /// What a search gathers from its observations, fed in the sequential
 /// search's order: how soon each element was reached, the first dead end
 /// of each kind, the first deepest stack. Shared by [`explore`] and the
 /// distributed search, so both report the same. `P` locates a finding's
 /// path until the end.
-pub(crate) struct Collect<P> {
+pub(crate) struct Collect<'s, P> {
+    spec: &'s Spec,
     /// For each element, the fewest moves after which it was reached.
     phases: Vec<Option<usize>>,
     steps: Vec<Option<usize>>,
@@ -703,11 +713,12 @@ pub(crate) struct Collect<P> {
     dead: Vec<(Option<P>, Dead)>,
 }
 
-impl<P> Collect<P> {
+impl<'s, P> Collect<'s, P> {
     /// Starts with what the start itself reaches: the events that set it
     /// up, the classes usable there, its stack, and whether it is stuck.
-    pub(crate) fn new(spec: &Spec, start_events: &[Event], root: &Node) -> Self {
+    pub(crate) fn new(spec: &'s Spec, start_events: &[Event], root: &Node) -> Self {
         let mut c = Collect {
+            spec,
             phases: vec![None; spec.phases().len()],
             steps: vec![None; spec.steps().len()],
             windows: vec![None; spec.windows().len()],
@@ -759,6 +770,12 @@ impl<P> Collect<P> {
         }
     }
 
+    /// The spec whose search this is.
+    #[cfg(feature = "distributed")]
+    pub(crate) fn spec(&self) -> &'s Spec {
+        self.spec
+    }
+
     /// The timing classes (one bit each) not seen usable yet.
     pub(crate) fn timing_unseen(&self) -> u32 {
         self.timing
@@ -794,20 +811,22 @@ impl<P> Collect<P> {
         }
     }
 
-    /// The report: coverage, dead ends, the cycles of the within-turn
-    /// graph `edges` (between `nodes` states numbered in the search's
-    /// order; `entry_path` gives the moves to one), the deepest stack, each
-    /// finding's moves from `path`.
+    /// The report: coverage, dead ends, the cycles of `graph`, the deepest
+    /// stack, each finding's moves from `path`.
     pub(crate) fn report(
         self,
-        spec: &Spec,
         options: &Options,
         searched: (Table, usize, Stop, usize),
-        (nodes, edges): (usize, &Edges),
-        entry_path: impl Fn(u32) -> Vec<Move>,
+        graph: Graph<'_, impl Fn(u32) -> Vec<Move>>,
         path: impl Fn(&P) -> Vec<Move>,
     ) -> Report {
+        let spec = self.spec;
         let (table, states, stop, deepest) = searched;
+        let Graph {
+            nodes,
+            edges,
+            path_to: entry_path,
+        } = graph;
         let rule = |r| spec.rule(r).map(str::to_string);
         let mut coverage = Vec::new();
         for (id, p) in spec.phases().iter_ids() {
@@ -1004,7 +1023,7 @@ pub fn explore_with_progress(
 ) -> Result<Report, String> {
     let (table, root, start_events) = prepare(spec, options)?;
     // Each finding's (parent, move), turned into a path at the end.
-    let mut collect: Collect<(u32, Move)> = Collect::new(spec, &start_events, &root);
+    let mut collect: Collect<'_, (u32, Move)> = Collect::new(spec, &start_events, &root);
     let reach_unseen = Unseen::new(spec);
     let (world, root_key) = Single::new(
         &table,
@@ -1042,11 +1061,13 @@ pub fn explore_with_progress(
     });
     let tree = &searched.tree;
     Ok(collect.report(
-        spec,
         options,
         (table.clone(), tree.len(), searched.stop, searched.deepest),
-        (tree.len(), &edges),
-        |entry| tree.path(entry),
+        Graph {
+            nodes: tree.len(),
+            edges: &edges,
+            path_to: |entry| tree.path(entry),
+        },
         |&(parent, mv)| {
             let mut p = tree.path(parent);
             p.push(mv);

@@ -63,7 +63,7 @@ pub fn explore_against_distributed(
         let mut scratch = world.scratch();
         let mut out = Successors::new(true);
         for rec in &gathered.recs {
-            let at = replay_obs(&world, &table, &root, rec, &mut scratch, &mut out)?;
+            let at = replay_obs(&world, (&table, &root), rec, &mut scratch, &mut out)?;
             if let Some(succ) = out.list.get(at) {
                 collect.visit(&succ.obs, || unpack_all(&rec.moves).unwrap_or_default());
             }

@@ -191,8 +191,7 @@ fn replay(
 /// index in `out.list`.
 fn replay_obs<W: World<State = Node>>(
     world: &W,
-    table: &Table,
-    root: &Node,
+    (table, root): (&Table, &Node),
     rec: &Rec,
     scratch: &mut W::Scratch,
     out: &mut Successors<Node, W::Obs>,

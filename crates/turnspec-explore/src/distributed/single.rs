@@ -18,7 +18,7 @@ use turnspec_model::Spec;
 use super::net::{Cluster, execute, fingerprint};
 use super::{Gathered, Observe, replay_obs, rounds, unpack, unpack_all};
 use crate::Options;
-use crate::explore::{Collect, Obs, Report, Single, Unseen, prepare};
+use crate::explore::{Collect, Graph, Obs, Report, Single, Unseen, prepare};
 use crate::moves::{Move, Table};
 use crate::search::{Edge, Edges, Successors, World};
 
@@ -81,7 +81,7 @@ pub fn explore_distributed(
     execute(cluster, fingerprint, move |worker| {
         let (spec, options) = &*shared;
         let (table, root, start_events) = prepare(spec, options)?;
-        let collect: Collect<Vec<Move>> = Collect::new(spec, &start_events, &root);
+        let collect: Collect<'_, Vec<Move>> = Collect::new(spec, &start_events, &root);
         let reach_unseen = Unseen::new(spec);
         let (world, root_key) = Single::new(
             &table,
@@ -104,19 +104,18 @@ pub fn explore_distributed(
         else {
             return Ok(None);
         };
-        report(spec, options, &table, &root, collect, gathered).map(Some)
+        report(options, (&table, &root), collect, gathered).map(Some)
     })
 }
 
 /// Worker 0: the report from what was gathered.
 fn report(
-    spec: &Spec,
     options: &Options,
-    table: &Table,
-    root: &crate::Node,
-    mut collect: Collect<Vec<Move>>,
+    (table, root): (&Table, &crate::Node),
+    mut collect: Collect<'_, Vec<Move>>,
     gathered: Gathered,
 ) -> Result<Report, String> {
+    let spec = collect.spec();
     // The observations in the single-process search's order, replayed by
     // a world that reports everything.
     let reach_all = Unseen::new(spec);
@@ -124,7 +123,7 @@ fn report(
     let mut scratch = replayer.scratch();
     let mut out = Successors::new(true);
     for rec in &gathered.recs {
-        let at = replay_obs(&replayer, table, root, rec, &mut scratch, &mut out)?;
+        let at = replay_obs(&replayer, (table, root), rec, &mut scratch, &mut out)?;
         if let Some(succ) = out.list.get(at) {
             collect.visit(&succ.obs, rec.order.len(), || {
                 unpack_all(&rec.moves).unwrap_or_default()
@@ -163,7 +162,6 @@ fn report(
         }
     }
     Ok(collect.report(
-        spec,
         options,
         (
             table.clone(),
@@ -171,12 +169,15 @@ fn report(
             gathered.stop,
             gathered.deepest,
         ),
-        (ids.len(), &edges),
-        |entry| {
-            sources
-                .get(entry as usize)
-                .and_then(|s| unpack_all(&s.moves).ok())
-                .unwrap_or_default()
+        Graph {
+            nodes: ids.len(),
+            edges: &edges,
+            path_to: |entry: u32| {
+                sources
+                    .get(entry as usize)
+                    .and_then(|s| unpack_all(&s.moves).ok())
+                    .unwrap_or_default()
+            },
         },
         Vec::clone,
     ))
