@@ -785,13 +785,15 @@ impl<'s, P> Collect<'s, P> {
             .fold(0u32, |bits, (i, _)| bits | 1 << (i & 31))
     }
 
-    /// One successor's observation, reached after `after` moves; `at`
-    /// says where it is, asked only when a finding is kept.
-    pub(crate) fn visit(&mut self, obs: &Obs, after: usize, at: impl Fn() -> P) {
+    /// One successor's observation; `after` says how many moves it was
+    /// reached after and `at` where it is, each asked only when needed
+    /// (most successors observe nothing new).
+    pub(crate) fn visit(&mut self, obs: &Obs, after: impl Fn() -> usize, at: impl Fn() -> P) {
         for r in &obs.reach {
-            self.mark(*r, after);
+            self.mark(*r, after());
         }
         if obs.usable != 0 {
+            let after = after();
             for (i, slot) in self.timing.iter_mut().enumerate() {
                 if obs.usable >> (i & 31) & 1 != 0 && slot.is_none() {
                     *slot = Some(after);
@@ -1045,7 +1047,7 @@ pub fn explore_with_progress(
             root_key,
             &mut search,
             |tree, parent, mv, obs: &Obs, target, _new| {
-                collect.visit(obs, tree.depth(parent) + 1, || (parent, mv));
+                collect.visit(obs, || tree.depth(parent) + 1, || (parent, mv));
                 world.seen(obs);
                 if obs.cycle_edge {
                     // The bytes the edge list grew by, counted as held.

@@ -125,9 +125,11 @@ fn report(
     for rec in &gathered.recs {
         let at = replay_obs(&replayer, (table, root), rec, &mut scratch, &mut out)?;
         if let Some(succ) = out.list.get(at) {
-            collect.visit(&succ.obs, rec.order.len(), || {
-                unpack_all(&rec.moves).unwrap_or_default()
-            });
+            collect.visit(
+                &succ.obs,
+                || rec.order.len(),
+                || unpack_all(&rec.moves).unwrap_or_default(),
+            );
         }
     }
     // The within-turn graph: sources numbered in the search's order, then
