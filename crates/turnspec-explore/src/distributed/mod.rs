@@ -534,16 +534,19 @@ fn rounds<W: World<State = Node>>(
     recs.retain(|r| before_cut(&r.order, stop_at.as_ref()));
     recs.sort_by(|x, y| by_path(&x.order, &y.order));
     let mut sources = std::mem::take(&mut *gathered_sources.borrow_mut());
-    for s in &mut sources {
-        let mut order = s.order.clone();
-        s.edges.retain(|&(i, _, _)| {
-            order.push(i);
-            let keep = before_cut(&order, stop_at.as_ref());
-            order.pop();
-            keep
-        });
+    if stop_at.is_some() {
+        // An edge's path is its source's and its successor index.
+        for s in &mut sources {
+            let mut order = s.order.clone();
+            s.edges.retain(|&(i, _, _)| {
+                order.push(i);
+                let keep = before_cut(&order, stop_at.as_ref());
+                order.pop();
+                keep
+            });
+        }
+        sources.retain(|s| !s.edges.is_empty());
     }
-    sources.retain(|s| !s.edges.is_empty());
     sources.sort_by(|x, y| by_path(&x.order, &y.order));
     Ok(Some(Gathered {
         states,
