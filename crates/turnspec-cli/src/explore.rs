@@ -12,8 +12,8 @@ use clap::Args;
 use serde_json::{Value, json};
 use turnspec_explore::{
     Cluster, DiffReport, DiffSide, FindingKind, Options, Progress, Report, Stop,
-    explore_against_distributed, explore_against_with_progress, explore_with_progress, parse_hosts,
-    run_scenario,
+    explore_against_distributed, explore_against_with_progress, explore_distributed,
+    explore_with_progress, parse_hosts, run_scenario,
 };
 use turnspec_scenario::Outcome;
 
@@ -94,13 +94,12 @@ pub struct ExploreArgs {
     /// written files go to stderr).
     #[arg(long, value_enum, default_value_t = Format::Text)]
     pub format: Format,
-    /// With --against: run the search on timely dataflow with this many
-    /// worker threads in each process (docs/explore.md, "Several
-    /// machines"). The report is the same, byte for byte.
+    /// Run the search on timely dataflow with this many worker threads in
+    /// each process (docs/explore.md, "Several workers and machines").
+    /// The report is the same, byte for byte.
     #[arg(long)]
     pub workers: Option<usize>,
-    /// With --against: a file listing every process as host:port, one a
-    /// line; each process of the search is started with the same list and
+    /// A file listing every process as host:port, one a line; each process of the search is started with the same list and
     /// its own --process. Process 0 prints the report.
     #[arg(long)]
     pub hosts: Option<PathBuf>,
@@ -333,13 +332,19 @@ fn speed(states: usize, started: Instant, held: usize) -> String {
     } else {
         0.0
     };
+    // A distributed search tells no progress, so it has no count of its
+    // own.
+    let own = if held > 0 {
+        format!("; the search's own count {}", held / states.max(1))
+    } else {
+        String::new()
+    };
     let memory = peak_memory()
         .map(|m| {
             format!(
-                ", peak memory {:.1} MiB ({} bytes per state; the search's own count {})",
+                ", peak memory {:.1} MiB ({} bytes per state{own})",
                 m as f64 / 1048576.0,
                 m / states.max(1) as u64,
-                held / states.max(1)
             )
         })
         .unwrap_or_default();
@@ -354,15 +359,19 @@ fn outcome_text(o: &Result<Outcome, String>) -> &'static str {
     }
 }
 
+/// A process of a distributed search other than process 0, once the
+/// search is over: process 0 prints the report.
+fn others_done(cluster: &Cluster) -> ExitCode {
+    crate::out::eprintln(&format!(
+        "process {}: done (process 0 prints the report)",
+        cluster.process
+    ));
+    ExitCode::SUCCESS
+}
+
 pub fn explore_cmd(args: ExploreArgs) -> Result<ExitCode, String> {
     let options = options(&args)?;
     let cluster = cluster(&args)?;
-    if cluster.is_some() && args.against.is_none() {
-        return Err(
-            "--workers and --hosts run `explore --against` only for now; without --against, use --threads"
-                .into(),
-        );
-    }
     let Some((a, _)) = load(&args.spec)? else {
         return Ok(ExitCode::from(2));
     };
@@ -387,7 +396,14 @@ pub fn explore_cmd(args: ExploreArgs) -> Result<ExitCode, String> {
     };
     match &args.against {
         None => {
-            let report = explore_with_progress(&a, &options, &mut progress);
+            let report = match &cluster {
+                None => explore_with_progress(&a, &options, &mut progress),
+                Some(cluster) => match explore_distributed(&a, &options, cluster) {
+                    Ok(Some(report)) => Ok(report),
+                    Ok(None) => return Ok(others_done(cluster)),
+                    Err(e) => Err(e),
+                },
+            };
             if let Some(pb) = &bar {
                 pb.finish_and_clear();
             }
@@ -447,13 +463,7 @@ pub fn explore_cmd(args: ExploreArgs) -> Result<ExitCode, String> {
                 None => explore_against_with_progress(&a, &b, &options, &mut progress),
                 Some(cluster) => match explore_against_distributed(&a, &b, &options, cluster) {
                     Ok(Some(report)) => Ok(report),
-                    Ok(None) => {
-                        crate::out::eprintln(&format!(
-                            "process {}: done (process 0 prints the report)",
-                            cluster.process
-                        ));
-                        return Ok(ExitCode::SUCCESS);
-                    }
+                    Ok(None) => return Ok(others_done(cluster)),
                     Err(e) => Err(e),
                 },
             };

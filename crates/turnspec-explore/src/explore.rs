@@ -304,7 +304,7 @@ pub(crate) fn stop_text(stop: Stop) -> String {
 
 /// Something a move reached, for coverage.
 #[derive(Debug, Clone, Copy)]
-enum Reach {
+pub(crate) enum Reach {
     Phase(PhaseId),
     Step(StepId),
     Window(WindowId),
@@ -322,14 +322,14 @@ enum Reach {
 /// reach; an expansion that reads a bit late reports something the merge
 /// no longer needs, and the merge ignores it, so the report does not
 /// depend on when the bits were read.
-struct Unseen {
+pub(crate) struct Unseen {
     bits: Vec<AtomicU64>,
     /// Where the steps, windows, actions, endings and the last side begin.
     starts: [usize; 5],
 }
 
 impl Unseen {
-    fn new(spec: &Spec) -> Unseen {
+    pub(crate) fn new(spec: &Spec) -> Unseen {
         let mut starts = [0; 5];
         let mut at = spec.phases().len();
         for (start, len) in starts.iter_mut().zip([
@@ -377,25 +377,25 @@ impl Unseen {
 }
 
 #[derive(Debug, Clone)]
-struct Dead {
-    status: Status,
-    beyond_limit: bool,
-    step: StepId,
+pub(crate) struct Dead {
+    pub(crate) status: Status,
+    pub(crate) beyond_limit: bool,
+    pub(crate) step: StepId,
     text: String,
     rule: Option<String>,
 }
 
-struct Obs {
-    reach: Vec<Reach>,
+pub(crate) struct Obs {
+    pub(crate) reach: Vec<Reach>,
     /// Timing classes some player may use in the new state, one bit each.
-    usable: u32,
-    stack: usize,
-    dead: Option<Box<Dead>>,
+    pub(crate) usable: u32,
+    pub(crate) stack: usize,
+    pub(crate) dead: Option<Box<Dead>>,
     /// A player's move that stays in the same turn, the game still running.
-    cycle_edge: bool,
+    pub(crate) cycle_edge: bool,
 }
 
-struct Single<'a, 's> {
+pub(crate) struct Single<'a, 's> {
     table: &'a Table,
     options: &'a Options,
     /// The timing classes (one bit each) no state has been seen to allow
@@ -497,7 +497,7 @@ fn dead_end(game: &Game, beyond_limit: bool) -> Dead {
 const PACKED_ROOM: usize = 320;
 
 /// What a thread of the search reuses from one state to the next.
-struct Scratch {
+pub(crate) struct Scratch {
     /// The state being expanded, restored from its bytes.
     parent: Node,
     /// Each move is tried on a copy of the parent made here.
@@ -634,9 +634,380 @@ fn probe(table: &Table, before: &Side, m: Move) -> Option<Dead> {
     }
 }
 
-/// The first time something was reached: (the state it was reached from,
-/// the move), or the start.
-type First = Option<(u32, Option<Move>)>;
+/// The move table, the start and the events that set it up: the same for
+/// the single-process and the distributed search.
+pub(crate) fn prepare(spec: &Spec, options: &Options) -> Result<(Table, Node, Vec<Event>), String> {
+    let table = Table::new(&[spec], options.max_answer);
+    let (side, start_events) = start(spec, options, true)?;
+    let root = Node {
+        sides: Sides::One(side),
+        host_moves: 0,
+        diverged: false,
+    };
+    Ok((table, root, start_events))
+}
+
+impl<'a, 's> Single<'a, 's> {
+    /// The world of `spec` from `root` ([`prepare`]'s), trying only the
+    /// timing classes in `timing_unseen` and reporting only what
+    /// `reach_unseen` holds; and the root's key.
+    pub(crate) fn new(
+        table: &'a Table,
+        options: &'a Options,
+        root: &Node,
+        timing_unseen: u32,
+        reach_unseen: &'a Unseen,
+    ) -> (Single<'a, 's>, u128) {
+        let packer = Packer::new(root);
+        let root_key = packer.key(root, &mut Vec::new());
+        let world = Single {
+            table,
+            options,
+            timing_unseen: AtomicU32::new(timing_unseen),
+            reach_unseen,
+            packer,
+            spec: std::marker::PhantomData,
+        };
+        (world, root_key)
+    }
+
+    /// Tries no more the timing classes and reports no more what `obs`
+    /// saw: the caller has recorded them.
+    pub(crate) fn seen(&self, obs: &Obs) {
+        for r in &obs.reach {
+            self.reach_unseen.remove(*r);
+        }
+        if obs.usable != 0 {
+            self.timing_unseen.fetch_and(!obs.usable, Ordering::Relaxed);
+        }
+    }
+}
+
+/// The within-turn graph cycles are looked for in: `edges` between `nodes`
+/// states numbered in the search's order, and the moves from the start to
+/// one of them.
+pub(crate) struct Graph<'e, F> {
+    pub(crate) nodes: usize,
+    pub(crate) edges: &'e Edges,
+    pub(crate) path_to: F,
+}
+
+/// What a search gathers from its observations, fed in the sequential
+/// search's order: how soon each element was reached, the first dead end
+/// of each kind, the first deepest stack. Shared by [`explore`] and the
+/// distributed search, so both report the same. `P` locates a finding's
+/// path until the end.
+pub(crate) struct Collect<'s, P> {
+    spec: &'s Spec,
+    /// For each element, the fewest moves after which it was reached.
+    phases: Vec<Option<usize>>,
+    steps: Vec<Option<usize>>,
+    windows: Vec<Option<usize>>,
+    timing: Vec<Option<usize>>,
+    actions: Vec<Option<usize>>,
+    endings: Vec<Option<usize>>,
+    last_side: Option<usize>,
+    /// The deepest stack and where it was first seen (none: the start).
+    deepest_stack: (usize, Option<P>),
+    /// Where each kind of dead end was first seen (none: the start).
+    dead: Vec<(Option<P>, Dead)>,
+}
+
+impl<'s, P> Collect<'s, P> {
+    /// Starts with what the start itself reaches: the events that set it
+    /// up, the classes usable there, its stack, and whether it is stuck.
+    pub(crate) fn new(spec: &'s Spec, start_events: &[Event], root: &Node) -> Self {
+        let mut c = Collect {
+            spec,
+            phases: vec![None; spec.phases().len()],
+            steps: vec![None; spec.steps().len()],
+            windows: vec![None; spec.windows().len()],
+            timing: vec![None; spec.timing().len()],
+            actions: vec![None; spec.turn_actions().len()],
+            endings: vec![None; spec.endings().len()],
+            last_side: None,
+            deepest_stack: (0, None),
+            dead: Vec::new(),
+        };
+        let mut start_reach = Vec::new();
+        reach_of(start_events, &mut start_reach, |_| true);
+        for r in start_reach {
+            c.mark(r, 0);
+        }
+        let root_game = &root.sides[0].game;
+        let root_usable = if root_game.status() == Status::Running {
+            usable(root_game, u32::MAX)
+        } else {
+            0
+        };
+        for (i, slot) in c.timing.iter_mut().enumerate() {
+            if root_usable >> (i & 31) & 1 != 0 {
+                *slot = Some(0);
+            }
+        }
+        c.deepest_stack.0 = root_game.stack().len();
+        let root_stuck = matches!(root_game.status(), Status::Stalled | Status::NeverEnds)
+            || (root_game.status() == Status::Running && root_game.holder().is_none());
+        if root_stuck {
+            c.dead.push((None, dead_end(root_game, false)));
+        }
+        c
+    }
+
+    fn mark(&mut self, r: Reach, after: usize) {
+        let slot = match r {
+            Reach::Phase(p) => self.phases.get_mut(p.index()),
+            Reach::Step(s) => self.steps.get_mut(s.index()),
+            Reach::Window(w) => self.windows.get_mut(w.index()),
+            Reach::Action(a) => self.actions.get_mut(a.index()),
+            Reach::Ending(e) => self.endings.get_mut(e.index()),
+            Reach::LastSide => Some(&mut self.last_side),
+        };
+        if let Some(slot) = slot
+            && slot.is_none()
+        {
+            *slot = Some(after);
+        }
+    }
+
+    /// The spec whose search this is.
+    #[cfg(feature = "distributed")]
+    pub(crate) fn spec(&self) -> &'s Spec {
+        self.spec
+    }
+
+    /// The timing classes (one bit each) not seen usable yet.
+    pub(crate) fn timing_unseen(&self) -> u32 {
+        self.timing
+            .iter()
+            .enumerate()
+            .filter(|(_, slot)| slot.is_none())
+            .fold(0u32, |bits, (i, _)| bits | 1 << (i & 31))
+    }
+
+    /// One successor's observation; `after` says how many moves it was
+    /// reached after and `at` where it is, each asked only when needed
+    /// (most successors observe nothing new).
+    pub(crate) fn visit(&mut self, obs: &Obs, after: impl Fn() -> usize, at: impl Fn() -> P) {
+        for r in &obs.reach {
+            self.mark(*r, after());
+        }
+        if obs.usable != 0 {
+            let after = after();
+            for (i, slot) in self.timing.iter_mut().enumerate() {
+                if obs.usable >> (i & 31) & 1 != 0 && slot.is_none() {
+                    *slot = Some(after);
+                }
+            }
+        }
+        if obs.stack > self.deepest_stack.0 {
+            self.deepest_stack = (obs.stack, Some(at()));
+        }
+        if let Some(d) = &obs.dead {
+            let seen = self.dead.iter().any(|(_, e)| {
+                e.status == d.status && e.step == d.step && e.beyond_limit == d.beyond_limit
+            });
+            if !seen {
+                self.dead.push((Some(at()), (**d).clone()));
+            }
+        }
+    }
+
+    /// The report: coverage, dead ends, the cycles of `graph`, the deepest
+    /// stack, each finding's moves from `path`.
+    pub(crate) fn report(
+        self,
+        options: &Options,
+        searched: (Table, usize, Stop, usize),
+        graph: Graph<'_, impl Fn(u32) -> Vec<Move>>,
+        path: impl Fn(&P) -> Vec<Move>,
+    ) -> Report {
+        let spec = self.spec;
+        let (table, states, stop, deepest) = searched;
+        let Graph {
+            nodes,
+            edges,
+            path_to: entry_path,
+        } = graph;
+        let rule = |r| spec.rule(r).map(str::to_string);
+        let mut coverage = Vec::new();
+        for (id, p) in spec.phases().iter_ids() {
+            coverage.push(CoverageItem {
+                kind: "phase",
+                id: p.id.clone(),
+                rule: rule(p.rule),
+                reached: self.phases[id.index()],
+            });
+        }
+        for (id, s) in spec.steps().iter_ids() {
+            // A step-less phase's implicit step is the phase itself.
+            if s.implicit {
+                continue;
+            }
+            coverage.push(CoverageItem {
+                kind: "step",
+                id: s.id.clone(),
+                rule: rule(s.rule),
+                reached: self.steps[id.index()],
+            });
+        }
+        let mut per_step: Vec<usize> = vec![0; spec.steps().len()];
+        for (id, w) in spec.windows().iter_ids() {
+            let k = &mut per_step[w.step.index()];
+            *k += 1;
+            let name = if w.name.is_empty() {
+                String::new()
+            } else {
+                format!(" ({})", w.name)
+            };
+            coverage.push(CoverageItem {
+                kind: "window",
+                id: format!("{} #{k}{name}", spec.id_of(w.step)),
+                rule: rule(w.rule),
+                reached: self.windows[id.index()],
+            });
+        }
+        for (id, t) in spec.timing().iter_ids() {
+            coverage.push(CoverageItem {
+                kind: "timing class",
+                id: t.id.clone(),
+                rule: rule(t.rule),
+                reached: self.timing[id.index()],
+            });
+        }
+        for (id, a) in spec.turn_actions().iter_ids() {
+            coverage.push(CoverageItem {
+                kind: "turn-based action",
+                id: a.id.clone(),
+                rule: rule(a.rule),
+                reached: self.actions[id.index()],
+            });
+        }
+        // How games can end: each ending the spec checks itself (those the
+        // host declares can happen at any moment, so they are listed only
+        // when the search declares them: `--with ending`), and the last side
+        // left.
+        let declared = options.families.ending;
+        for (id, e) in spec
+            .endings()
+            .iter_ids()
+            .filter(|(_, e)| e.check.is_some() || declared)
+        {
+            coverage.push(CoverageItem {
+                kind: "game end",
+                id: e.id.clone(),
+                rule: rule(e.rule),
+                reached: self.endings[id.index()],
+            });
+        }
+        coverage.push(CoverageItem {
+            kind: "game end",
+            id: "last side left".into(),
+            rule: rule(spec.game_end().last_side_rule),
+            reached: self.last_side,
+        });
+        let mut findings = Vec::new();
+        for (at, d) in &self.dead {
+            let moves = at.as_ref().map(&path).unwrap_or_default();
+            let beyond = if d.beyond_limit {
+                " as the turn after the last explored one begins"
+            } else {
+                ""
+            };
+            findings.push(Finding {
+                kind: FindingKind::DeadEnd {
+                    status: d.status,
+                    beyond_limit: d.beyond_limit,
+                },
+                summary: format!(
+                    "the game cannot go on ({}){beyond}: {}",
+                    d.status.name(),
+                    d.text
+                ),
+                rules: d.rule.iter().cloned().collect(),
+                moves,
+                cycle_from: None,
+            });
+        }
+        let components = search::cycles(nodes, edges);
+        let adj = Adjacency::new(nodes, edges);
+        let more_cycles = components.len().saturating_sub(MAX_CYCLE_COMPONENTS);
+        let mut seen_cycles: Vec<Vec<Move>> = Vec::new();
+        let mut play_cycles = 0;
+        let mut reported = 0;
+        for component in components.iter().take(MAX_CYCLE_COMPONENTS) {
+            let entry = component[0];
+            let cycle = search::shortest_cycle(entry, component, &adj, edges);
+            let cycle_moves: Vec<Move> = cycle.iter().map(|e| edges.get(*e).mv).collect();
+            if seen_cycles.contains(&cycle_moves) {
+                continue;
+            }
+            seen_cycles.push(cycle_moves.clone());
+            let through_stack = cycle_moves.iter().any(|m| match m {
+                Move::Play(_, t, _) => table.timing[*t as usize].ids[0].is_some_and(|id| {
+                    matches!(
+                        spec.timing_class(id).map(|t| t.effect),
+                        Some(turnspec_model::Effect::Stack)
+                    )
+                }),
+                _ => false,
+            });
+            let plays_only = cycle_moves.iter().all(|m| matches!(m, Move::Play(..)));
+            let of_plays = through_stack || plays_only;
+            if of_plays {
+                play_cycles += 1;
+                if play_cycles > 1 {
+                    continue;
+                }
+            } else {
+                reported += 1;
+                if reported > MAX_CYCLES {
+                    continue;
+                }
+            }
+            let mut moves = entry_path(entry);
+            let from = moves.len();
+            moves.extend(cycle_moves);
+            let (text, rules) = describe_cycle(spec, &table, options, &moves, from);
+            findings.push(Finding {
+                kind: FindingKind::Cycle { of_plays },
+                summary: text,
+                rules,
+                moves,
+                cycle_from: Some(from),
+            });
+        }
+        let more_cycles = more_cycles + reported.saturating_sub(MAX_CYCLES);
+        if let (depth, Some(at)) = &self.deepest_stack
+            && *depth > 0
+        {
+            findings.push(Finding {
+                kind: FindingKind::DeepestStack { depth: *depth },
+                summary: format!("the {} reaches {depth} object(s)", spec.terms().stack),
+                rules: spec
+                    .rule(spec.priority().rule)
+                    .map(str::to_string)
+                    .into_iter()
+                    .collect(),
+                moves: path(at),
+                cycle_from: None,
+            });
+        }
+        Report {
+            title: spec.title(),
+            options: options.clone(),
+            table,
+            states,
+            stop,
+            deepest,
+            edges: edges.len(),
+            coverage,
+            findings,
+            more_cycles,
+            play_cycles,
+        }
+    }
+}
 
 /// Explores `spec` within `options`' bounds.
 /// A spec that cannot be set up as `options` say (a player count it does
@@ -652,82 +1023,18 @@ pub fn explore_with_progress(
     options: &Options,
     progress: &mut (dyn FnMut(Progress) + Send),
 ) -> Result<Report, String> {
-    let table = Table::new(&[spec], options.max_answer);
-    let (side, start_events) = start(spec, options, true)?;
-    let root = Node {
-        sides: Sides::One(side),
-        host_moves: 0,
-        diverged: false,
-    };
-    let packer = Packer::new(&root);
-    let root_key = packer.key(&root, &mut Vec::new());
-    let n_phases = spec.phases().len();
-    let n_steps = spec.steps().len();
-    let n_windows = spec.windows().len();
-    let n_timing = spec.timing().len();
-    let n_actions = spec.turn_actions().len();
-    let mut phases: Vec<First> = vec![None; n_phases];
-    let mut steps: Vec<First> = vec![None; n_steps];
-    let mut windows: Vec<First> = vec![None; n_windows];
-    let mut timing: Vec<First> = vec![None; n_timing];
-    let mut actions: Vec<First> = vec![None; n_actions];
-    let mut endings: Vec<First> = vec![None; spec.endings().len()];
-    let mut last_side: First = None;
+    let (table, root, start_events) = prepare(spec, options)?;
+    // Each finding's (parent, move), turned into a path at the end.
+    let mut collect: Collect<'_, (u32, Move)> = Collect::new(spec, &start_events, &root);
     let reach_unseen = Unseen::new(spec);
-    let mut mark = |r: Reach, at: (u32, Option<Move>)| {
-        let slot = match r {
-            Reach::Phase(p) => &mut phases[p.index()],
-            Reach::Step(s) => &mut steps[s.index()],
-            Reach::Window(w) => &mut windows[w.index()],
-            Reach::Action(a) => &mut actions[a.index()],
-            Reach::Ending(e) => &mut endings[e.index()],
-            Reach::LastSide => &mut last_side,
-        };
-        if slot.is_none() {
-            *slot = Some(at);
-            reach_unseen.remove(r);
-        }
-    };
-    let mut start_reach = Vec::new();
-    reach_of(&start_events, &mut start_reach, |_| true);
-    for r in start_reach {
-        mark(r, (0, None));
-    }
-    let root_game = &root.sides[0].game;
-    let root_usable = if root_game.status() == Status::Running {
-        usable(root_game, u32::MAX)
-    } else {
-        0
-    };
-    for (i, slot) in timing.iter_mut().enumerate() {
-        if root_usable >> (i & 31) & 1 != 0 {
-            *slot = Some((0, None));
-        }
-    }
-    let mut deepest_stack: (usize, Option<(u32, Move)>) = (root_game.stack().len(), None);
-    // (state reached from, move; none: the start itself), what happened.
-    let mut dead: Vec<(u32, Option<Move>, Dead)> = Vec::new();
-    let root_stuck = matches!(root_game.status(), Status::Stalled | Status::NeverEnds)
-        || (root_game.status() == Status::Running && root_game.holder().is_none());
-    if root_stuck {
-        dead.push((0, None, dead_end(root_game, false)));
-    }
-    let mut edges = Edges::default();
-    let unseen_of = |timing: &[First]| {
-        timing
-            .iter()
-            .enumerate()
-            .filter(|(_, slot)| slot.is_none())
-            .fold(0u32, |bits, (i, _)| bits | 1 << (i & 31))
-    };
-    let world = Single {
-        table: &table,
+    let (world, root_key) = Single::new(
+        &table,
         options,
-        timing_unseen: AtomicU32::new(unseen_of(&timing)),
-        reach_unseen: &reach_unseen,
-        packer,
-        spec: std::marker::PhantomData,
-    };
+        &root,
+        collect.timing_unseen(),
+        &reach_unseen,
+    );
+    let mut edges = Edges::default();
     let mut search = Search {
         options,
         progress,
@@ -739,31 +1046,9 @@ pub fn explore_with_progress(
             root,
             root_key,
             &mut search,
-            |_tree, parent, mv, obs: &Obs, target, _new| {
-                for r in &obs.reach {
-                    mark(*r, (parent, Some(mv)));
-                }
-                if obs.usable != 0 {
-                    for (i, slot) in timing.iter_mut().enumerate() {
-                        if obs.usable >> (i & 31) & 1 != 0 && slot.is_none() {
-                            *slot = Some((parent, Some(mv)));
-                        }
-                    }
-                    world
-                        .timing_unseen
-                        .store(unseen_of(&timing), Ordering::Relaxed);
-                }
-                if obs.stack > deepest_stack.0 {
-                    deepest_stack = (obs.stack, Some((parent, mv)));
-                }
-                if let Some(d) = &obs.dead {
-                    let seen = dead.iter().any(|(_, _, e)| {
-                        e.status == d.status && e.step == d.step && e.beyond_limit == d.beyond_limit
-                    });
-                    if !seen {
-                        dead.push((parent, Some(mv), (**d).clone()));
-                    }
-                }
+            |tree, parent, mv, obs: &Obs, target, _new| {
+                collect.visit(obs, || tree.depth(parent) + 1, || (parent, mv));
+                world.seen(obs);
                 if obs.cycle_edge {
                     // The bytes the edge list grew by, counted as held.
                     return edges.push(Edge {
@@ -777,194 +1062,20 @@ pub fn explore_with_progress(
         )
     });
     let tree = &searched.tree;
-    let after = |first: &First| -> Option<usize> {
-        first.map(|(parent, mv)| tree.depth(parent) + usize::from(mv.is_some()))
-    };
-    let rule = |r| spec.rule(r).map(str::to_string);
-    let mut coverage = Vec::new();
-    for (id, p) in spec.phases().iter_ids() {
-        coverage.push(CoverageItem {
-            kind: "phase",
-            id: p.id.clone(),
-            rule: rule(p.rule),
-            reached: after(&phases[id.index()]),
-        });
-    }
-    for (id, s) in spec.steps().iter_ids() {
-        // A step-less phase's implicit step is the phase itself.
-        if s.implicit {
-            continue;
-        }
-        coverage.push(CoverageItem {
-            kind: "step",
-            id: s.id.clone(),
-            rule: rule(s.rule),
-            reached: after(&steps[id.index()]),
-        });
-    }
-    let mut per_step: Vec<usize> = vec![0; n_steps];
-    for (id, w) in spec.windows().iter_ids() {
-        let k = &mut per_step[w.step.index()];
-        *k += 1;
-        let name = if w.name.is_empty() {
-            String::new()
-        } else {
-            format!(" ({})", w.name)
-        };
-        coverage.push(CoverageItem {
-            kind: "window",
-            id: format!("{} #{k}{name}", spec.id_of(w.step)),
-            rule: rule(w.rule),
-            reached: after(&windows[id.index()]),
-        });
-    }
-    for (id, t) in spec.timing().iter_ids() {
-        coverage.push(CoverageItem {
-            kind: "timing class",
-            id: t.id.clone(),
-            rule: rule(t.rule),
-            reached: after(&timing[id.index()]),
-        });
-    }
-    for (id, a) in spec.turn_actions().iter_ids() {
-        coverage.push(CoverageItem {
-            kind: "turn-based action",
-            id: a.id.clone(),
-            rule: rule(a.rule),
-            reached: after(&actions[id.index()]),
-        });
-    }
-    // How games can end: each ending the spec checks itself (those the
-    // host declares can happen at any moment, so they are listed only
-    // when the search declares them: `--with ending`), and the last side
-    // left.
-    let declared = options.families.ending;
-    for (id, e) in spec
-        .endings()
-        .iter_ids()
-        .filter(|(_, e)| e.check.is_some() || declared)
-    {
-        coverage.push(CoverageItem {
-            kind: "game end",
-            id: e.id.clone(),
-            rule: rule(e.rule),
-            reached: after(&endings[id.index()]),
-        });
-    }
-    coverage.push(CoverageItem {
-        kind: "game end",
-        id: "last side left".into(),
-        rule: rule(spec.game_end().last_side_rule),
-        reached: after(&last_side),
-    });
-    let path_to = |parent: u32, mv: Move| {
-        let mut p = tree.path(parent);
-        p.push(mv);
-        p
-    };
-    let mut findings = Vec::new();
-    for (parent, mv, d) in &dead {
-        let moves = match mv {
-            Some(mv) => path_to(*parent, *mv),
-            None => Vec::new(),
-        };
-        let beyond = if d.beyond_limit {
-            " as the turn after the last explored one begins"
-        } else {
-            ""
-        };
-        findings.push(Finding {
-            kind: FindingKind::DeadEnd {
-                status: d.status,
-                beyond_limit: d.beyond_limit,
-            },
-            summary: format!(
-                "the game cannot go on ({}){beyond}: {}",
-                d.status.name(),
-                d.text
-            ),
-            rules: d.rule.iter().cloned().collect(),
-            moves,
-            cycle_from: None,
-        });
-    }
-    let components = search::cycles(tree.len(), &edges);
-    let adj = Adjacency::new(tree.len(), &edges);
-    let more_cycles = components.len().saturating_sub(MAX_CYCLE_COMPONENTS);
-    let mut seen_cycles: Vec<Vec<Move>> = Vec::new();
-    let mut play_cycles = 0;
-    let mut reported = 0;
-    for component in components.iter().take(MAX_CYCLE_COMPONENTS) {
-        let entry = component[0];
-        let cycle = search::shortest_cycle(entry, component, &adj, &edges);
-        let cycle_moves: Vec<Move> = cycle.iter().map(|e| edges.get(*e).mv).collect();
-        if seen_cycles.contains(&cycle_moves) {
-            continue;
-        }
-        seen_cycles.push(cycle_moves.clone());
-        let through_stack = cycle_moves.iter().any(|m| match m {
-            Move::Play(_, t, _) => table.timing[*t as usize].ids[0].is_some_and(|id| {
-                matches!(
-                    spec.timing_class(id).map(|t| t.effect),
-                    Some(turnspec_model::Effect::Stack)
-                )
-            }),
-            _ => false,
-        });
-        let plays_only = cycle_moves.iter().all(|m| matches!(m, Move::Play(..)));
-        let of_plays = through_stack || plays_only;
-        if of_plays {
-            play_cycles += 1;
-            if play_cycles > 1 {
-                continue;
-            }
-        } else {
-            reported += 1;
-            if reported > MAX_CYCLES {
-                continue;
-            }
-        }
-        let mut moves = tree.path(entry);
-        let from = moves.len();
-        moves.extend(cycle_moves);
-        let (text, rules) = describe_cycle(spec, &table, options, &moves, from);
-        findings.push(Finding {
-            kind: FindingKind::Cycle { of_plays },
-            summary: text,
-            rules,
-            moves,
-            cycle_from: Some(from),
-        });
-    }
-    let more_cycles = more_cycles + reported.saturating_sub(MAX_CYCLES);
-    if let (depth, Some((parent, mv))) = deepest_stack
-        && depth > 0
-    {
-        findings.push(Finding {
-            kind: FindingKind::DeepestStack { depth },
-            summary: format!("the {} reaches {depth} object(s)", spec.terms().stack),
-            rules: spec
-                .rule(spec.priority().rule)
-                .map(str::to_string)
-                .into_iter()
-                .collect(),
-            moves: path_to(parent, mv),
-            cycle_from: None,
-        });
-    }
-    Ok(Report {
-        title: spec.title(),
-        options: options.clone(),
-        table,
-        states: tree.len(),
-        stop: searched.stop,
-        deepest: searched.deepest,
-        edges: edges.len(),
-        coverage,
-        findings,
-        more_cycles,
-        play_cycles,
-    })
+    Ok(collect.report(
+        options,
+        (table.clone(), tree.len(), searched.stop, searched.deepest),
+        Graph {
+            nodes: tree.len(),
+            edges: &edges,
+            path_to: |entry| tree.path(entry),
+        },
+        |&(parent, mv)| {
+            let mut p = tree.path(parent);
+            p.push(mv);
+            p
+        },
+    ))
 }
 
 /// Where a cycle is and what it does, replaying its moves.

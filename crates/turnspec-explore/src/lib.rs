@@ -35,7 +35,7 @@ pub use against::{
     DiffReport, Difference, Side as DiffSide, explore_against, explore_against_with_progress,
 };
 #[cfg(feature = "distributed")]
-pub use distributed::{Cluster, explore_against_distributed, parse_hosts};
+pub use distributed::{Cluster, explore_against_distributed, explore_distributed, parse_hosts};
 pub use explore::{CoverageItem, Finding, FindingKind, Report, explore, explore_with_progress};
 pub use moves::{Move, OBJECTS, Table};
 pub use scenario::run_scenario;

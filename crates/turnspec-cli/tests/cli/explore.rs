@@ -155,6 +155,39 @@ fn with_objects_against_writes_summoning_sickness_as_a_scenario_that_passes() {
     assert!(help.contains("objects"), "{help}");
 }
 
+/// The report of `search` with `extra` arguments, less the text's last
+/// line (the timing).
+fn report_without_timing(search: &[&str], extra: &[&str]) -> String {
+    let o = turnspec_plus(search, extra);
+    let text = stdout(&o);
+    assert!(o.status.success() || o.status.code() == Some(1), "{o:?}");
+    if extra.contains(&"json") {
+        return text;
+    }
+    match text.trim_end().rsplit_once('\n') {
+        Some((report, _timing)) => report.to_string(),
+        None => text,
+    }
+}
+
+/// The report of `search` on 1, 2 and 4 timely workers is the
+/// single-process one, byte for byte, in text and JSON; returns that one
+/// in text.
+fn same_on_1_2_and_4_workers(search: &[&str]) -> String {
+    let mut text = String::new();
+    for format in ["text", "json"] {
+        let one = report_without_timing(search, &["--format", format]);
+        for workers in ["1", "2", "4"] {
+            let many = report_without_timing(search, &["--format", format, "--workers", workers]);
+            assert_eq!(one, many, "{format}, {workers} workers");
+        }
+        if format == "text" {
+            text = one;
+        }
+    }
+    text
+}
+
 /// `--against` on timely dataflow workers prints the single-process
 /// report, byte for byte (two processes: tests/explore-dist/run.sh).
 #[test]
@@ -167,25 +200,27 @@ fn against_on_1_2_and_4_workers_prints_the_single_process_report() {
         "--depth",
         "4",
     ];
-    // The text report less its last line, the timing.
-    let report = |extra: &[&str]| {
-        let o = turnspec_plus(&search, extra);
-        assert_exit(&o, 0);
-        let text = stdout(&o);
-        let json = extra.contains(&"json");
-        match text.trim_end().rsplit_once('\n') {
-            Some((report, _timing)) if !json => report.to_string(),
-            _ => text,
-        }
-    };
-    for format in ["text", "json"] {
-        let one = report(&["--format", format]);
-        assert!(one.contains("mana P1 1 burn"), "{one}");
-        for workers in ["1", "2", "4"] {
-            let many = report(&["--format", format, "--workers", workers]);
-            assert_eq!(one, many, "{format}, {workers} workers");
-        }
-    }
+    let one = same_on_1_2_and_4_workers(&search);
+    assert!(one.contains("mana P1 1 burn"), "{one}");
+}
+
+/// Plain `explore` on timely dataflow workers too, with its cycles, and
+/// when --max-states cuts a level.
+#[test]
+fn explore_on_1_2_and_4_workers_prints_the_single_process_report() {
+    let search = ["explore", "games/mtg.toml", "--depth", "6"];
+    let one = same_on_1_2_and_4_workers(&search);
+    assert!(one.contains("a cycle of"), "{one}");
+    let cut = [
+        "explore",
+        "games/mtg.toml",
+        "--depth",
+        "8",
+        "--max-states",
+        "100",
+    ];
+    let one = same_on_1_2_and_4_workers(&cut);
+    assert!(one.contains("stopped at the state limit"), "{one}");
 }
 
 #[test]
@@ -240,9 +275,9 @@ fn distributed_runs_refuse_what_they_cannot_do_with_clear_errors() {
     ]);
     assert_exit(&o, 2);
     assert!(common::stderr(&o).contains("did not connect within 1 s"));
-    let o = turnspec(&["explore", "games/mtg.toml", "--workers", "2"]);
+    let o = turnspec(&["explore", "games/mtg.toml", "--workers", "0"]);
     assert_exit(&o, 2);
-    assert!(common::stderr(&o).contains("`explore --against` only"));
+    assert!(common::stderr(&o).contains("--workers must be at least 1"));
     let o = run(&["--process", "1"]);
     assert_exit(&o, 2);
     assert!(common::stderr(&o).contains("--process needs --hosts"));

@@ -1,5 +1,6 @@
-//! `explore --against` on timely dataflow: several worker threads, in one
-//! process or in several that find each other by a host list.
+//! `explore` and `explore --against` on timely dataflow: several worker
+//! threads, in one process or in several that find each other by a host
+//! list (net.rs).
 //!
 //! Levels are rounds (timestamps). Each state travels with its order key,
 //! the path of successor indices from the start: in the single-process
@@ -12,19 +13,15 @@
 //! Observations are reduced per kind to the smallest path and gathered to
 //! worker 0, which feeds them, sorted by (depth, path), through the same
 //! collector as the single-process search: the report is byte-identical.
+//! [`rounds`] is that search for any world; against.rs and single.rs are
+//! what each search gathers and how worker 0 builds its report.
 
 use std::cell::RefCell;
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::hash::{BuildHasherDefault, Hasher};
-use std::io::{Read, Write};
-use std::net::{TcpListener, TcpStream, ToSocketAddrs};
 use std::rc::Rc;
-use std::sync::Arc;
-use std::time::{Duration, Instant};
 
 use serde::{Deserialize, Serialize};
-use timely::communication::allocator::zero_copy::initialize::initialize_networking_from_sockets;
-use timely::communication::allocator::{AllocatorBuilder, ProcessBuilder};
 use timely::container::CapacityContainerBuilder;
 use timely::dataflow::channels::pact::Exchange;
 use timely::dataflow::operators::core::Exchange as _;
@@ -33,12 +30,18 @@ use timely::dataflow::operators::vec::Broadcast;
 use timely::dataflow::operators::{Capability, Input, Inspect, Probe};
 use timely::dataflow::{InputHandle, ProbeHandle};
 use turnspec_engine::PlayerId;
-use turnspec_model::Spec;
 
-use crate::against::{Collect, DiffReport, Obs, Pair, prepare};
-use crate::moves::Move;
-use crate::search::{Next, StateRef, Stop, Successors, World, key_of};
+use crate::moves::{Move, Table};
+use crate::search::{Next, StateRef, Stop, Successors, World};
 use crate::{Node, Options};
+
+mod against;
+mod net;
+mod single;
+
+pub use against::explore_against_distributed;
+pub use net::{Cluster, parse_hosts};
+pub use single::explore_distributed;
 
 /// The hasher of a set of keys: its keys are already XXH3-128 hashes,
 /// uniformly spread, so their low 64 bits serve as they are.
@@ -63,65 +66,6 @@ impl Hasher for KeyHasher {
     fn finish(&self) -> u64 {
         self.0
     }
-}
-
-/// Where the workers of a distributed search run.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Cluster {
-    /// Worker threads in each process (at least 1; the same in every
-    /// process).
-    pub workers: usize,
-    /// `host:port` of every process, in order; empty or one: this process
-    /// alone.
-    pub hosts: Vec<String>,
-    /// This process's index in `hosts`.
-    pub process: usize,
-    /// How long to wait for the other processes to connect.
-    pub connect_timeout: Duration,
-}
-
-impl Default for Cluster {
-    fn default() -> Self {
-        Cluster {
-            workers: 1,
-            hosts: Vec::new(),
-            process: 0,
-            connect_timeout: Duration::from_secs(60),
-        }
-    }
-}
-
-/// Reads a host list: one `host:port` a line; blank lines and `#`
-/// comments are skipped. An empty list, a line that is not `host:port` or
-/// the same address twice is an error naming the line.
-pub fn parse_hosts(text: &str) -> Result<Vec<String>, String> {
-    let mut hosts: Vec<String> = Vec::new();
-    for (n, line) in text.lines().enumerate() {
-        let line = line.split('#').next().unwrap_or("").trim();
-        if line.is_empty() {
-            continue;
-        }
-        let ok = line.rsplit_once(':').is_some_and(|(host, port)| {
-            !host.is_empty() && !host.contains(char::is_whitespace) && port.parse::<u16>().is_ok()
-        });
-        if !ok {
-            return Err(format!(
-                "host list, line {}: `{line}` is not host:port (for example 127.0.0.1:4100)",
-                n + 1
-            ));
-        }
-        if hosts.iter().any(|h| h == line) {
-            return Err(format!(
-                "host list, line {}: `{line}` is listed twice",
-                n + 1
-            ));
-        }
-        hosts.push(line.to_string());
-    }
-    if hosts.is_empty() {
-        return Err("host list: no hosts (one host:port a line)".into());
-    }
-    Ok(hosts)
 }
 
 /// A state on its way to its owner.
@@ -203,10 +147,22 @@ fn unpack_all(moves: &[u64]) -> Result<Vec<Move>, String> {
         .collect()
 }
 
+/// A state expanded with within-turn player moves (cycle edges) among its
+/// successors, on its way to worker 0.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+struct Source {
+    key: u128,
+    order: Vec<u16>,
+    moves: Vec<u64>,
+    /// Its cycle edges: (successor index, the target's key, the move
+    /// packed), by successor index.
+    edges: Vec<(u16, u128, u64)>,
+}
+
 /// The state reached from `root` by `moves` (which the search made), with
 /// the host-move count and divergence it had.
 fn replay(
-    world: &Pair<'_, '_>,
+    table: &Table,
     root: &Node,
     moves: &[u64],
     host_moves: u8,
@@ -217,10 +173,10 @@ fn replay(
     for m in unpack_all(moves)? {
         for (ix, side) in node.sides.iter_mut().enumerate() {
             events.clear();
-            side.apply(world.table, ix, m, &mut events).map_err(|_| {
+            side.apply(table, ix, m, &mut events).map_err(|_| {
                 format!(
                     "replaying the search's moves: `{}` refused",
-                    world.table.describe(m)
+                    table.describe(m)
                 )
             })?;
         }
@@ -230,273 +186,84 @@ fn replay(
     Ok(node)
 }
 
-/// What the observation of a successor counts as, for keeping the first of
-/// each: the collector keeps the first difference of each signature, the
-/// first clean one, and the first mention of each unmatched element.
-fn kinds(obs: &Obs) -> Vec<String> {
-    let mut out = Vec::new();
-    if let Some(d) = &obs.found {
-        out.push(format!("{}:{}", u8::from(d.clean), d.signature));
+/// The successors of the parent of the successor `rec` names, rebuilt from
+/// the start and expanded again by `world` into `out`; that successor's
+/// index in `out.list`.
+fn replay_obs<W: World<State = Node>>(
+    world: &W,
+    (table, root): (&Table, &Node),
+    rec: &Rec,
+    scratch: &mut W::Scratch,
+    out: &mut Successors<Node, W::Obs>,
+) -> Result<usize, String> {
+    let Some((_, before)) = rec.moves.split_last() else {
+        return Err("replaying an observation: no moves".into());
+    };
+    let parent = replay(
+        table,
+        root,
+        before,
+        rec.parent_host_moves,
+        rec.parent_diverged,
+    )?;
+    out.list.clear();
+    out.packed.clear();
+    world.expand(StateRef::Whole(&parent), scratch, out);
+    let at = rec.order.last().map_or(0, |&i| usize::from(i));
+    if at >= out.list.len() {
+        return Err("replaying an observation: the successor is missing".into());
     }
-    if let Some(u) = &obs.unmatched {
-        out.push(format!("u:{u}"));
+    Ok(at)
+}
+
+/// What a search tells [`rounds`] about its observations.
+trait Observe<O> {
+    /// The kinds of observation `obs` counts as, for keeping the first of
+    /// each (the successors of a worker come in path order).
+    fn kinds(&mut self, obs: &O, out: &mut Vec<String>);
+
+    /// Whether the step is a within-turn player move kept for cycles.
+    fn cycle_edge(&self, _obs: &O) -> bool {
+        false
     }
-    out
+}
+
+/// What worker 0 has once the rounds are over, in the single-process
+/// search's order, nothing past the --max-states cut.
+struct Gathered {
+    states: usize,
+    stop: Stop,
+    deepest: usize,
+    /// Successors whose observation may make the report, by (depth, path).
+    recs: Vec<Rec>,
+    /// States with cycle edges, by (depth, path).
+    sources: Vec<Source>,
+}
+
+/// Whether the successor at `order` comes before the cut at `stop_at` (a
+/// single process's first new state past --max-states).
+fn before_cut(order: &[u16], stop_at: Option<&Vec<u16>>) -> bool {
+    stop_at.is_none_or(|q| (order.len(), order) < (q.len(), q.as_slice()))
 }
 
 /// One round's totals over all workers: new states, and those among them
 /// where the game goes on.
 type Counts = Rc<RefCell<HashMap<u64, (u64, u64)>>>;
 
-/// Explores `a` and `b` in lockstep within `options`' bounds, as
-/// [`crate::explore_against`] does, on `cluster.workers` timely workers in
-/// this process and as many in each process of `cluster.hosts`. The report
-/// is the same, byte for byte; process 0 gets it (`Some`), the others
-/// `None`. Errors: specs that cannot be set up, a bad cluster, peers that
-/// do not connect within the timeout.
-pub fn explore_against_distributed(
-    a: &Spec,
-    b: &Spec,
-    options: &Options,
-    cluster: &Cluster,
-) -> Result<Option<DiffReport>, String> {
-    if cluster.workers == 0 {
-        return Err("--workers must be at least 1".into());
-    }
-    // Spec errors are reported before any connection is made.
-    prepare(a, b, options)?;
-    let (builders, guard): (Vec<AllocatorBuilder>, Box<dyn std::any::Any + Send>) =
-        if cluster.hosts.len() <= 1 {
-            if cluster.process != 0 {
-                return Err(format!(
-                    "process {} of a host list of {}",
-                    cluster.process,
-                    cluster.hosts.len().max(1)
-                ));
-            }
-            timely::CommunicationConfig::Process(cluster.workers).try_build()?
-        } else {
-            let fingerprint = fingerprint(a, b, options, cluster.workers);
-            let sockets = connect(cluster, fingerprint)?;
-            let hooks = timely::communication::Hooks::default();
-            let process =
-                ProcessBuilder::new_typed_vector(cluster.workers, hooks.refill.clone(), None);
-            let (tcp, guard) = initialize_networking_from_sockets(
-                process,
-                sockets,
-                cluster.process,
-                cluster.workers,
-                hooks,
-            )
-            .map_err(|e| format!("starting the network threads: {e}"))?;
-            (
-                tcp.into_iter().map(AllocatorBuilder::Tcp).collect(),
-                Box::new(guard),
-            )
-        };
-    let shared = Arc::new((a.clone(), b.clone(), options.clone()));
-    let guards = timely::execute::execute_from(
-        builders,
-        guard,
-        timely::WorkerConfig::default(),
-        move |worker| {
-            let (a, b, options) = &*shared;
-            run_worker(worker, a, b, options)
-        },
-    )?;
-    let mut report = None;
-    for result in guards.join() {
-        match result {
-            Ok(Ok(Some(r))) => report = Some(r),
-            Ok(Ok(None)) => {}
-            Ok(Err(e)) | Err(e) => return Err(e),
-        }
-    }
-    Ok(report)
-}
-
-/// What every process must agree on: the specs, the options and the
-/// workers per process.
-fn fingerprint(a: &Spec, b: &Spec, options: &Options, workers: usize) -> u128 {
-    key_of(&(
-        a.title(),
-        b.title(),
-        format!("{:?}", options.start),
-        options.summary(),
-        workers as u64,
-    ))
-}
-
-const MAGIC: &[u8; 8] = b"turnspec";
-
-/// Connects to every other process: to those before this one in the list,
-/// and waits for those after it, each greeting with the list index and the
-/// run's fingerprint. Gives up after `cluster.connect_timeout`.
-fn connect(cluster: &Cluster, fingerprint: u128) -> Result<Vec<Option<TcpStream>>, String> {
-    let (hosts, me) = (&cluster.hosts, cluster.process);
-    if me >= hosts.len() {
-        return Err(format!(
-            "--process {me}: the host list has {} hosts (0 to {})",
-            hosts.len(),
-            hosts.len() - 1
-        ));
-    }
-    let deadline = Instant::now() + cluster.connect_timeout;
-    let late = |what: &str| {
-        format!(
-            "{what} did not connect within {} s (--connect-timeout)",
-            cluster.connect_timeout.as_secs()
-        )
-    };
-    // Listen first, so the processes after this one can connect while it
-    // connects to those before it.
-    let listener = TcpListener::bind(&hosts[me])
-        .map_err(|e| format!("cannot listen on {} (host {me}): {e}", hosts[me]))?;
-    listener
-        .set_nonblocking(true)
-        .map_err(|e| format!("listening on {}: {e}", hosts[me]))?;
-    let mut sockets: Vec<Option<TcpStream>> = (0..hosts.len()).map(|_| None).collect();
-    for (j, host) in hosts.iter().enumerate().take(me) {
-        let stream = loop {
-            let addrs: Vec<_> = host
-                .to_socket_addrs()
-                .map_err(|e| format!("host {j} ({host}): {e}"))?
-                .collect();
-            if let Some(s) = addrs
-                .iter()
-                .find_map(|addr| TcpStream::connect_timeout(addr, Duration::from_secs(1)).ok())
-            {
-                break s;
-            }
-            if Instant::now() >= deadline {
-                return Err(late(&format!("process {j} ({host})")));
-            }
-            std::thread::sleep(Duration::from_millis(100));
-        };
-        let mut stream = stream;
-        greet(&mut stream, me, fingerprint, deadline)
-            .and_then(|()| check(&mut stream, j, fingerprint, deadline))
-            .map_err(|e| format!("process {j} ({host}): {e}"))?;
-        sockets[j] = Some(stream);
-    }
-    while sockets.iter().skip(me + 1).any(Option::is_none) {
-        match listener.accept() {
-            Ok((mut stream, from)) => {
-                stream
-                    .set_nonblocking(false)
-                    .map_err(|e| format!("connection from {from}: {e}"))?;
-                let j = read_greeting(&mut stream, fingerprint, deadline)
-                    .map_err(|e| format!("connection from {from}: {e}"))?;
-                if j <= me || j >= hosts.len() || sockets[j].is_some() {
-                    return Err(format!(
-                        "connection from {from} says it is process {j}, which is not expected here"
-                    ));
-                }
-                greet(&mut stream, me, fingerprint, deadline)
-                    .map_err(|e| format!("process {j} ({from}): {e}"))?;
-                sockets[j] = Some(stream);
-            }
-            Err(e) if e.kind() == std::io::ErrorKind::WouldBlock => {
-                if Instant::now() >= deadline {
-                    let missing: Vec<String> = (me + 1..hosts.len())
-                        .filter(|&j| sockets[j].is_none())
-                        .map(|j| format!("process {j} ({})", hosts[j]))
-                        .collect();
-                    return Err(late(&missing.join(", ")));
-                }
-                std::thread::sleep(Duration::from_millis(20));
-            }
-            Err(e) => return Err(format!("accepting on {}: {e}", hosts[me])),
-        }
-    }
-    for s in sockets.iter().flatten() {
-        s.set_read_timeout(None)
-            .and_then(|()| s.set_write_timeout(None))
-            .and_then(|()| s.set_nodelay(true))
-            .map_err(|e| format!("setting up a connection: {e}"))?;
-    }
-    Ok(sockets)
-}
-
-fn timeout_left(deadline: Instant) -> Duration {
-    deadline
-        .saturating_duration_since(Instant::now())
-        .max(Duration::from_millis(100))
-}
-
-fn greet(
-    stream: &mut TcpStream,
-    me: usize,
-    fingerprint: u128,
-    deadline: Instant,
-) -> Result<(), String> {
-    stream
-        .set_write_timeout(Some(timeout_left(deadline)))
-        .map_err(|e| e.to_string())?;
-    let mut msg = Vec::with_capacity(32);
-    msg.extend_from_slice(MAGIC);
-    msg.extend_from_slice(&(me as u64).to_le_bytes());
-    msg.extend_from_slice(&fingerprint.to_le_bytes());
-    stream.write_all(&msg).map_err(|e| e.to_string())
-}
-
-/// Reads a greeting: the sender's index, once its magic and fingerprint
-/// are checked.
-fn read_greeting(
-    stream: &mut TcpStream,
-    fingerprint: u128,
-    deadline: Instant,
-) -> Result<usize, String> {
-    stream
-        .set_read_timeout(Some(timeout_left(deadline)))
-        .map_err(|e| e.to_string())?;
-    let mut msg = [0u8; 32];
-    stream
-        .read_exact(&mut msg)
-        .map_err(|e| format!("no greeting ({e}): is it a turnspec explore process?"))?;
-    if &msg[..8] != MAGIC {
-        return Err("not a turnspec explore process".into());
-    }
-    let mut index = [0u8; 8];
-    index.copy_from_slice(&msg[8..16]);
-    let mut theirs = [0u8; 16];
-    theirs.copy_from_slice(&msg[16..32]);
-    if u128::from_le_bytes(theirs) != fingerprint {
-        return Err(
-            "it runs another search (other specs, options or --workers): every process needs the same"
-                .into(),
-        );
-    }
-    usize::try_from(u64::from_le_bytes(index)).map_err(|e| e.to_string())
-}
-
-fn check(
-    stream: &mut TcpStream,
-    j: usize,
-    fingerprint: u128,
-    deadline: Instant,
-) -> Result<(), String> {
-    let got = read_greeting(stream, fingerprint, deadline)?;
-    if got != j {
-        return Err(format!(
-            "it says it is process {got}, not {j}: do the host lists differ?"
-        ));
-    }
-    Ok(())
-}
-
-/// One worker: the dataflow, then the rounds. Worker 0 returns the report.
-fn run_worker(
+/// The breadth-first search of `world` from `root` on this worker, in
+/// rounds with the others: see the module's comment. Worker 0 gets what
+/// was gathered, the others `None`.
+fn rounds<W: World<State = Node>>(
     worker: &mut timely::worker::Worker,
-    a: &Spec,
-    b: &Spec,
+    world: &W,
+    observe: &mut impl Observe<W::Obs>,
+    (table, root, root_key): (&Table, &Node, u128),
     options: &Options,
-) -> Result<Option<DiffReport>, String> {
+) -> Result<Option<Gathered>, String> {
     let index = worker.index();
-    let (table, root, first) = prepare(a, b, options)?;
-    let (world, root_key) = Pair::new([a, b], &table, options, &root);
     let mut cands: InputHandle<u64, CapacityContainerBuilder<Vec<Cand>>> = InputHandle::new();
     let mut recs: InputHandle<u64, CapacityContainerBuilder<Vec<Rec>>> = InputHandle::new();
+    let mut sources: InputHandle<u64, CapacityContainerBuilder<Vec<Source>>> = InputHandle::new();
     // Only in the round that passes --max-states: the paths of its new
     // states, to worker 0, which finds where a single process stopped.
     let mut cut: InputHandle<u64, CapacityContainerBuilder<Vec<Vec<u16>>>> = InputHandle::new();
@@ -505,14 +272,16 @@ fn run_worker(
     // goes on are expanded next).
     let won: Rc<RefCell<Vec<Cand>>> = Rc::default();
     let counts: Counts = Rc::default();
-    // Worker 0: every observation record gathered.
+    // Worker 0: every observation record and source gathered.
     let gathered: Rc<RefCell<Vec<Rec>>> = Rc::default();
+    let gathered_sources: Rc<RefCell<Vec<Source>>> = Rc::default();
     let cut_paths: Rc<RefCell<Vec<Vec<u16>>>> = Rc::default();
     worker.dataflow::<u64, _, _>(|scope| {
         let cut_paths = Rc::clone(&cut_paths);
         let won = Rc::clone(&won);
         let counts = Rc::clone(&counts);
         let gathered = Rc::clone(&gathered);
+        let gathered_sources = Rc::clone(&gathered_sources);
         scope
             .input_from(&mut cands)
             .unary_frontier::<CapacityContainerBuilder<Vec<(u64, u64, u64)>>, _, _, _>(
@@ -576,6 +345,11 @@ fn run_worker(
             .inspect(move |r: &Rec| gathered.borrow_mut().push(r.clone()))
             .probe_with(&probe);
         scope
+            .input_from(&mut sources)
+            .exchange(|_| 0)
+            .inspect(move |s: &Source| gathered_sources.borrow_mut().push(s.clone()))
+            .probe_with(&probe);
+        scope
             .input_from(&mut cut)
             .exchange(|_| 0)
             .inspect(move |p: &Vec<u16>| cut_paths.borrow_mut().push(p.clone()))
@@ -601,8 +375,9 @@ fn run_worker(
     // An error here is kept until the end: this worker still takes part
     // in every round, so the others do not wait for it forever.
     let mut failed: Option<String> = None;
-    let mut out: Successors<Node, Obs> = Successors::new(true);
+    let mut out: Successors<Node, W::Obs> = Successors::new(true);
     let mut scratch = world.scratch();
+    let mut kinds = Vec::new();
     let mut level = 0usize;
     // Worker 0, when --max-states is reached: the path of the first new
     // state a single process did not take.
@@ -612,8 +387,11 @@ fn run_worker(
     } else {
         loop {
             let mut best: HashMap<String, Rec> = HashMap::new();
+            // In path order, so the first of a kind this worker sees is its
+            // smallest (a world may stop reporting what it has seen).
+            frontier.sort_unstable_by(|x, y| x.order.cmp(&y.order));
             for c in std::mem::take(&mut frontier) {
-                let node = match replay(&world, &root, &c.moves, c.host_moves, c.diverged) {
+                let node = match replay(table, root, &c.moves, c.host_moves, c.diverged) {
                     Ok(n) => n,
                     Err(e) => {
                         failed.get_or_insert(e);
@@ -623,6 +401,7 @@ fn run_worker(
                 out.list.clear();
                 out.packed.clear();
                 world.expand(StateRef::Whole(&node), &mut scratch, &mut out);
+                let mut edges = Vec::new();
                 for (i, succ) in out.list.drain(..).enumerate() {
                     let Ok(i) = u16::try_from(i) else {
                         failed.get_or_insert_with(|| {
@@ -634,7 +413,12 @@ fn run_worker(
                     order.push(i);
                     let mut moves = c.moves.clone();
                     moves.push(pack(succ.mv));
-                    for kind in kinds(&succ.obs) {
+                    if observe.cycle_edge(&succ.obs) {
+                        edges.push((i, succ.key, pack(succ.mv)));
+                    }
+                    kinds.clear();
+                    observe.kinds(&succ.obs, &mut kinds);
+                    for kind in kinds.drain(..) {
                         if sent.contains(&kind) || best.get(&kind).is_some_and(|r| r.order <= order)
                         {
                             continue;
@@ -670,6 +454,14 @@ fn run_worker(
                         diverged,
                     });
                 }
+                if !edges.is_empty() {
+                    sources.send(Source {
+                        key: c.key,
+                        order: c.order,
+                        moves: c.moves,
+                        edges,
+                    });
+                }
             }
             for (kind, rec) in best {
                 sent.insert(kind);
@@ -678,6 +470,7 @@ fn run_worker(
             let next = level as u64 + 1;
             cands.advance_to(next);
             recs.advance_to(next);
+            sources.advance_to(next);
             cut.advance_to(next);
             while probe.less_than(&next) {
                 worker.step();
@@ -698,6 +491,7 @@ fn run_worker(
                 let after = next + 1;
                 cands.advance_to(after);
                 recs.advance_to(after);
+                sources.advance_to(after);
                 cut.advance_to(after);
                 while probe.less_than(&after) {
                     worker.step();
@@ -727,6 +521,7 @@ fn run_worker(
     // Closing the inputs lets the dataflow finish once this returns.
     drop(cands);
     drop(recs);
+    drop(sources);
     drop(cut);
     if let Some(e) = failed {
         return Err(e);
@@ -734,39 +529,32 @@ fn run_worker(
     if index != 0 {
         return Ok(None);
     }
-    // Worker 0: the observations in the single-process search's order.
-    let mut gathered = std::mem::take(&mut *gathered.borrow_mut());
-    gathered.sort_by(|x, y| (x.order.len(), &x.order).cmp(&(y.order.len(), &y.order)));
-    let mut collect: Collect<Vec<Move>> = Collect::new(first);
-    if let Some(q) = &stop_at {
-        gathered.retain(|r| (r.order.len(), &r.order) < (q.len(), q));
+    let by_path = |x: &Vec<u16>, y: &Vec<u16>| (x.len(), x).cmp(&(y.len(), y));
+    let mut recs = std::mem::take(&mut *gathered.borrow_mut());
+    recs.retain(|r| before_cut(&r.order, stop_at.as_ref()));
+    recs.sort_by(|x, y| by_path(&x.order, &y.order));
+    let mut sources = std::mem::take(&mut *gathered_sources.borrow_mut());
+    if stop_at.is_some() {
+        // An edge's path is its source's and its successor index.
+        for s in &mut sources {
+            let mut order = s.order.clone();
+            s.edges.retain(|&(i, _, _)| {
+                order.push(i);
+                let keep = before_cut(&order, stop_at.as_ref());
+                order.pop();
+                keep
+            });
+        }
+        sources.retain(|s| !s.edges.is_empty());
     }
-    for rec in &gathered {
-        let Some((_, before)) = rec.moves.split_last() else {
-            continue;
-        };
-        let parent = replay(
-            &world,
-            &root,
-            before,
-            rec.parent_host_moves,
-            rec.parent_diverged,
-        )?;
-        out.list.clear();
-        out.packed.clear();
-        world.expand(StateRef::Whole(&parent), &mut scratch, &mut out);
-        let at = rec.order.last().map_or(0, |&i| usize::from(i));
-        let Some(succ) = out.list.get(at) else {
-            return Err("replaying an observation: the successor is missing".into());
-        };
-        collect.visit(&succ.obs, || unpack_all(&rec.moves).unwrap_or_default());
-    }
-    Ok(Some(collect.report(
-        [a, b],
-        options,
-        (table.clone(), states, stop, deepest),
-        Vec::clone,
-    )))
+    sources.sort_by(|x, y| by_path(&x.order, &y.order));
+    Ok(Some(Gathered {
+        states,
+        stop,
+        deepest,
+        recs,
+        sources,
+    }))
 }
 
 #[cfg(test)]
