@@ -323,14 +323,15 @@ impl Writer {
         }
     }
     /// A fixed-size array: the mask of entries that are not the default,
-    /// then those entries in order.
-    #[inline]
-    fn sparse<T: Copy + Default + PartialEq>(
+    /// then those entries in order. (With the length a constant and the
+    /// body inline, the mask is a few instructions an entry, no loop.)
+    #[inline(always)]
+    fn sparse<T: Copy + Default + PartialEq, const N: usize>(
         &mut self,
-        items: &[T],
+        items: &[T; N],
         mut f: impl FnMut(&mut Self, T),
     ) {
-        debug_assert!(items.len() <= 64);
+        const { assert!(N <= 64) };
         let mut mask = 0u64;
         for (i, x) in items.iter().enumerate() {
             mask |= u64::from(*x != T::default()) << i;
