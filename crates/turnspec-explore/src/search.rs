@@ -553,12 +553,15 @@ pub(crate) fn cycles(n: usize, edges: &Edges) -> Vec<Vec<u32>> {
     let mut stack: Vec<u32> = Vec::new();
     let mut out = Vec::new();
     let mut counter = 0u32;
+    // (node, next edge position); and the component being popped. Both
+    // reused: most components are one node without a loop.
+    let mut call: Vec<(u32, u32)> = Vec::new();
+    let mut component: Vec<u32> = Vec::new();
     for root in 0..n {
         if index[root] != UNSEEN || adj.start[root] == adj.start[root + 1] {
             continue;
         }
-        // (node, next edge position)
-        let mut call: Vec<(u32, u32)> = vec![(root as u32, adj.start[root])];
+        call.push((root as u32, adj.start[root]));
         index[root] = counter;
         low[root] = counter;
         counter += 1;
@@ -567,7 +570,7 @@ pub(crate) fn cycles(n: usize, edges: &Edges) -> Vec<Vec<u32>> {
         while let Some(&mut (v, ref mut pos)) = call.last_mut() {
             let vi = v as usize;
             if *pos < adj.start[vi + 1] {
-                let w = edges.get(adj.order[*pos as usize]).to as usize;
+                let w = adj.to[*pos as usize] as usize;
                 *pos += 1;
                 if index[w] == UNSEEN {
                     index[w] = counter;
@@ -585,7 +588,7 @@ pub(crate) fn cycles(n: usize, edges: &Edges) -> Vec<Vec<u32>> {
                     low[u as usize] = low[u as usize].min(low[vi]);
                 }
                 if low[vi] == index[vi] {
-                    let mut component = Vec::new();
+                    component.clear();
                     while let Some(w) = stack.pop() {
                         on_stack[w as usize] = false;
                         component.push(w);
@@ -593,10 +596,11 @@ pub(crate) fn cycles(n: usize, edges: &Edges) -> Vec<Vec<u32>> {
                             break;
                         }
                     }
-                    let looped = component.len() > 1 || adj.targets(edges, v).any(|(_, w)| w == v);
+                    let looped = component.len() > 1 || adj.targets(v).any(|(_, w)| w == v);
                     if looped {
-                        component.sort_unstable();
-                        out.push(component);
+                        let mut found = component.clone();
+                        found.sort_unstable();
+                        out.push(found);
                     }
                 }
             }
@@ -668,6 +672,9 @@ impl Edges {
 pub(crate) struct Adjacency {
     pub start: Vec<u32>,
     pub order: Vec<u32>,
+    /// The target of each edge of `order`, beside it: the cycle search
+    /// reads targets only, and the edge list's columns are in blocks.
+    pub to: Vec<u32>,
 }
 
 impl Adjacency {
@@ -681,23 +688,24 @@ impl Adjacency {
         }
         let mut fill = start.clone();
         let mut order = vec![0u32; edges.len()];
+        let mut to = vec![0u32; edges.len()];
         for (i, e) in edges.iter().enumerate() {
-            order[fill[e.from as usize] as usize] = i as u32;
+            let at = fill[e.from as usize] as usize;
+            order[at] = i as u32;
+            to[at] = e.to;
             fill[e.from as usize] += 1;
         }
-        Adjacency { start, order }
+        Adjacency { start, order, to }
     }
 
     /// The edges leaving `v`: (edge index, target).
-    pub(crate) fn targets<'a>(
-        &'a self,
-        edges: &'a Edges,
-        v: u32,
-    ) -> impl Iterator<Item = (u32, u32)> + 'a {
+    pub(crate) fn targets(&self, v: u32) -> impl Iterator<Item = (u32, u32)> + '_ {
         let v = v as usize;
-        self.order[self.start[v] as usize..self.start[v + 1] as usize]
+        let range = self.start[v] as usize..self.start[v + 1] as usize;
+        self.order[range.clone()]
             .iter()
-            .map(move |&i| (i, edges.get(i).to))
+            .copied()
+            .zip(self.to[range].iter().copied())
     }
 }
 
@@ -715,7 +723,7 @@ pub(crate) fn shortest_cycle(
     let mut queue = std::collections::VecDeque::new();
     queue.push_back(from);
     while let Some(v) = queue.pop_front() {
-        for (edge, w) in adj.targets(edges, v) {
+        for (edge, w) in adj.targets(v) {
             if !inside(w) {
                 continue;
             }
