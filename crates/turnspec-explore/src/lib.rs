@@ -305,7 +305,7 @@ impl Hash for Node {
 }
 
 /// Bytes every engine snapshot begins with (magic, format version, spec
-/// fingerprint, flags; see the engine's snapshot.rs): the same for all
+/// fingerprint, flags; see the engine's snapshot module): the same for all
 /// states of one game, so a packed frontier keeps them once.
 const SNAPSHOT_HEADER: usize = 15;
 
