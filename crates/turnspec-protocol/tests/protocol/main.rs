@@ -283,7 +283,7 @@ fn snapshot_and_restore_round_trip() {
     }
     let snap = ok(&mut s, json!({"v": 1, "op": "snapshot"}));
     let hex = snap["snapshot"].as_str().unwrap().to_string();
-    assert_eq!(snap["format"], 1);
+    assert_eq!(snap["format"], 2);
     let at = ok(&mut s, json!({"v": 1, "op": "state"}));
     let mut after = Vec::new();
     for _ in 0..20 {
