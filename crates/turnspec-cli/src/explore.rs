@@ -588,26 +588,6 @@ fn turns_hint(report: &turnspec_explore::Report, turns: u32) -> Option<String> {
     })
 }
 
-/// Blocks of 256 KiB and more are mapped on their own from now on, and
-/// given back to the system when freed. glibc raises that threshold each
-/// time such a block is freed (a level's frontier blocks, a visited
-/// index that grew), after which large blocks come from the heap and stay
-/// resident once freed: a search then holds a third more memory than it
-/// uses (`MALLOC_MMAP_THRESHOLD_` in the environment does the same; see
-/// docs/performance.md).
-#[cfg(all(target_os = "linux", target_env = "gnu"))]
-fn fixed_mmap_threshold() {
-    // SAFETY: mallopt sets one of malloc's parameters; it takes no
-    // pointers and glibc serialises it with allocation.
-    #[allow(unsafe_code)]
-    unsafe {
-        libc::mallopt(libc::M_MMAP_THRESHOLD, 256 * 1024);
-    }
-}
-
-#[cfg(not(all(target_os = "linux", target_env = "gnu")))]
-fn fixed_mmap_threshold() {}
-
 #[cfg(test)]
 mod tests {
     use super::parse_size;
@@ -635,3 +615,23 @@ mod tests {
         }
     }
 }
+
+/// Blocks of 256 KiB and more are mapped on their own from now on, and
+/// given back to the system when freed. glibc raises that threshold each
+/// time such a block is freed (a level's frontier blocks, a visited
+/// index that grew), after which large blocks come from the heap and stay
+/// resident once freed: a search then holds a third more memory than it
+/// uses (`MALLOC_MMAP_THRESHOLD_` in the environment does the same; see
+/// docs/performance.md).
+#[cfg(all(target_os = "linux", target_env = "gnu"))]
+fn fixed_mmap_threshold() {
+    // SAFETY: mallopt sets one of malloc's parameters; it takes no
+    // pointers and glibc serialises it with allocation.
+    #[allow(unsafe_code)]
+    unsafe {
+        libc::mallopt(libc::M_MMAP_THRESHOLD, 256 * 1024);
+    }
+}
+
+#[cfg(not(all(target_os = "linux", target_env = "gnu")))]
+fn fixed_mmap_threshold() {}
