@@ -370,7 +370,6 @@ fn others_done(cluster: &Cluster) -> ExitCode {
 }
 
 pub fn explore_cmd(args: ExploreArgs) -> Result<ExitCode, String> {
-    fixed_mmap_threshold();
     let options = options(&args)?;
     let cluster = cluster(&args)?;
     let Some((a, _)) = load(&args.spec)? else {
@@ -615,23 +614,3 @@ mod tests {
         }
     }
 }
-
-/// Blocks of 256 KiB and more are mapped on their own from now on, and
-/// given back to the system when freed. glibc raises that threshold each
-/// time such a block is freed (a level's frontier blocks, a visited
-/// index that grew), after which large blocks come from the heap and stay
-/// resident once freed: a search then holds a third more memory than it
-/// uses (`MALLOC_MMAP_THRESHOLD_` in the environment does the same; see
-/// docs/performance.md).
-#[cfg(all(target_os = "linux", target_env = "gnu"))]
-fn fixed_mmap_threshold() {
-    // SAFETY: mallopt sets one of malloc's parameters; it takes no
-    // pointers and glibc serialises it with allocation.
-    #[allow(unsafe_code)]
-    unsafe {
-        libc::mallopt(libc::M_MMAP_THRESHOLD, 256 * 1024);
-    }
-}
-
-#[cfg(not(all(target_os = "linux", target_env = "gnu")))]
-fn fixed_mmap_threshold() {}
