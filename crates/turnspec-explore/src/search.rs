@@ -365,7 +365,7 @@ pub(crate) fn bfs<W: World>(
     root: W::State,
     root_key: u128,
     search: &mut Search<'_>,
-    mut visit: impl FnMut(&Tree, u32, Move, &W::Obs, u32, bool) -> usize,
+    mut visit: impl FnMut(&Tree, u32, Move, &W::Obs, u32, bool) -> usize + Send,
 ) -> Searched {
     let options = search.options;
     let (depth_bound, max_states) = (options.depth, options.max_states.max(1));
@@ -406,50 +406,93 @@ pub(crate) fn bfs<W: World>(
         let keep = level + 1 < depth_bound;
         let mut chunk: Vec<(u32, Held<W::State>)> = Vec::with_capacity(CHUNK);
         let mut buf = Vec::new();
+        // The chunk expanded and not merged yet, its bytes, and what the
+        // level still held when it was taken: it is merged on one thread
+        // while the next chunk expands on the others.
+        let mut waiting: Option<Waiting<W::State, W::Obs>> = None;
         let mut expanded_in_level = 0usize;
         loop {
             rest.fill(&mut chunk, &mut buf);
             if rest.failed {
+                // What was expanded before is merged, as if one at a time.
+                if let Some(w) = waiting.take() {
+                    let merged = merge_chunk(
+                        &w.chunk,
+                        w.expanded,
+                        keep,
+                        max_states,
+                        level,
+                        &mut tree,
+                        &mut visited,
+                        &mut next,
+                        &mut held,
+                        &mut at_bound,
+                        &mut visit,
+                    );
+                    if let Err(stop) = merged {
+                        break 'levels stop;
+                    }
+                }
                 break 'levels Stop::Unreadable { depth: level };
             }
-            if chunk.is_empty() {
-                break;
-            }
-            let expanded: Vec<Batch<W::State, W::Obs>> = chunk
-                .par_chunks(BATCH)
-                .map_init(
-                    || (world.scratch(), Successors::new(keep)),
-                    |(scratch, room), states| expand_batch(world, states, &buf, scratch, room),
-                )
-                .collect();
-            for (states, batch) in chunk.chunks(BATCH).zip(expanded) {
-                let Batch { out, ends } = batch;
-                let mut list = out.list.into_iter();
-                let mut done = 0;
-                for ((parent, _), &end) in states.iter().zip(&ends) {
-                    for succ in list.by_ref().take(end - done) {
-                        let may_add = tree.len() < max_states;
-                        let Some((target, new)) = visited.find_or_add(succ.key, may_add) else {
-                            break 'levels Stop::MaxStates { depth: level };
-                        };
-                        if new {
-                            tree.push(*parent, succ.mv);
-                        }
-                        held += visit(&tree, *parent, succ.mv, &succ.obs, target, new);
-                        if new {
-                            match succ.next {
-                                Next::Stopped => {}
-                                _ if !keep => at_bound += 1,
-                                Next::Packed(r) => next.push_packed(target, &out.packed[r]),
-                                Next::Whole(state) => next.push_whole(target, *state),
-                            }
-                        }
-                    }
-                    done = end;
+            let expand_chunk = |chunk: &[(u32, Held<W::State>)],
+                                buf: &[u8]|
+             -> Vec<Batch<W::State, W::Obs>> {
+                chunk
+                    .par_chunks(BATCH)
+                    .map_init(
+                        || (world.scratch(), Successors::new(keep)),
+                        |(scratch, room), states| expand_batch(world, states, buf, scratch, room),
+                    )
+                    .collect()
+            };
+            let Some(Waiting {
+                chunk: done_chunk,
+                buf: done_buf,
+                expanded,
+                rest_bytes,
+            }) = waiting.take()
+            else {
+                if chunk.is_empty() {
+                    break;
                 }
+                let expanded = expand_chunk(&chunk, &buf);
+                waiting = Some(Waiting {
+                    chunk: std::mem::replace(&mut chunk, Vec::with_capacity(CHUNK)),
+                    buf: std::mem::take(&mut buf),
+                    expanded,
+                    rest_bytes: rest.bytes,
+                });
+                continue;
+            };
+            let merge = || {
+                merge_chunk(
+                    &done_chunk,
+                    expanded,
+                    keep,
+                    max_states,
+                    level,
+                    &mut tree,
+                    &mut visited,
+                    &mut next,
+                    &mut held,
+                    &mut at_bound,
+                    &mut visit,
+                )
+            };
+            let (merged, expanded_next) = if chunk.is_empty() {
+                (merge(), None)
+            } else {
+                let (m, e) = rayon::join(merge, || expand_chunk(&chunk, &buf));
+                (m, Some(e))
+            };
+            if let Err(stop) = merged {
+                break 'levels stop;
             }
-            expanded_in_level += chunk.len();
-            let memory = tree.bytes() + visited.bytes() + rest.bytes + next.bytes() + held;
+            expanded_in_level += done_chunk.len();
+            // The level's bytes as they were when this chunk was taken, so
+            // the count does not depend on the chunk taken since.
+            let memory = tree.bytes() + visited.bytes() + rest_bytes + next.bytes() + held;
             (search.progress)(Progress {
                 states: tree.len(),
                 level,
@@ -463,6 +506,21 @@ pub(crate) fn bfs<W: World>(
                     memory,
                 };
             }
+            match expanded_next {
+                None => break,
+                Some(e) => {
+                    // Reuse the merged chunk's lists for the one after.
+                    let (mut old_chunk, mut old_buf) = (done_chunk, done_buf);
+                    old_chunk.clear();
+                    old_buf.clear();
+                    waiting = Some(Waiting {
+                        chunk: std::mem::replace(&mut chunk, old_chunk),
+                        buf: std::mem::replace(&mut buf, old_buf),
+                        expanded: e,
+                        rest_bytes: rest.bytes,
+                    });
+                }
+            }
         }
         frontier = next;
         level += 1;
@@ -472,6 +530,60 @@ pub(crate) fn bfs<W: World>(
         stop,
         deepest,
     }
+}
+
+/// A chunk expanded and waiting to be merged.
+struct Waiting<S, O> {
+    chunk: Vec<(u32, Held<S>)>,
+    buf: Vec<u8>,
+    expanded: Vec<Batch<S, O>>,
+    /// The level's bytes still to expand once this chunk was taken.
+    rest_bytes: usize,
+}
+
+/// Merges an expanded chunk into the tree, the visited set and the next
+/// level, in the chunk's order; `Err` when the state limit is reached.
+#[allow(clippy::too_many_arguments)]
+fn merge_chunk<S, O>(
+    chunk: &[(u32, Held<S>)],
+    expanded: Vec<Batch<S, O>>,
+    keep: bool,
+    max_states: usize,
+    level: usize,
+    tree: &mut Tree,
+    visited: &mut Visited,
+    next: &mut Level<S>,
+    held: &mut usize,
+    at_bound: &mut usize,
+    visit: &mut impl FnMut(&Tree, u32, Move, &O, u32, bool) -> usize,
+) -> Result<(), Stop> {
+    for (states, batch) in chunk.chunks(BATCH).zip(expanded) {
+        let Batch { out, ends } = batch;
+        let mut list = out.list.into_iter();
+        let mut done = 0;
+        for ((parent, _), &end) in states.iter().zip(&ends) {
+            for succ in list.by_ref().take(end - done) {
+                let may_add = tree.len() < max_states;
+                let Some((target, new)) = visited.find_or_add(succ.key, may_add) else {
+                    return Err(Stop::MaxStates { depth: level });
+                };
+                if new {
+                    tree.push(*parent, succ.mv);
+                }
+                *held += visit(tree, *parent, succ.mv, &succ.obs, target, new);
+                if new {
+                    match succ.next {
+                        Next::Stopped => {}
+                        _ if !keep => *at_bound += 1,
+                        Next::Packed(r) => next.push_packed(target, &out.packed[r]),
+                        Next::Whole(state) => next.push_whole(target, *state),
+                    }
+                }
+            }
+            done = end;
+        }
+    }
+    Ok(())
 }
 
 /// The successors of a batch of states, one after another in one list:
