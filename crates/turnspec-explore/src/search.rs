@@ -414,26 +414,9 @@ pub(crate) fn bfs<W: World>(
         loop {
             rest.fill(&mut chunk, &mut buf);
             if rest.failed {
-                // What was expanded before is merged, as if one at a time.
-                if let Some(w) = waiting.take() {
-                    let merged = merge_chunk(
-                        &w.chunk,
-                        w.expanded,
-                        keep,
-                        max_states,
-                        level,
-                        &mut tree,
-                        &mut visited,
-                        &mut next,
-                        &mut held,
-                        &mut at_bound,
-                        &mut visit,
-                    );
-                    if let Err(stop) = merged {
-                        break 'levels stop;
-                    }
-                }
-                break 'levels Stop::Unreadable { depth: level };
+                // Nothing more to expand: what was expanded before is
+                // merged as usual, then the level stops (below).
+                chunk.clear();
             }
             let expand_chunk = |chunk: &[(u32, Held<W::State>)],
                                 buf: &[u8]|
@@ -521,6 +504,9 @@ pub(crate) fn bfs<W: World>(
                     });
                 }
             }
+        }
+        if rest.failed {
+            break 'levels Stop::Unreadable { depth: level };
         }
         frontier = next;
         level += 1;
