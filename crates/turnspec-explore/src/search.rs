@@ -920,6 +920,37 @@ mod tests {
     }
 
     #[test]
+    fn a_level_that_cannot_be_read_back_stops_after_merging_what_was_expanded() {
+        let options = crate::Options {
+            depth: 30,
+            ..Default::default()
+        };
+        let mut progress = Vec::new();
+        let mut record = |p: Progress| progress.push(p);
+        let mut search = Search {
+            options: &options,
+            progress: &mut record,
+            frontier_memory: 0,
+        };
+        // Ten blocks of about 455 states each read back: more than a chunk,
+        // so a chunk is expanded and waiting when the next read fails.
+        frontier::tests::cut_files_after(Some(10));
+        let searched = bfs(&Numbers, 0, 0, &mut search, |_, _, _, _, _, _| 0);
+        frontier::tests::cut_files_after(None);
+        let Stop::Unreadable { depth } = searched.stop else {
+            panic!("{:?}", searched.stop);
+        };
+        // The waiting chunk was merged as usual: its successors are in the
+        // tree, and progress was told.
+        let tree = &searched.tree;
+        let next_level = tree.level_start[depth + 1] as usize;
+        assert!(tree.len() > next_level, "{} states", tree.len());
+        let last = progress.last().copied();
+        assert_eq!(last.map(|p| (p.level, p.expanded)), Some((depth, CHUNK)));
+        assert_eq!(last.map(|p| p.states), Some(tree.len()));
+    }
+
+    #[test]
     fn depth_is_implied_by_numbering() {
         let options = crate::Options::default();
         let mut quiet = |_| {};

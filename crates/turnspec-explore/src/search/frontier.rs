@@ -157,16 +157,20 @@ impl<S> Drain<S> {
     pub(super) fn new(level: Level<S>) -> Self {
         let bytes = level.bytes();
         let mut spill = level.spill;
+        #[cfg(test)]
         if let Some(s) = &mut spill {
-            use std::io::Seek;
-            if s.file.rewind().is_err() {
-                s.lens.clear();
-            }
+            tests::cut_short(s);
         }
+        // A file that cannot be rewound cannot be read back: the level is
+        // unreadable from its first block, not silently shorter.
+        let failed = spill.as_mut().is_some_and(|s| {
+            use std::io::Seek;
+            s.file.rewind().is_err()
+        });
         Drain {
             spill,
             read: 0,
-            failed: false,
+            failed,
             blocks: level.blocks.into_iter(),
             block: Vec::new(),
             at: 0,
@@ -198,6 +202,9 @@ impl<S> Drain<S> {
     /// The next block of the level's file, if any is left.
     fn next_spilled(&mut self) -> Option<Vec<u8>> {
         use std::io::Read;
+        if self.failed {
+            return None;
+        }
         let spill = self.spill.as_mut()?;
         let len = *spill.lens.get(self.read)?;
         self.read += 1;
@@ -231,8 +238,30 @@ impl<S> Drain<S> {
 }
 
 #[cfg(test)]
-mod tests {
+pub(super) mod tests {
     use super::*;
+    use std::cell::Cell;
+
+    thread_local! {
+        /// Set by a test: a level's file read back is cut after this many
+        /// blocks, so the block after them cannot be read.
+        static READABLE_BLOCKS: Cell<Option<usize>> = const { Cell::new(None) };
+    }
+
+    /// Levels drained on this thread from now on lose their file's blocks
+    /// past the first `blocks`.
+    pub(in crate::search) fn cut_files_after(blocks: Option<usize>) {
+        READABLE_BLOCKS.set(blocks);
+    }
+
+    pub(super) fn cut_short(spill: &mut Spill) {
+        if let Some(n) = READABLE_BLOCKS.get()
+            && spill.lens.len() > n
+        {
+            let keep: usize = spill.lens[..n].iter().sum();
+            spill.file.set_len(keep as u64).unwrap();
+        }
+    }
 
     #[test]
     fn a_level_past_its_budget_goes_to_a_file_and_comes_back_in_order() {
@@ -259,5 +288,32 @@ mod tests {
             }
         }
         assert!(!drain.failed && next == 5_000);
+    }
+
+    #[test]
+    fn a_file_cut_short_stops_the_drain_at_the_missing_block() {
+        let mut level: Level<u32> = Level::new(0);
+        for id in 0..5_000u32 {
+            level.push_packed(id, &id.to_le_bytes());
+        }
+        let first_block = level
+            .spill
+            .as_ref()
+            .map_or(0, |s| s.lens.first().copied().unwrap_or(0));
+        cut_files_after(Some(1));
+        let mut drain = Drain::new(level);
+        cut_files_after(None);
+        let (mut chunk, mut buf) = (Vec::new(), Vec::new());
+        let mut read = 0;
+        loop {
+            drain.fill(&mut chunk, &mut buf);
+            if chunk.is_empty() {
+                break;
+            }
+            read += chunk.len();
+        }
+        // The first block's records (4 + 1 + 4 bytes each), then nothing.
+        assert!(drain.failed);
+        assert_eq!(read, first_block / 9);
     }
 }
