@@ -11,7 +11,9 @@ use turnspec_compare::simulation::{Setup, SimPolicy, game_seed, play_game};
 use turnspec_compare::{SpecColumn, StatsOptions};
 use turnspec_explore::{FindingKind, Stop};
 
-use crate::{PySpec, error_of, to_py};
+use crate::convert::to_py;
+use crate::errors::error_of;
+use crate::spec::PySpec;
 
 fn policy_of(name: &str) -> PyResult<SimPolicy> {
     match name {

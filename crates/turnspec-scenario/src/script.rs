@@ -1,5 +1,5 @@
 //! A loaded scenario: its set-up and its script, every name resolved to
-//! an id of its spec (what `compile.rs` produces and `run.rs` plays).
+//! an id of its spec (what `compile/` produces and `run.rs` plays).
 
 use std::ops::Range;
 use std::sync::Arc;

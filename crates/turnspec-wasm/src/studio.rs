@@ -76,7 +76,7 @@ impl Studio {
         files: Option<js_sys::Object>,
     ) -> Result<Studio, JsValue> {
         let files = files.map(JsValue::from).unwrap_or(JsValue::UNDEFINED);
-        Ok(Studio::with_map(crate::files_of(&files)?))
+        Ok(Studio::with_map(crate::spec::files_of(&files)?))
     }
 
     /// One API request of the workbench (`GET /api/specs`, `POST
