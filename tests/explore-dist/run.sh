@@ -70,3 +70,22 @@ same_on_two_processes explore games/mtg.toml --against games/mtg-classic.toml --
 echo "explore --against on 2 processes x 2 workers on loopback: the same report as one process ($states pairs of states, depth $depth)"
 same_on_two_processes explore games/mtg.toml --turns 2 --depth "$depth"
 echo "explore on 2 processes x 2 workers on loopback: the same report as one process ($states states, depth $depth, --turns 2)"
+
+# A process that dies during the search: the other stops with one error
+# naming it (exit 2), not a wait or a cascade of panics. The search is far
+# longer than the 3 s before process 1 is killed (loopback connects at once).
+long=(explore games/mtg.toml --turns 2 --depth 40 --workers 2 --hosts "$work/hosts.txt" --connect-timeout 30)
+"$bin" "${long[@]}" --process 1 > /dev/null 2> "$work/p1.err" &
+pids=($!)
+"$bin" "${long[@]}" --process 0 > /dev/null 2> "$work/p0.err" &
+pids+=($!)
+sleep 3
+kill -9 "${pids[0]}"
+wait "${pids[0]}" 2> /dev/null || true
+rc0=0
+wait "${pids[1]}" || rc0=$?
+pids=()
+[ "$rc0" = 2 ] || { echo "process 0 exits $rc0 when process 1 dies, not 2:"; cat "$work/p0.err"; exit 1; }
+grep -q "the connection to process 1 failed" "$work/p0.err" && ! grep -q "panicked" "$work/p0.err" \
+  || { echo "process 0's error when process 1 dies:"; cat "$work/p0.err"; exit 1; }
+echo "a process killed during the search: the other stops at once with: $(cat "$work/p0.err")"

@@ -38,6 +38,7 @@ use crate::{Node, Options};
 mod against;
 mod net;
 mod single;
+mod watch;
 
 pub use against::explore_against_distributed;
 pub use net::{Cluster, parse_hosts};

@@ -9,6 +9,7 @@ use std::time::{Duration, Instant};
 use timely::communication::allocator::zero_copy::initialize::initialize_networking_from_sockets;
 use timely::communication::allocator::{AllocatorBuilder, ProcessBuilder};
 
+use super::watch::Watch;
 use crate::Options;
 use crate::search::key_of;
 
@@ -122,6 +123,23 @@ pub(super) fn execute<R: Send + 'static>(
                 Box::new(guard),
             )
         };
+    // A failed connection stops this process (watch.rs): the cascade of
+    // timely's panics it would start cannot be caught.
+    let watch = (cluster.hosts.len() > 1).then(Watch::start);
+    let answer = run_workers(builders, guard, work);
+    if let Some(watch) = watch {
+        watch.finish();
+    }
+    answer
+}
+
+/// Starts the workers on their allocators and waits for them: the answer
+/// of the one that returns `Some`, or the first error.
+fn run_workers<R: Send + 'static>(
+    builders: Vec<AllocatorBuilder>,
+    guard: Box<dyn std::any::Any + Send>,
+    work: impl Fn(&mut timely::worker::Worker) -> Result<Option<R>, String> + Send + Sync + 'static,
+) -> Result<Option<R>, String> {
     let guards =
         timely::execute::execute_from(builders, guard, timely::WorkerConfig::default(), work)?;
     let mut answer = None;
@@ -133,6 +151,20 @@ pub(super) fn execute<R: Send + 'static>(
         }
     }
     Ok(answer)
+}
+
+/// TCP keepalive on every connection: a process whose machine vanishes
+/// (no reset, no close) is noticed within about a minute of silence, and
+/// the search stops with an error instead of waiting for it. The probes
+/// are answered by the other machine's system, so a process busy with a
+/// long level is not taken for gone.
+fn keep_alive(stream: &TcpStream) -> std::io::Result<()> {
+    let keepalive = socket2::TcpKeepalive::new().with_time(Duration::from_secs(30));
+    #[cfg(any(target_os = "linux", target_os = "macos", target_os = "windows"))]
+    let keepalive = keepalive
+        .with_interval(Duration::from_secs(10))
+        .with_retries(3);
+    socket2::SockRef::from(stream).set_tcp_keepalive(&keepalive)
 }
 
 const MAGIC: &[u8; 8] = b"turnspec";
@@ -221,6 +253,7 @@ fn connect(cluster: &Cluster, fingerprint: u128) -> Result<Vec<Option<TcpStream>
         s.set_read_timeout(None)
             .and_then(|()| s.set_write_timeout(None))
             .and_then(|()| s.set_nodelay(true))
+            .and_then(|()| keep_alive(s))
             .map_err(|e| format!("setting up a connection: {e}"))?;
     }
     Ok(sockets)
