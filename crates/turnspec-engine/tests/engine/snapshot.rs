@@ -138,6 +138,30 @@ fn an_all_pass_game_without_the_turn_program_round_trips() {
     let ea = play_on(&mut game, &mut AllPass, 200);
     let eb = play_on(&mut loaded, &mut AllPass, 200);
     assert_eq!(ea, eb);
+    // The snapshot keeps the choice: the loaded game stays on the
+    // interpreter (no superinstruction ran; counted in debug builds).
+    #[cfg(debug_assertions)]
+    assert_eq!(
+        loaded.fused_transitions(),
+        0,
+        "the loaded game ran the program"
+    );
+}
+
+/// The other way round: a game on the program loads on the program.
+#[test]
+#[cfg(debug_assertions)]
+fn a_game_on_the_turn_program_loads_on_it() {
+    let spec = spec("mtg.toml");
+    let mut game = Game::new(spec, &GameOptions::players(2)).unwrap();
+    game.start(&mut AllPass, &mut ());
+    let _ = play_on(&mut game, &mut AllPass, 37);
+    let mut loaded = round_trip("mtg.toml", &game);
+    let _ = play_on(&mut loaded, &mut AllPass, 200);
+    assert!(
+        loaded.fused_transitions() > 0,
+        "the loaded game left the program"
+    );
 }
 
 /// `load_sibling` shares the programs its sibling compiled, and still
