@@ -447,8 +447,10 @@ sequence = [{ window = "always", name = "bonus" }]
 /// right, and the program is built again when a fact it folded changes:
 /// both tiers play alike, with the second variant on and the second fact
 /// set on turn 4 and cleared on turn 6. Catches `state.variants >> i & 1`
-/// as `<<`, and the bit of a fact read, `facts_read | 1 << i`, as `^`
-/// (the fact is read twice) or `1 >> i` (`Program::build`). With a step
+/// as `<<`, and the bit of a fact read as `1 >> i`, or the facts each
+/// condition read added to `facts_read` with `^=` (fact b is read by two
+/// conditions; one condition reading a fact twice is the next test's).
+/// With a step
 /// skipped by the second of two skip entries, and an optional phase with
 /// a condition of its own, it also catches the skip list cut after its
 /// first entry (`t == Test::Always` as `!=`) and the pair of "elected and
@@ -518,6 +520,64 @@ fn what_the_program_folds_follows_the_variants_and_facts() {
         assert_eq!(began("unless_b"), 6, "program {program}");
         // Skipped on turns 3 and 7, by the first and the second entry.
         assert_eq!(began("two_skips"), 6, "program {program}");
+        streams.push(events);
+    }
+    assert!(streams[0] == streams[1], "the tiers differ");
+}
+
+/// A condition that reads one fact twice (once in each branch): the
+/// program records the fact as read once it is read at all, so setting it
+/// rebuilds the program. Catches the bit of a fact read
+/// (`read | 1 << i`, `Compiler::test`) as `^`, which a second read of the
+/// same fact cleared: the program then kept the step folded away.
+#[test]
+fn a_fact_read_twice_in_one_condition_rebuilds_the_program_when_set() {
+    let spec = load(
+        "twice.toml",
+        r#"
+[game]
+name = "Twice"
+players = { min = 2, max = 2 }
+
+[facts.a]
+
+[[phase]]
+id = "main"
+
+  [[phase.step]]
+  id = "open"
+  sequence = [{ window = "always", name = "open" }]
+
+  [[phase.step]]
+  id = "twice"
+  only_if = "(fact.a and turn > 1) or (fact.a and turn > 2)"
+  sequence = [{ window = "always", name = "twice" }]
+"#,
+    );
+    let a = spec.fact_by_id("a").unwrap();
+    let twice = spec.step_by_id("twice").unwrap();
+    let mut streams = Vec::new();
+    for program in [true, false] {
+        let options = GameOptions::players(2).with_turn_program(program);
+        let mut game = Game::new(&spec, &options).unwrap();
+        game.set_turn_limit(6);
+        let mut events = Vec::new();
+        game.start(&mut NoHost, &mut events);
+        while game.status() == Status::Running {
+            if game.turn() == 4 && !game.fact(a) {
+                game.set_fact(a, true, &mut events).unwrap();
+                continue;
+            }
+            let player = game.holder().unwrap();
+            game.apply(Action::Pass { player }, &mut NoHost, &mut events)
+                .unwrap();
+        }
+        let began = events
+            .iter()
+            .filter(|e| matches!(e, Event::StepBegan { step, .. } if *step == twice))
+            .count();
+        // Set in turn 4's first window: turns 4, 5 and 6.
+        assert_eq!(began, 3, "program {program}");
         streams.push(events);
     }
     assert!(streams[0] == streams[1], "the tiers differ");
