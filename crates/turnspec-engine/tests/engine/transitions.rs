@@ -5,7 +5,7 @@
 
 use std::sync::LazyLock;
 
-use turnspec_engine::policy::{AllPass, RandomPolicy, play_out};
+use turnspec_engine::policy::{AllPass, RandomPolicy, decide_and_apply, play_out};
 use turnspec_engine::{
     Action, Event, Game, GameOptions, MAX_REPEATS_WITHOUT_PRIORITY, NoHost, PlayerId, RuleError,
     Status, TimingFailure,
@@ -578,6 +578,44 @@ id = "main"
             .count();
         // Set in turn 4's first window: turns 4, 5 and 6.
         assert_eq!(began, 3, "program {program}");
+        streams.push(events);
+    }
+    assert!(streams[0] == streams[1], "the tiers differ");
+}
+
+/// A turn of more ops than a `u16` numbers (33,000 steps, two ops each)
+/// is not compiled: the interpreter plays it, and both tiers give the
+/// same game. Catches the program's size check (`ops.len() > u16::MAX`,
+/// `Compiler::finish`) as `==`: the program then ran, and the window at
+/// its end resumed at an op number cut to 16 bits.
+#[test]
+fn a_turn_too_long_to_number_runs_on_the_interpreter() {
+    let mut text = String::from(
+        "[game]\nname = \"Long\"\nplayers = { min = 2, max = 2 }\n\n[[phase]]\nid = \"main\"\n",
+    );
+    for i in 0..33_000 {
+        text.push_str(&format!("  [[phase.step]]\n  id = \"s{i}\"\n"));
+    }
+    text.push_str("  [[phase.step]]\n  id = \"last\"\n  sequence = [{ window = \"always\", name = \"last\" }]\n");
+    let spec = load("long.toml", &text);
+    let mut streams = Vec::new();
+    for program in [true, false] {
+        let options = GameOptions::players(2).with_turn_program(program);
+        let mut game = Game::new(&spec, &options).unwrap();
+        game.set_turn_limit(4);
+        let mut events = Vec::new();
+        game.start(&mut NoHost, &mut events);
+        // Four turns of one window, two passes each: a program that lost
+        // its place would go round for ever.
+        for _ in 0..12 {
+            if game.status() != Status::Running {
+                break;
+            }
+            decide_and_apply(&mut game, &mut AllPass, &mut events).unwrap();
+        }
+        assert_eq!(game.status(), Status::TurnLimit, "program {program}");
+        #[cfg(debug_assertions)]
+        assert_eq!(game.fused_transitions(), 0, "program {program}");
         streams.push(events);
     }
     assert!(streams[0] == streams[1], "the tiers differ");
