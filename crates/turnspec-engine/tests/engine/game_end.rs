@@ -6,7 +6,7 @@
 
 use std::sync::LazyLock;
 
-use turnspec_engine::policy::{AllPass, play_out};
+use turnspec_engine::policy::{AllPass, decide_and_apply, play_out};
 use turnspec_engine::{Event, Game, GameOptions, NoHost, Outcome, PlayerId, RuleError, Status};
 use turnspec_spec::Spec;
 
@@ -344,4 +344,55 @@ fn a_step_end_loss_in_the_program_lets_the_turn_go_on() {
             .iter()
             .any(|e| matches!(e, Event::PriorityGiven { player: P1, .. }))
     );
+}
+
+/// A spec with one checked ending, for each player: the program tests
+/// its condition for every player, not once. Catches the compiler folding
+/// a lone check's condition without its player (`Compiler::check_end`'s
+/// guard `!one.each_player` as `true`): the program then asked only about
+/// the active player, and P2's ten points went unseen.
+#[test]
+fn a_lone_check_for_each_player_looks_at_every_player() {
+    let spec = load(
+        "lone.toml",
+        r#"
+[game]
+name = "Lone check"
+players = { min = 2, max = 2 }
+
+[counters.points]
+per = "player"
+reset = "game"
+
+[endings.ten_points]
+result = "wins"
+if = "counter.points >= 10"
+for = "each_player"
+at = ["step_end"]
+rule = "R-POINTS"
+
+[[phase]]
+id = "main"
+sequence = [{ window = "always", name = "main" }]
+"#,
+    );
+    let points = spec.counter_by_id("points").unwrap();
+    for program in [true, false] {
+        let options = GameOptions::players(2)
+            .with_turn_program(program)
+            .with_start_at(start_at(&spec, 5, P1, "main"));
+        let mut g = Game::new(&spec, &options).unwrap();
+        g.set_turn_limit(8);
+        let mut events = Vec::new();
+        g.start(&mut NoHost, &mut events);
+        // Into turn 7, a turn the program runs, before P2 scores.
+        while g.turn() < 7 {
+            decide_and_apply(&mut g, &mut AllPass, &mut events).unwrap();
+        }
+        g.set_counter(points, P2, 10, &mut NoHost, &mut events)
+            .unwrap();
+        play_out(&mut g, &mut AllPass, &mut events);
+        assert_eq!(winners(g.outcome()), [P2], "program {program}");
+        assert_eq!(g.turn(), 7, "program {program}");
+    }
 }
