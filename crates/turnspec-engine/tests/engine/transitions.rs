@@ -583,6 +583,54 @@ id = "main"
     assert!(streams[0] == streams[1], "the tiers differ");
 }
 
+/// A turn-based action whose answer goes to a counter kept per player.
+const PER_PLAYER_ANSWER: &str = r#"
+[game]
+name = "Per-player answer"
+players = { min = 2, max = 2 }
+
+[counters.rolled]
+per = "player"
+reset = "game"
+
+[[phase]]
+id = "main"
+actions = [{ id = "roll", answer = { counter = "rolled", max = 6 } }]
+priority = "always"
+"#;
+
+static PER_PLAYER_ANSWER_SPEC: LazyLock<Spec> =
+    LazyLock::new(|| load("per_player_answer.toml", PER_PLAYER_ANSWER));
+
+/// The answer of an action goes to the active player's slot of a counter
+/// kept per player, on the program as on the interpreter. Catches the
+/// compiler taking a per-player counter for one kept for the whole game
+/// (`Compiler::stage`'s filter, `&&` as `||`): the program then stored
+/// every answer in the counter's shared slot.
+#[test]
+fn an_answer_to_a_per_player_counter_goes_to_the_active_players_slot() {
+    let spec = &*PER_PLAYER_ANSWER_SPEC;
+    let rolled = spec.counter_by_id("rolled").unwrap();
+    let mut streams = Vec::new();
+    for program in [true, false] {
+        let options = GameOptions::players(2).with_turn_program(program);
+        let mut game = Game::new(spec, &options).unwrap();
+        // P1 takes turns 1, 3 and 5: the program runs turns 3 to 5.
+        game.set_turn_limit(5);
+        let mut host = TestHost::new(spec).answer("roll", 4);
+        let mut events = Vec::new();
+        game.start(&mut host, &mut events);
+        while let Some(player) = game.holder() {
+            game.apply(Action::Pass { player }, &mut host, &mut events)
+                .unwrap();
+        }
+        let slots = [PlayerId(0), PlayerId(1)].map(|p| game.counter_of(rolled, p));
+        assert_eq!(slots, [Some(4), Some(4)], "program {program}");
+        streams.push((events, game.state().clone()));
+    }
+    assert!(streams[0] == streams[1], "the tiers differ");
+}
+
 /// A turn of more ops than a `u16` numbers (33,000 steps, two ops each)
 /// is not compiled: the interpreter plays it, and both tiers give the
 /// same game. Catches the program's size check (`ops.len() > u16::MAX`,
