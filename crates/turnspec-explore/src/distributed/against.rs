@@ -33,7 +33,8 @@ impl Observe<Obs> for Kinds {
 /// this process and as many in each process of `cluster.hosts`. The report
 /// is the same, byte for byte; process 0 gets it (`Some`), the others
 /// `None`. Errors: specs that cannot be set up, a bad cluster, peers that
-/// do not connect within the timeout.
+/// do not connect within the timeout. A connection that fails once the
+/// search runs ends this process, as [`crate::explore_distributed`] says.
 pub fn explore_against_distributed(
     a: &Spec,
     b: &Spec,

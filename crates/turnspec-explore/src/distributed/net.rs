@@ -125,12 +125,8 @@ pub(super) fn execute<R: Send + 'static>(
         };
     // A failed connection stops this process (watch.rs): the cascade of
     // timely's panics it would start cannot be caught.
-    let watch = (cluster.hosts.len() > 1).then(Watch::start);
-    let answer = run_workers(builders, guard, work);
-    if let Some(watch) = watch {
-        watch.finish();
-    }
-    answer
+    let _watch = (cluster.hosts.len() > 1).then(Watch::start);
+    run_workers(builders, guard, work)
 }
 
 /// Starts the workers on their allocators and waits for them: the answer

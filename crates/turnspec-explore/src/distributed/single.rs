@@ -68,7 +68,9 @@ impl Observe<Obs> for Kinds<'_, '_, '_> {
 /// each process of `cluster.hosts`. The report is the same, byte for
 /// byte; process 0 gets it (`Some`), the others `None`. Errors: a spec
 /// that cannot be set up, a bad cluster, peers that do not connect within
-/// the timeout.
+/// the timeout. A connection that fails once the search runs ends this
+/// process: one line on stderr naming the lost process, exit status 2
+/// (timely's panics on a lost connection cannot be caught).
 pub fn explore_distributed(
     spec: &Spec,
     options: &Options,

@@ -28,14 +28,15 @@ static INSTALL: Once = Once::new();
 
 /// The exit status of a search stopped by a failed connection: the CLI's
 /// status for an error.
-pub(super) const LOST_CONNECTION_EXIT: i32 = 2;
+const LOST_CONNECTION_EXIT: i32 = 2;
 
 fn searches() -> MutexGuard<'static, usize> {
     // A panic while the lock is held leaves nothing half-written here.
     SEARCHES.lock().unwrap_or_else(|e| e.into_inner())
 }
 
-/// One distributed search running, from `start` to `finish`.
+/// One distributed search running, from `start` until dropped (however
+/// the search ends).
 pub(super) struct Watch(());
 
 impl Watch {
@@ -50,8 +51,10 @@ impl Watch {
         *searches() += 1;
         Watch(())
     }
+}
 
-    pub(super) fn finish(self) {
+impl Drop for Watch {
+    fn drop(&mut self) {
         *searches() -= 1;
     }
 }
